@@ -1,0 +1,80 @@
+"""Suite-wide test plumbing: which real services are here, and what a missing one means.
+
+A test that needs PostgreSQL, Redis, a Celery worker or Chromium asks for it
+through ``require_service``. On a laptop without the service it is skipped;
+under ``REQUIRE_SERVICES=1`` (set by .ci/run) the same absence is a failure,
+so CI can never go green on a suite that silently skipped its real tests.
+"""
+
+import os
+import shutil
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+SERVICES_REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def require_service(name: str, available: bool, why: str = "") -> None:
+    if available:
+        return
+    message = f"{name} is not available{': ' + why if why else ''}"
+    if SERVICES_REQUIRED:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {message}", pytrace=False)
+    pytest.skip(message)
+
+
+def _tcp_open(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def postgres_available() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+def redis_available() -> bool:
+    url = os.environ.get("REDIS_URL", "")
+    return bool(url) and _tcp_open(url, 6379)
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.get_closest_marker("celery_worker"):
+            item.add_marker(pytest.mark.postgres)
+            item.add_marker(pytest.mark.redis)
+
+
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("postgres"):
+        # Import lazily: Django is configured by pytest-django before this runs.
+        require_service("PostgreSQL", postgres_available(), "set DATABASE_URL=postgres://...")
+    if item.get_closest_marker("redis"):
+        require_service("Redis", redis_available(), "set REDIS_URL=redis://...")
+    if item.get_closest_marker("browser"):
+        require_service("Chromium", chromium_path() is not None, "install Debian's chromium")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skipped = terminalreporter.stats.get("skipped", [])
+    if SERVICES_REQUIRED and skipped:
+        terminalreporter.write_line(
+            f"REQUIRE_SERVICES=1: {len(skipped)} test(s) were skipped; that is a failure here.", red=True
+        )
+
+
+def pytest_sessionfinish(session, exitstatus):
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if SERVICES_REQUIRED and reporter is not None and reporter.stats.get("skipped"):
+        session.exitstatus = 1

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""One entry point for a fresh clone: ``python3 dev.py`` serves, ``python3 dev.py test`` tests.
+
+Only the Python standard library is used here, because this runs before the
+virtual environment exists. It creates ``.venv`` in the checkout, installs
+requirements.txt into it (again only when that file changes), and then runs
+everything through ``.venv/bin/python -m ...`` from the project root, so the
+project's ``platform`` package is the one that gets imported.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+PYTHON = VENV / "bin" / "python"
+STAMP = VENV / ".requirements.sha256"
+
+
+def run(*args: str, env: dict | None = None) -> None:
+    print("+", " ".join(args), flush=True)
+    subprocess.run(args, cwd=ROOT, check=True, env=env)
+
+
+def ensure_venv() -> None:
+    if not PYTHON.exists():
+        print(f"Creating the virtual environment in {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    wanted = hashlib.sha256((ROOT / "requirements.txt").read_bytes()).hexdigest()
+    if not STAMP.exists() or STAMP.read_text().strip() != wanted:
+        run(str(PYTHON), "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+        run(str(PYTHON), "-m", "pip", "install", "--quiet", "-r", "requirements.txt")
+        STAMP.write_text(wanted)
+
+
+def serve(argv: list[str]) -> None:
+    host = os.environ.get("HOST", "127.0.0.1")
+    port = os.environ.get("PORT", "8000")
+    run(str(PYTHON), "manage.py", "migrate", "--noinput")
+    run(str(PYTHON), "manage.py", "load_demo")
+    print(f"\nOpen http://{host}:{port}/ in a browser (Ctrl-C stops the server).\n", flush=True)
+    run(
+        str(PYTHON), "-m", "uvicorn", "platform.asgi:application",
+        "--host", host, "--port", port, "--lifespan", "off", *argv,
+    )
+
+
+def test(argv: list[str]) -> int:
+    return subprocess.run([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT).returncode
+
+
+def main() -> int:
+    command, *argv = sys.argv[1:] or ["serve"]
+    ensure_venv()
+    if command == "serve":
+        try:
+            serve(argv)
+        except KeyboardInterrupt:
+            pass
+        return 0
+    if command == "test":
+        return test(argv)
+    print(f"unknown command {command!r}: use 'serve' or 'test'", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

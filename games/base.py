@@ -1,0 +1,149 @@
+"""The engine protocol every game follows, and the pieces all engines share.
+
+Pure Python: nothing here (or anywhere in ``games/``) imports Django, reads a
+clock, a setting or the ``random`` module's global functions. Randomness comes
+in as a :class:`SeededRng`, built at the edge from a seed drawn with
+``secrets``, so a hand replays exactly from its seed and its action log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; ``str(exc)`` is a sentence a player can read."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One seat at the start of a hand: who sits there and the coins they carry (携带)."""
+
+    player_id: int
+    coins: int
+
+
+@dataclass
+class Outcome:
+    """How a finished hand ends under the game's own rules, before the house's rake.
+
+    ``deltas[i]`` is seat ``i``'s coins won (positive) or lost (negative), with
+    limited liability (有限责任制) already applied; they sum to zero in a seated
+    game. ``winners`` lists the seats that count a win toward player levels.
+    ``details`` holds what a result screen shows (multiples, hand types, cards).
+    """
+
+    deltas: list[int]
+    winners: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+class SeededRng:
+    """A keyed, replayable random stream: HMAC-SHA256(seed, label || counter).
+
+    The same seed and label always give the same numbers on every Python
+    version, so a revealed seed lets anyone re-derive a hand's deck.
+    """
+
+    def __init__(self, seed: bytes, label: str = "") -> None:
+        if not isinstance(seed, bytes) or len(seed) < 16:
+            raise ValueError("seed must be at least 16 bytes")
+        self.seed = seed
+        self.label = label
+        self._counter = 0
+        self._buffer = b""
+
+    def child(self, label: str) -> SeededRng:
+        """Return an independent stream under the same seed (for a redeal, say)."""
+        return SeededRng(self.seed, f"{self.label}/{label}")
+
+    def _bytes(self, n: int) -> bytes:
+        while len(self._buffer) < n:
+            message = f"{self.label}:{self._counter}".encode()
+            self._buffer += hmac.new(self.seed, message, hashlib.sha256).digest()
+            self._counter += 1
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+    def randbelow(self, n: int) -> int:
+        """Return a uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        bits = n.bit_length()
+        nbytes = (bits + 7) // 8
+        mask = (1 << bits) - 1
+        while True:
+            value = int.from_bytes(self._bytes(nbytes), "big") & mask
+            if value < n:
+                return value
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items):
+        return items[self.randbelow(len(items))]
+
+
+def apply_rake(deltas: list[int], rake_bps: int) -> tuple[list[int], int]:
+    """Take the house's service fee (抽水) from each winner's profit.
+
+    A winner is paid ``floor(profit × (10000 − rake_bps) / 10000)``: the
+    fraction of a coin is rounded down (舍去小数) and stays with the house.
+    Losers pay in full. Returns the net deltas and the rake, and
+    ``sum(net) + rake == sum(deltas)`` always holds.
+    """
+    if not 0 <= rake_bps <= 10000:
+        raise ValueError("rake_bps must be between 0 and 10000")
+    net = []
+    rake = 0
+    for delta in deltas:
+        if delta > 0:
+            paid = delta * (10000 - rake_bps) // 10000
+            rake += delta - paid
+            net.append(paid)
+        else:
+            net.append(delta)
+    return net, rake
+
+
+class Engine(Protocol):
+    """The hand as a state machine. States are plain JSON-able dicts."""
+
+    def new_hand(self, config: dict, seats: list[SeatSpec], rng: SeededRng) -> State: ...
+
+    def actors(self, state: State) -> list[int]: ...
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+
+    def apply(self, state: State, seat: int, action: Action) -> State: ...
+
+    def on_deadline(self, state: State) -> State: ...
+
+    def deadline_seconds(self, state: State) -> int | None: ...
+
+    def view(self, state: State, seat: int | None) -> dict: ...
+
+    def outcome(self, state: State) -> Outcome | None: ...
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's entry in ``games.REGISTRY``."""
+
+    slug: str
+    name_zh: str
+    name_en: str
+    family: str  # "seated" or "banker"
+    min_seats: int
+    max_seats: int
+    engine: Engine
+    default_options: dict = field(default_factory=dict)

@@ -1,0 +1,20 @@
+"""Root URLs: each app owns its pages; the REST API lives under /api/."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("platform.accounts.urls")),
+    path("wallet/", include("wallets.urls")),
+    path("tables/", include("rooms.tables.urls")),
+    path("", include("rooms.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("platform.accounts.api_urls")),
+    path("api/", include("wallets.api_urls")),
+    path("api/", include("rooms.api_urls")),
+    path("api/", include("rooms.tables.api_urls")),
+]

@@ -1,0 +1,1 @@
+"""Tables, seats, hands and their action logs."""

@@ -1,0 +1,3 @@
+"""WebSocket routes of the table runtime."""
+
+websocket_urlpatterns: list = []

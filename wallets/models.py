@@ -1,0 +1,1 @@
+"""Coin accounts and the double-entry ledger."""
