@@ -78,3 +78,20 @@ def pytest_sessionfinish(session, exitstatus):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if SERVICES_REQUIRED and reporter is not None and reporter.stats.get("skipped"):
         session.exitstatus = 1
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager_unless_worker(request):
+    """Run Celery tasks in-process, except in tests that start a real worker.
+
+    With REDIS_URL set (CI), settings would send tasks to the broker; a test
+    that does not start a worker still wants its tasks to run, so it runs them
+    eagerly. Tests marked ``celery_worker`` talk to a real worker instead.
+    """
+    from platform.celery_app import app
+
+    eager = request.node.get_closest_marker("celery_worker") is None
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    yield
+    app.conf.task_always_eager = previous
