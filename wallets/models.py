@@ -60,7 +60,11 @@ class Account(models.Model):
             ),
             models.CheckConstraint(
                 condition=(Q(kind="player") & Q(user__isnull=False) & Q(code__isnull=True))
-                | (Q(kind__in=["cashier", "rake", "bank", "escrow"]) & Q(user__isnull=True) & Q(code__isnull=False)),
+                | (
+                    Q(kind__in=["cashier", "rake", "bank", "escrow"])
+                    & Q(user__isnull=True)
+                    & Q(code__isnull=False)
+                ),
                 name="wallets_account_owner_matches_kind",
             ),
         ]
@@ -140,7 +144,9 @@ class LedgerEntry(models.Model):
         verbose_name_plural = _("ledger entries")
         constraints = [
             models.CheckConstraint(condition=~Q(amount=0), name="wallets_entry_amount_not_zero"),
-            models.UniqueConstraint(fields=["transaction", "account"], name="wallets_entry_one_leg_per_account"),
+            models.UniqueConstraint(
+                fields=["transaction", "account"], name="wallets_entry_one_leg_per_account"
+            ),
         ]
         indexes = [models.Index(fields=["account", "-id"], name="wallets_entry_account_recent")]
 

@@ -1,0 +1,130 @@
+"""Reads of wallets and the ledger, including the whole-ledger invariant check."""
+
+from dataclasses import dataclass
+
+from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Sum, Value, Window
+from django.db.models.functions import Coalesce
+
+from wallets.models import Account, LedgerEntry, LedgerTransaction
+
+NEVER_NEGATIVE_KINDS = [kind for kind in Account.Kind.values if kind not in Account.MAY_GO_NEGATIVE]
+
+
+def wallet_balance(*, user) -> int:
+    """Return the player's balance in coins (0 before their wallet exists)."""
+    balance = Account.objects.filter(user=user).values_list("balance", flat=True).first()
+    return balance or 0
+
+
+def wallet_account(*, user) -> Account | None:
+    """Return the player's wallet, or None if they have never had one."""
+    return Account.objects.filter(user=user).first()
+
+
+def wallet_entries(*, user) -> QuerySet[LedgerEntry]:
+    """Return the player's ledger entries, newest first, with their transactions."""
+    return (
+        LedgerEntry.objects.filter(account__user=user)
+        .select_related("transaction")
+        .order_by("-transaction__created_at", "-pk")
+    )
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken ledger invariant: which check, which row, and what is wrong."""
+
+    check: str
+    row: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.check}] {self.row}: {self.message}"
+
+
+def ledger_check() -> list[Problem]:
+    """Check every ledger invariant over the whole ledger; return the problems found (none = healthy)."""
+    return [
+        *_unbalanced_transactions(),
+        *_balances_not_matching_entries(),
+        *_bad_running_balances(),
+        *_negative_balances(),
+        *_total_not_zero(),
+    ]
+
+
+def _unbalanced_transactions() -> list[Problem]:
+    rows = (
+        LedgerTransaction.objects.annotate(
+            total=Coalesce(Sum("entries__amount"), Value(0)), legs=Count("entries")
+        )
+        .exclude(total=0, legs__gte=2)
+        .order_by("pk")
+        .values_list("pk", "total", "legs")
+    )
+    return [
+        Problem(
+            "balanced", f"transaction #{pk}", f"{legs} entries summing to {total}; expected >= 2 summing to 0"
+        )
+        for pk, total, legs in rows
+    ]
+
+
+def _balances_not_matching_entries() -> list[Problem]:
+    entry_sum = (
+        LedgerEntry.objects.filter(account=OuterRef("pk"))
+        .order_by()
+        .values("account")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    rows = (
+        Account.objects.annotate(entry_total=Coalesce(Subquery(entry_sum), Value(0)))
+        .exclude(balance=F("entry_total"))
+        .order_by("pk")
+    )
+    return [
+        Problem(
+            "balance",
+            f"account #{account.pk} ({account})",
+            f"balance is {account.balance} but its entries sum to {account.entry_total}",
+        )
+        for account in rows
+    ]
+
+
+def _bad_running_balances() -> list[Problem]:
+    # Entries of one account are written under that account's lock, so their
+    # primary keys follow posting order and each balance_after must equal the
+    # running sum of amounts up to and including that entry.
+    rows = (
+        LedgerEntry.objects.annotate(
+            running=Window(Sum("amount"), partition_by=[F("account_id")], order_by=F("pk").asc())
+        )
+        .exclude(balance_after=F("running"))
+        .order_by("pk")
+        .values_list("pk", "account_id", "transaction_id", "balance_after", "running")
+    )
+    return [
+        Problem(
+            "balance_after",
+            f"entry #{pk} (account #{account_id}, transaction #{txn_id})",
+            f"balance_after is {after} but the running sum is {running}",
+        )
+        for pk, account_id, txn_id, after, running in rows
+    ]
+
+
+def _negative_balances() -> list[Problem]:
+    rows = Account.objects.filter(kind__in=NEVER_NEGATIVE_KINDS, balance__lt=0).order_by("pk")
+    return [
+        Problem("not_negative", f"account #{account.pk} ({account})", f"balance is {account.balance}")
+        for account in rows
+    ]
+
+
+def _total_not_zero() -> list[Problem]:
+    total = Account.objects.aggregate(total=Coalesce(Sum("balance"), Value(0)))["total"]
+    if total == 0:
+        return []
+    return [Problem("total", "all accounts", f"balances sum to {total}; expected 0")]

@@ -1,0 +1,371 @@
+"""Every coin movement. Nothing else changes ``Account.balance`` or writes ledger rows.
+
+Lock order (one global order, so two postings can never deadlock each other):
+player wallets first, in primary-key order, then house accounts, in
+primary-key order. House accounts (rake, escrow, bank, cashier) are hot rows
+that every settlement touches; taking them last means a posting that waits for
+a busy player wallet does so without holding a hot row, and the hot row is
+held only for the few statements between its lock and the commit. An account
+never changes kind, so this order is total and stable.
+
+Callers that post twice inside one outer transaction hold the first posting's
+locks while taking the second's; they should post at most once per outer
+transaction, or always post in the same order.
+"""
+
+import hashlib
+import json
+from collections.abc import Sequence
+
+from django.db import IntegrityError
+from django.db import transaction as db_transaction
+from django.utils.translation import gettext as _
+
+from wallets.errors import (
+    AlreadyReversed,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    InvalidTransaction,
+    UnbalancedTransaction,
+)
+from wallets.models import MAX_AMOUNT, Account, LedgerEntry, LedgerTransaction
+
+HOUSE_CODES = ("cashier", "rake", "bank", "escrow")
+KEY_MAX_LENGTH = LedgerTransaction._meta.get_field("key").max_length
+REFERENCE_MAX_LENGTH = LedgerTransaction._meta.get_field("reference").max_length
+
+Leg = tuple[Account, int]
+
+
+# --- accounts ---------------------------------------------------------------
+
+
+def house_account(*, code: str) -> Account:
+    """Return the house account ``code`` ("cashier", "rake", "bank", "escrow"), creating it if missing."""
+    if code not in HOUSE_CODES:
+        raise InvalidTransaction(
+            _("Unknown house account %(code)r; expected one of: %(codes)s.")
+            % {"code": code, "codes": ", ".join(HOUSE_CODES)}
+        )
+    return _get_or_create(lookup={"code": code}, kind=code)
+
+
+def wallet_for_user(*, user) -> Account:
+    """Return the player's wallet, creating an empty one on first use."""
+    if user is None or getattr(user, "pk", None) is None:
+        raise InvalidTransaction(_("A wallet belongs to a saved user."))
+    return _get_or_create(lookup={"user": user}, kind=Account.Kind.PLAYER)
+
+
+def _get_or_create(*, lookup: dict, kind: str) -> Account:
+    # Race-safe: two first uses at once both try to insert; the unique column
+    # lets one win and the loser reads the winner's row.
+    account = Account.objects.filter(**lookup).first()
+    if account is not None:
+        return account
+    try:
+        with db_transaction.atomic():
+            return Account.objects.create(kind=kind, **lookup)
+    except IntegrityError:
+        return Account.objects.get(**lookup)
+
+
+# --- validation -------------------------------------------------------------
+
+
+def validate_amount(amount: object, *, positive: bool = False) -> int:
+    """Return ``amount`` if it is a non-zero int within ±MAX_AMOUNT, else raise InvalidAmount."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidAmount(
+            _("Amount must be a whole number of coins, not %(type)s %(value)r.")
+            % {"type": type(amount).__name__, "value": amount}
+        )
+    if amount == 0:
+        raise InvalidAmount(_("Amount must not be zero."))
+    if positive and amount < 0:
+        raise InvalidAmount(_("Amount must be positive, got %(amount)d.") % {"amount": amount})
+    if abs(amount) > MAX_AMOUNT:
+        raise InvalidAmount(
+            _("Amount %(amount)d exceeds the limit of %(max)d coins.") % {"amount": amount, "max": MAX_AMOUNT}
+        )
+    return amount
+
+
+def _clean_legs(legs: Sequence[Leg]) -> list[Leg]:
+    if not isinstance(legs, list | tuple) or len(legs) < 2:
+        raise InvalidTransaction(_("A transaction needs at least two legs."))
+    cleaned: list[Leg] = []
+    seen: set[int] = set()
+    for leg in legs:
+        if not isinstance(leg, tuple | list) or len(leg) != 2 or not isinstance(leg[0], Account):
+            raise InvalidTransaction(
+                _("Each leg must be an (account, amount) pair, not %(leg)r.") % {"leg": leg}
+            )
+        account, amount = leg
+        if account.pk is None:
+            raise InvalidTransaction(_("Each leg's account must be saved first."))
+        if account.pk in seen:
+            raise InvalidTransaction(
+                _("Account #%(pk)d appears in more than one leg; combine them into one.") % {"pk": account.pk}
+            )
+        seen.add(account.pk)
+        cleaned.append((account, validate_amount(amount)))
+    total = sum(amount for _account, amount in cleaned)
+    if total != 0:
+        raise UnbalancedTransaction(_("Legs must sum to zero; these sum to %(total)d.") % {"total": total})
+    return sorted(cleaned, key=lambda leg: leg[0].pk)
+
+
+def _clean_text(value: object, *, field: str, max_length: int | None = None) -> str:
+    if not isinstance(value, str):
+        raise InvalidTransaction(_("The %(field)s must be text.") % {"field": field})
+    if max_length is not None and len(value) > max_length:
+        raise InvalidTransaction(
+            _("The %(field)s is longer than %(max)d characters.") % {"field": field, "max": max_length}
+        )
+    return value
+
+
+def _clean_reason(reason: object) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise InvalidTransaction(_("A reason is required."))
+    return reason.strip()
+
+
+def _fingerprint(*, kind: str, legs: list[Leg], reference: str, actor_id, memo: str, reversal_of_id) -> str:
+    content = {
+        "kind": kind,
+        "legs": [[account.pk, amount] for account, amount in legs],
+        "reference": reference,
+        "actor": actor_id,
+        "memo": memo,
+        "reversal_of": reversal_of_id,
+    }
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+# --- posting ----------------------------------------------------------------
+
+
+def ledger_post(
+    *,
+    key: str,
+    kind: str,
+    legs: Sequence[Leg],
+    reference: str = "",
+    actor=None,
+    memo: str = "",
+) -> LedgerTransaction:
+    """Post one balanced transaction once per ``key``, or return the one already posted with it.
+
+    Legs are (account, amount) pairs: positive credits the account, negative
+    debits it. Runs in ``atomic()`` (a savepoint inside a caller's
+    transaction), never durable, so settlement can post inside its own
+    transaction; any refusal rolls back everything this call did.
+    """
+    return _post(key=key, kind=kind, legs=legs, reference=reference, actor=actor, memo=memo, reversal_of=None)
+
+
+def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTransaction:
+    key = _clean_text(key, field=_("idempotency key"), max_length=KEY_MAX_LENGTH)
+    if not key:
+        raise InvalidTransaction(_("An idempotency key is required."))
+    if kind not in LedgerTransaction.Kind.values:
+        raise InvalidTransaction(_("Unknown transaction kind %(kind)r.") % {"kind": kind})
+    reference = _clean_text(reference, field=_("reference"), max_length=REFERENCE_MAX_LENGTH)
+    memo = _clean_text(memo, field=_("memo"))
+    legs = _clean_legs(legs)
+    actor_id = getattr(actor, "pk", None)
+    fingerprint = _fingerprint(
+        kind=kind,
+        legs=legs,
+        reference=reference,
+        actor_id=actor_id,
+        memo=memo,
+        reversal_of_id=getattr(reversal_of, "pk", None),
+    )
+
+    with db_transaction.atomic():
+        existing = _replay(key=key, fingerprint=fingerprint)
+        if existing is not None:
+            return existing
+        try:
+            # The unique key serialises concurrent retries here, before any
+            # account lock is taken: a second poster waits for the first to
+            # commit, then fails and replays the committed row.
+            with db_transaction.atomic():
+                txn = LedgerTransaction.objects.create(
+                    key=key,
+                    fingerprint=fingerprint,
+                    kind=kind,
+                    reference=reference,
+                    actor_id=actor_id,
+                    memo=memo,
+                    reversal_of=reversal_of,
+                )
+        except IntegrityError:
+            existing = _replay(key=key, fingerprint=fingerprint)
+            if existing is not None:
+                return existing
+            if reversal_of is not None:
+                raise _already_reversed(reversal_of) from None
+            raise
+
+        locked = _lock_accounts([account.pk for account, _amount in legs])
+        entries = []
+        for account, amount in legs:
+            current = locked[account.pk]
+            after = current.balance + amount
+            if after < 0 and current.kind not in Account.MAY_GO_NEGATIVE:
+                raise InsufficientFunds(
+                    _(
+                        "Insufficient funds: %(account)s has a balance of %(balance)d coins and cannot pay %(amount)d."
+                    )
+                    % {"account": current, "balance": current.balance, "amount": -amount},
+                    account=current,
+                    balance=current.balance,
+                    amount=-amount,
+                )
+            current.balance = after
+            entries.append(LedgerEntry(transaction=txn, account=current, amount=amount, balance_after=after))
+        for entry in entries:
+            entry.account.save(update_fields=["balance"])
+        LedgerEntry.objects.bulk_create(entries)
+    return txn
+
+
+def _replay(*, key: str, fingerprint: str) -> LedgerTransaction | None:
+    existing = LedgerTransaction.objects.filter(key=key).first()
+    if existing is None:
+        return None
+    if existing.fingerprint != fingerprint:
+        raise IdempotencyConflict(
+            _("Idempotency key %(key)r was already used for a different transaction (#%(pk)d).")
+            % {"key": key, "pk": existing.pk}
+        )
+    return existing
+
+
+def _lock_accounts(pks: list[int]) -> dict[int, Account]:
+    """Lock the accounts in the global order: player wallets by pk, then house accounts by pk."""
+    rows = Account.objects.select_for_update(of=("self",)).filter(pk__in=pks)
+    players = list(rows.filter(kind=Account.Kind.PLAYER).order_by("pk"))
+    house = list(rows.exclude(kind=Account.Kind.PLAYER).order_by("pk"))
+    locked = {account.pk: account for account in players + house}
+    missing = sorted(set(pks) - set(locked))
+    if missing:
+        raise InvalidTransaction(_("Account #%(pk)d does not exist.") % {"pk": missing[0]})
+    return locked
+
+
+def _already_reversed(original: LedgerTransaction) -> AlreadyReversed:
+    reversal = LedgerTransaction.objects.filter(reversal_of=original).first()
+    return AlreadyReversed(
+        _("Transaction #%(pk)d was already reversed by transaction #%(by)s.")
+        % {"pk": original.pk, "by": reversal.pk if reversal else "?"}
+    )
+
+
+def ledger_reverse(*, transaction: LedgerTransaction, key: str, actor, reason: str) -> LedgerTransaction:
+    """Undo ``transaction`` by posting its opposite legs as a new reversal; never edit the original."""
+    reason = _clean_reason(reason)
+    if transaction.pk is None:
+        raise InvalidTransaction(_("Only a posted transaction can be reversed."))
+    with db_transaction.atomic():
+        earlier = LedgerTransaction.objects.filter(reversal_of=transaction).first()
+        if earlier is not None and earlier.key != key:
+            raise _already_reversed(transaction)
+        legs = [(entry.account, -entry.amount) for entry in transaction.entries.select_related("account")]
+        return _post(
+            key=key,
+            kind=LedgerTransaction.Kind.REVERSAL,
+            legs=legs,
+            reference=transaction.reference,
+            actor=actor,
+            memo=reason,
+            reversal_of=transaction,
+        )
+
+
+# --- wallet operations (cashier ↔ player) -----------------------------------
+
+
+def _cashier_move(*, kind: str, user, amount: int, key: str, actor, reason: str, reference: str):
+    reason = _clean_reason(reason)
+    wallet = wallet_for_user(user=user)
+    cashier = house_account(code="cashier")
+    if not reference and actor is not None:
+        reference = f"staff:{actor.pk}"
+    return ledger_post(
+        key=key,
+        kind=kind,
+        legs=[(cashier, -amount), (wallet, amount)],
+        reference=reference,
+        actor=actor,
+        memo=reason,
+    )
+
+
+def wallet_grant(
+    *, user, amount: int, key: str, actor=None, reason: str, reference: str = ""
+) -> LedgerTransaction:
+    """Give the player ``amount`` new coins from the cashier (sign-up bonus, promotions)."""
+    amount = validate_amount(amount, positive=True)
+    return _cashier_move(
+        kind=LedgerTransaction.Kind.GRANT,
+        user=user,
+        amount=amount,
+        key=key,
+        actor=actor,
+        reason=reason,
+        reference=reference,
+    )
+
+
+def wallet_deposit(
+    *, user, amount: int, key: str, actor=None, reason: str, reference: str = ""
+) -> LedgerTransaction:
+    """Credit the player with ``amount`` coins paid in through the cashier (a staff action)."""
+    amount = validate_amount(amount, positive=True)
+    return _cashier_move(
+        kind=LedgerTransaction.Kind.DEPOSIT,
+        user=user,
+        amount=amount,
+        key=key,
+        actor=actor,
+        reason=reason,
+        reference=reference,
+    )
+
+
+def wallet_withdraw(
+    *, user, amount: int, key: str, actor=None, reason: str, reference: str = ""
+) -> LedgerTransaction:
+    """Take ``amount`` coins out of the player's wallet back to the cashier; refuse an overdraft."""
+    amount = validate_amount(amount, positive=True)
+    return _cashier_move(
+        kind=LedgerTransaction.Kind.WITHDRAWAL,
+        user=user,
+        amount=-amount,
+        key=key,
+        actor=actor,
+        reason=reason,
+        reference=reference,
+    )
+
+
+def wallet_adjust(
+    *, user, amount: int, key: str, actor=None, reason: str, reference: str = ""
+) -> LedgerTransaction:
+    """Correct the player's balance by a signed ``amount`` against the cashier."""
+    amount = validate_amount(amount)
+    return _cashier_move(
+        kind=LedgerTransaction.Kind.ADJUSTMENT,
+        user=user,
+        amount=amount,
+        key=key,
+        actor=actor,
+        reason=reason,
+        reference=reference,
+    )
