@@ -1,7 +1,15 @@
 """The game catalogue and its room tiers (初级场, 中级场, 高级场 ...)."""
 
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+# The variants each engine accepts in ``tier.options["variant"]`` (contract in the team brief).
+KNOWN_VARIANTS: dict[str, tuple[str, ...]] = {
+    "doudizhu": ("classic", "yifa", "jiabei"),
+}
 
 
 class Game(models.Model):
@@ -76,6 +84,15 @@ class RoomTier(models.Model):
             models.UniqueConstraint(fields=["game", "code"], name="roomtier_unique_code"),
             models.CheckConstraint(condition=models.Q(base_stake__gt=0), name="roomtier_base_positive"),
             models.CheckConstraint(condition=models.Q(rake_bps__lte=10000), name="roomtier_rake_at_most_all"),
+            models.CheckConstraint(
+                condition=~models.Q(minimum_rule="table_cap")
+                | models.Q(table_cap__isnull=False, table_cap__gt=0),
+                name="roomtier_table_cap_rule_has_cap",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(minimum_rule="fixed") | models.Q(fixed_minimum__isnull=False),
+                name="roomtier_fixed_rule_has_amount",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -91,3 +108,69 @@ class RoomTier(models.Model):
         if self.minimum_rule == self.MinimumRule.TABLE_CAP:
             return self.table_cap or 0
         return self.fixed_minimum or 0
+
+    @property
+    def rake_percent(self) -> Decimal:
+        """The service fee (抽水) as a percentage of each winner's profit: 500 bps → 5."""
+        return (Decimal(self.rake_bps) / 100).quantize(Decimal("0.01"))
+
+    @property
+    def variant(self) -> str:
+        return str((self.options or {}).get("variant", "")) if isinstance(self.options, dict) else ""
+
+    @property
+    def seats_per_table(self) -> int:
+        """The tier's own seat count, else the game's largest table."""
+        return self.seats or self.game.max_seats
+
+    def clean(self) -> None:
+        """Refuse tier data that would make the entry rule or the table meaningless."""
+        errors: dict[str, str] = {}
+        rule = self.minimum_rule
+        if rule == self.MinimumRule.FACTOR:
+            if not self.room_factor:
+                errors["room_factor"] = _("The room factor must be at least 1.")
+            if not self.minimum_multiplier:
+                errors["minimum_multiplier"] = _(
+                    "The minimum multiplier must be at least 1 (斗地主 uses 96)."
+                )
+        elif rule == self.MinimumRule.BASE_MULTIPLE:
+            if not self.minimum_multiplier:
+                errors["minimum_multiplier"] = _("The minimum multiplier must be at least 1 (梭哈 uses 100).")
+        elif rule == self.MinimumRule.TABLE_CAP:
+            if not self.table_cap:
+                errors["table_cap"] = _("The table-cap rule needs a table cap.")
+        elif rule == self.MinimumRule.FIXED:
+            if self.fixed_minimum is None:
+                errors["fixed_minimum"] = _("The fixed-amount rule needs a fixed minimum.")
+        if self.base_stake is not None and self.base_stake <= 0:
+            errors["base_stake"] = _("The base stake must be at least 1 coin.")
+        if self.rake_bps is not None and self.rake_bps > 10000:
+            errors["rake_bps"] = _("The rake cannot exceed 10000 basis points (100%).")
+        if self.maximum_coins is not None and not errors:
+            if self.maximum_coins < self.minimum_coins:
+                errors["maximum_coins"] = _(
+                    "The maximum (%(maximum)s) is below the minimum to enter (%(minimum)s)."
+                ) % {"maximum": self.maximum_coins, "minimum": self.minimum_coins}
+        if not isinstance(self.options, dict):
+            errors["options"] = _('Variant options must be a JSON object, e.g. {"variant": "classic"}.')
+        if self.game_id is not None:
+            game = self.game
+            variants = KNOWN_VARIANTS.get(game.slug)
+            if variants and isinstance(self.options, dict) and "variant" in self.options:
+                if self.options["variant"] not in variants:
+                    errors["options"] = _(
+                        "%(game)s has no variant %(variant)r; choose one of: %(choices)s."
+                    ) % {
+                        "game": game.name_zh,
+                        "variant": self.options["variant"],
+                        "choices": ", ".join(variants),
+                    }
+            if self.seats is not None and not game.min_seats <= self.seats <= game.max_seats:
+                errors["seats"] = _("%(game)s seats %(low)s to %(high)s players per table.") % {
+                    "game": game.name_zh,
+                    "low": game.min_seats,
+                    "high": game.max_seats,
+                }
+        if errors:
+            raise ValidationError(errors)

@@ -1,4 +1,9 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from rooms import views
 
 app_name = "rooms"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/<slug:slug>/", views.game_detail, name="game"),
+]

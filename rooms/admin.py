@@ -1,0 +1,128 @@
+"""Staff screens for the catalogue and room tiers; model.clean() errors show on the forms."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import Case, IntegerField, Value, When
+from django.utils.translation import gettext_lazy as _
+
+from rooms import selectors, services
+from rooms.models import Game, RoomTier
+
+
+class RoomTierInline(admin.TabularInline):
+    model = RoomTier
+    extra = 0
+    fields = (
+        "code",
+        "name",
+        "base_stake",
+        "room_factor",
+        "minimum_rule",
+        "minimum_multiplier",
+        "table_cap",
+        "fixed_minimum",
+        "maximum_coins",
+        "rake_bps",
+        "options",
+        "seats",
+        "bots_enabled",
+        "is_open",
+        "sort_order",
+    )
+    show_change_link = True
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = (
+        "slug",
+        "name_zh",
+        "name_en",
+        "family",
+        "seats_display",
+        "tier_count",
+        "is_enabled",
+        "sort_order",
+    )
+    list_editable = ("is_enabled", "sort_order")
+    list_filter = ("family", "is_enabled")
+    search_fields = ("slug", "name_zh", "name_en")
+    # Names, family and seats come from the engine (catalogue_sync); staff switch and order games.
+    readonly_fields = ("slug", "name_zh", "name_en", "family", "min_seats", "max_seats")
+    inlines = [RoomTierInline]
+    actions = ["sync_catalogue"]
+
+    def has_add_permission(self, request) -> bool:
+        # A game without an engine cannot be played; rows come from the registry.
+        return False
+
+    @admin.display(description=_("seats"))
+    def seats_display(self, game: Game) -> str:
+        if game.min_seats == game.max_seats:
+            return str(game.max_seats)
+        return f"{game.min_seats}–{game.max_seats}"
+
+    @admin.display(description=_("tiers"))
+    def tier_count(self, game: Game) -> int:
+        return game.tiers.count()
+
+    @admin.action(description=_("Sync the catalogue from the installed engines"))
+    def sync_catalogue(self, request, queryset) -> None:
+        services.catalogue_sync()
+        self.message_user(request, _("Catalogue synced with the installed engines."), messages.SUCCESS)
+
+
+@admin.register(RoomTier)
+class RoomTierAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "game",
+        "code",
+        "base_stake",
+        "room_factor",
+        "minimum_display",
+        "maximum_coins",
+        "rake_display",
+        "variant_display",
+        "seated_display",
+        "bots_enabled",
+        "is_open",
+    )
+    list_display_links = ("name",)
+    list_editable = ("is_open",)
+    list_filter = ("game", "is_open", "minimum_rule", "bots_enabled")
+    search_fields = ("name", "code", "game__slug", "game__name_zh", "game__name_en")
+    list_select_related = ("game",)
+    fieldsets = (
+        (None, {"fields": ("game", "code", "name", "sort_order", "is_open")}),
+        (_("Stakes"), {"fields": ("base_stake", "room_factor", "rake_bps")}),
+        (
+            _("Entry rule"),
+            {"fields": ("minimum_rule", "minimum_multiplier", "table_cap", "fixed_minimum", "maximum_coins")},
+        ),
+        (_("Table"), {"fields": ("options", "seats", "bots_enabled")}),
+    )
+
+    def get_queryset(self, request):
+        # One read of the runtime's seat counts per page, carried as an annotation (sortable too).
+        seated = selectors.seated_counts()
+        whens = [When(pk=tier_id, then=Value(count)) for tier_id, count in seated.items()]
+        annotation = Case(*whens, default=Value(0), output_field=IntegerField()) if whens else Value(0)
+        return super().get_queryset(request).annotate(seated=annotation)
+
+    @admin.display(description=_("minimum coins"))
+    def minimum_display(self, tier: RoomTier) -> int:
+        return tier.minimum_coins
+
+    @admin.display(description=_("rake"), ordering="rake_bps")
+    def rake_display(self, tier: RoomTier) -> str:
+        return f"{tier.rake_percent.normalize():f}%"
+
+    @admin.display(description=_("variant"))
+    def variant_display(self, tier: RoomTier) -> str:
+        return tier.variant or "—"
+
+    @admin.display(description=_("seated"), ordering="seated")
+    def seated_display(self, tier: RoomTier) -> int:
+        return getattr(tier, "seated", 0)

@@ -1,0 +1,36 @@
+"""Errors the rooms services raise; ``str(exc)`` is a sentence a player can read."""
+
+from __future__ import annotations
+
+
+class RoomsError(Exception):
+    """Base class for refusals from the rooms app."""
+
+
+class EntryRefused(RoomsError):
+    """A player may not sit down in a room tier; the message says why.
+
+    ``code`` tells the reason apart for callers that branch on it
+    (``login_required``, ``game_unavailable``, ``tier_closed``,
+    ``below_minimum``, ``above_maximum``); ``minimum``, ``maximum`` and
+    ``balance`` carry the numbers the message names.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str,
+        minimum: int | None = None,
+        maximum: int | None = None,
+        balance: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.minimum = minimum
+        self.maximum = maximum
+        self.balance = balance
+
+    def __str__(self) -> str:
+        return self.message

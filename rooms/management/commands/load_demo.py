@@ -1,0 +1,33 @@
+"""Install demo data for a local run: catalogue, room tiers, a staff login and players."""
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from rooms import demo
+
+
+class Command(BaseCommand):
+    help = "Install the game catalogue, default room tiers, a staff superuser and demo players (idempotent)."
+
+    def handle(self, *args, **options) -> None:
+        report = demo.demo_load()
+        self.stdout.write(
+            f"Catalogue: {report.games} game(s); {report.tiers_created} new room tier(s); "
+            f"{report.users_created} new user(s); {report.deposits} new deposit(s)."
+        )
+        if not settings.DEBUG:
+            self.stderr.write(
+                self.style.WARNING("DEBUG is off: these demo logins have published passwords; change them.")
+            )
+        from wallets.selectors import wallet_balance
+
+        User = get_user_model()
+        self.stdout.write(self.style.SUCCESS("Demo logins:"))
+        self.stdout.write(f"  staff   {demo.ADMIN_USERNAME:<6} / {demo.ADMIN_PASSWORD}   (/admin/)")
+        for username, _nickname in demo.PLAYERS:
+            user = User.objects.get(username=username)
+            self.stdout.write(
+                f"  player  {username:<6} / {demo.PLAYER_PASSWORD}   "
+                f"{user.display_name}, {wallet_balance(user=user)} coins"
+            )

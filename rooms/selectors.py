@@ -1,0 +1,142 @@
+"""Reads of the rooms app: what the lobby, the game page and the API show."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext_lazy as _
+
+import games
+from rooms.entry import entry_refusal
+from rooms.models import Game, RoomTier
+
+# How the lobby names a 斗地主 variant (tier.options["variant"]).
+VARIANT_LABELS = {
+    "classic": _("叫分 classic bidding"),
+    "yifa": _("抢地主 rob the landlord, 农民加倍 farmers double"),
+    "jiabei": _("加倍斗地主 doubling"),
+}
+
+
+@dataclass
+class TierRow:
+    """One room tier as a player sees it: its rules and whether they may enter."""
+
+    tier: RoomTier
+    minimum_coins: int
+    rake_percent: Decimal
+    seated: int
+    seats_per_table: int
+    variant: str
+    variant_label: str
+    can_enter: bool
+    refusal: str
+    refusal_code: str
+
+    @property
+    def login_required(self) -> bool:
+        return self.refusal_code == "login_required"
+
+
+@dataclass
+class GameRow:
+    """One catalogue game with its tiers, for the signed-in player (or a visitor)."""
+
+    game: Game
+    tiers: list[TierRow] = field(default_factory=list)
+
+    @property
+    def cheapest_minimum(self) -> int | None:
+        minimums = [row.minimum_coins for row in self.tiers if row.tier.is_open]
+        return min(minimums) if minimums else None
+
+    @property
+    def seated(self) -> int:
+        return sum(row.seated for row in self.tiers)
+
+
+def seated_counts() -> dict[int, int]:
+    """Return tier id → humans seated now, from the table runtime."""
+    try:
+        from rooms.tables.selectors import seated_counts_by_tier
+    except ImportError:
+        # The table runtime ships separately; until it does there are no tables.
+        return {}
+    return seated_counts_by_tier()
+
+
+def player_balance(*, user) -> int | None:
+    """Return the signed-in player's coins, or None for an anonymous visitor."""
+    if user is None or not user.is_authenticated:
+        return None
+    from wallets.selectors import wallet_balance
+
+    return wallet_balance(user=user)
+
+
+def game_queryset() -> QuerySet[Game]:
+    """Return the enabled games that have an engine installed, with their tiers."""
+    return (
+        Game.objects.filter(is_enabled=True, slug__in=list(games.REGISTRY))
+        .prefetch_related(
+            Prefetch("tiers", queryset=RoomTier.objects.order_by("sort_order", "base_stake", "pk"))
+        )
+        .order_by("sort_order", "slug")
+    )
+
+
+def game_get(*, slug: str) -> Game | None:
+    """Return the enabled, installed game ``slug`` with its tiers, or None."""
+    return game_queryset().filter(slug=slug).first()
+
+
+def tier_get(*, tier_id: int) -> RoomTier | None:
+    """Return a tier of an enabled, installed game, or None."""
+    return (
+        RoomTier.objects.select_related("game")
+        .filter(pk=tier_id, game__is_enabled=True, game__slug__in=list(games.REGISTRY))
+        .first()
+    )
+
+
+def _tier_row(*, tier: RoomTier, authenticated: bool, balance: int | None, seated: dict[int, int]) -> TierRow:
+    refusal = entry_refusal(tier=tier, authenticated=authenticated, balance=balance)
+    variant = tier.variant
+    return TierRow(
+        tier=tier,
+        minimum_coins=tier.minimum_coins,
+        rake_percent=tier.rake_percent,
+        seated=seated.get(tier.pk, 0),
+        seats_per_table=tier.seats_per_table,
+        variant=variant,
+        variant_label=str(VARIANT_LABELS.get(variant, variant)),
+        can_enter=refusal is None,
+        refusal=str(refusal) if refusal else "",
+        refusal_code=refusal.code if refusal else "",
+    )
+
+
+def game_rows(*, games_: Iterable[Game], user) -> list[GameRow]:
+    """Return each game with its tiers and the player's entry status (one wallet read)."""
+    balance = player_balance(user=user)
+    authenticated = balance is not None
+    seated = seated_counts()
+    return [
+        GameRow(
+            game=game,
+            tiers=[
+                _tier_row(tier=tier, authenticated=authenticated, balance=balance, seated=seated)
+                for tier in game.tiers.all()
+            ],
+        )
+        for game in games_
+    ]
+
+
+def tier_row(*, tier: RoomTier, user) -> TierRow:
+    """Return one tier with the player's entry status."""
+    balance = player_balance(user=user)
+    return _tier_row(tier=tier, authenticated=balance is not None, balance=balance, seated=seated_counts())
