@@ -1,4 +1,8 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from wallets import views
 
 app_name = "wallets"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.wallet, name="wallet"),
+]

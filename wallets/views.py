@@ -1,0 +1,21 @@
+"""The player's wallet page."""
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from wallets.selectors import wallet_balance, wallet_entries
+
+ENTRIES_PER_PAGE = 25
+
+
+@login_required
+def wallet(request: HttpRequest) -> HttpResponse:
+    """Show the balance and every entry with its running balance, newest first."""
+    page = Paginator(wallet_entries(user=request.user), ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "wallets/wallet.html",
+        {"balance": wallet_balance(user=request.user), "page_obj": page, "entries": page.object_list},
+    )
