@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 import games
 from rooms.entry import entry_refusal
 from rooms.models import Game, RoomTier
+from wallets.selectors import wallet_balance
 
 # How the lobby names a 斗地主 variant (tier.options["variant"]).
 VARIANT_LABELS = {
@@ -72,8 +73,6 @@ def player_balance(*, user) -> int | None:
     """Return the signed-in player's coins, or None for an anonymous visitor."""
     if user is None or not user.is_authenticated:
         return None
-    from wallets.selectors import wallet_balance
-
     return wallet_balance(user=user)
 
 

@@ -9,6 +9,7 @@ from django.db import transaction
 import games
 from rooms.entry import entry_refusal
 from rooms.models import Game, RoomTier
+from wallets.selectors import wallet_balance
 
 
 @transaction.atomic(durable=True)
@@ -67,8 +68,6 @@ def tier_entry_check(*, tier: RoomTier, user) -> None:
     visitor, and a balance below the minimum (inclusive: equal may enter) or
     above the optional maximum; the message names the numbers.
     """
-    from wallets.selectors import wallet_balance
-
     authenticated = bool(user is not None and user.is_authenticated)
     balance = wallet_balance(user=user) if authenticated else None
     refusal = entry_refusal(tier=tier, authenticated=authenticated, balance=balance)

@@ -1,0 +1,66 @@
+"""Staff screens: the catalogue and tier pages load, and bad tier data is refused on the form."""
+
+import pytest
+from django.urls import reverse
+
+from rooms.models import RoomTier
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client, django_user_model):
+    admin = django_user_model.objects.create_superuser(username="boss", password="x-admin-pass", email="")
+    client.force_login(admin)
+    return client
+
+
+def test_changelists_and_game_page_load(staff_client, game, make_tier, monkeypatch):
+    tier = make_tier(name="中级场", room_factor=5, rake_bps=250)
+    monkeypatch.setattr("rooms.tables.selectors.seated_counts_by_tier", lambda: {tier.pk: 7})
+    html = staff_client.get(reverse("admin:rooms_roomtier_changelist")).content.decode()
+    assert "中级场" in html and "480" in html and "2.5%" in html
+    assert '<td class="field-seated_display">7</td>' in html
+    assert staff_client.get(reverse("admin:rooms_roomtier_changelist"), {"q": "中级"}).status_code == 200
+    assert staff_client.get(reverse("admin:rooms_game_changelist")).status_code == 200
+    page = staff_client.get(reverse("admin:rooms_game_change", args=[game.pk])).content.decode()
+    assert "中级场" in page  # the tier inline
+
+
+def test_admin_form_shows_the_models_validation_error(staff_client, game):
+    response = staff_client.post(
+        reverse("admin:rooms_roomtier_add"),
+        {
+            "game": game.pk,
+            "code": "cap",
+            "name": "封顶场",
+            "sort_order": 0,
+            "is_open": "on",
+            "base_stake": 1,
+            "room_factor": 1,
+            "rake_bps": 500,
+            "minimum_rule": "table_cap",
+            "minimum_multiplier": 96,
+            "options": "{}",
+            "bots_enabled": "on",
+        },
+    )
+    assert response.status_code == 200
+    assert "The table-cap rule needs a table cap." in response.content.decode()
+    assert not RoomTier.objects.filter(code="cap").exists()
+
+
+def test_staff_can_close_a_tier_from_the_list(staff_client, make_tier):
+    tier = make_tier()
+    response = staff_client.post(
+        reverse("admin:rooms_roomtier_changelist"),
+        {
+            "form-TOTAL_FORMS": "1",
+            "form-INITIAL_FORMS": "1",
+            "form-0-id": str(tier.pk),
+            "_save": "Save",
+        },
+    )
+    assert response.status_code == 302
+    tier.refresh_from_db()
+    assert tier.is_open is False
