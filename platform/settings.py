@@ -127,6 +127,8 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
+# A page that says why the log-in was refused and for how long (translated, in the site chrome).
+AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]

@@ -39,7 +39,9 @@ class GameStats(models.Model):
         verbose_name_plural = _("game statistics")
         constraints = [
             models.UniqueConstraint(fields=["user", "game_slug"], name="gamestats_one_row_per_game"),
-            models.CheckConstraint(condition=models.Q(wins__lte=models.F("hands")), name="gamestats_wins_within_hands"),
+            models.CheckConstraint(
+                condition=models.Q(wins__lte=models.F("hands")), name="gamestats_wins_within_hands"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,4 +1,14 @@
-from django.urls import path  # noqa: F401
+"""Account pages under /accounts/."""
+
+from platform.accounts import views
+
+from django.urls import path
 
 app_name = "accounts"
-urlpatterns: list = []
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.LoginView.as_view(), name="login"),
+    path("logout/", views.LogoutView.as_view(), name="logout"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("profile/", views.profile, name="profile"),
+]

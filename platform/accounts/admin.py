@@ -1,0 +1,78 @@
+"""Staff screens for players and their win counts."""
+
+from platform.accounts.levels import level_for_wins
+from platform.accounts.models import GameStats, User
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.utils.translation import gettext_lazy as _
+
+
+class GameStatsInline(admin.TabularInline):
+    """A player's wins per game, read-only: only settlements move them."""
+
+    model = GameStats
+    fields = ("game_slug", "hands", "wins", "level", "updated_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("level"))
+    def level(self, obj: GameStats) -> str:
+        return level_for_wins(obj.wins).name
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    """Django's user admin with the nickname and the per-game win counts."""
+
+    fieldsets = (
+        (None, {"fields": ("username", "password")}),
+        (_("Player"), {"fields": ("nickname", "email", "first_name", "last_name")}),
+        (
+            _("Permissions"),
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        (_("Important dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (None, {"classes": ("wide",), "fields": ("username", "nickname", "password1", "password2")}),
+    )
+    list_display = ("username", "nickname", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff", "is_superuser", "groups", "date_joined")
+    search_fields = ("username", "nickname", "email", "first_name", "last_name")
+    ordering = ("-date_joined",)
+    readonly_fields = ("last_login", "date_joined")
+    inlines = (GameStatsInline,)
+
+
+@admin.register(GameStats)
+class GameStatsAdmin(admin.ModelAdmin):
+    """Win counts across players, read-only: settlements are their only writer."""
+
+    list_display = ("user", "game_slug", "hands", "wins", "level", "updated_at")
+    list_filter = ("game_slug", "updated_at")
+    search_fields = ("user__username", "user__nickname", "game_slug")
+    list_select_related = ("user",)
+    ordering = ("-wins",)
+    readonly_fields = ("user", "game_slug", "hands", "wins", "updated_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("level"))
+    def level(self, obj: GameStats) -> str:
+        return level_for_wins(obj.wins).name

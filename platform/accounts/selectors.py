@@ -1,0 +1,49 @@
+"""Reads for accounts: a player's levels per game."""
+
+from dataclasses import dataclass
+from platform.accounts.levels import Level, level_for_wins
+from platform.accounts.models import GameStats, User
+
+
+@dataclass(frozen=True)
+class GameLevel:
+    """Where a player stands in one game: wins, hands and the level they make."""
+
+    game_slug: str
+    game_name: str
+    hands: int
+    wins: int
+    level: Level
+
+    @property
+    def wins_to_next(self) -> int | None:
+        return self.level.wins_to_next(self.wins)
+
+    @property
+    def next_level(self) -> Level | None:
+        from platform.accounts.levels import LEVELS
+
+        return None if self.level.is_top else LEVELS[self.level.index + 1]
+
+
+def _catalogue() -> list[tuple[str, str]]:
+    """Return (slug, Chinese name) of every enabled game, in lobby order."""
+    from rooms.models import Game
+
+    return list(
+        Game.objects.filter(is_enabled=True).order_by("sort_order", "slug").values_list("slug", "name_zh")
+    )
+
+
+def user_game_levels(*, user: User) -> list[GameLevel]:
+    """Return the player's level in every catalogue game, then in any other game they played."""
+    stats = {row.game_slug: row for row in GameStats.objects.filter(user=user)}
+    catalogue = _catalogue()
+    names = dict(catalogue)
+    slugs = [slug for slug, _name in catalogue] + sorted(set(stats) - set(names))
+    result = []
+    for slug in slugs:
+        row = stats.get(slug)
+        hands, wins = (row.hands, row.wins) if row else (0, 0)
+        result.append(GameLevel(slug, names.get(slug, slug), hands, wins, level_for_wins(wins)))
+    return result

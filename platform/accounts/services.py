@@ -1,0 +1,64 @@
+"""Writes for accounts: create a player with their sign-up coins, rename, count hands."""
+
+from platform.accounts.models import GameStats, User
+from platform.accounts.validators import nickname_clean
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+
+def user_create(*, username: str, password: str, nickname: str = "", email: str = "") -> User:
+    """Create a player, their wallet and their sign-up grant, all or nothing.
+
+    The username is checked by the model's own validators (ValidationError on a
+    bad or taken one); password strength is the sign-up form's business, so that
+    staff tools and the demo loader may set simple passwords.
+    """
+    from wallets.services import wallet_grant
+
+    user_model = get_user_model()
+    user = user_model(
+        username=user_model.normalize_username(username),
+        email=user_model.objects.normalize_email(email),
+        nickname=nickname_clean(nickname),
+    )
+    user.set_password(password)
+    user.full_clean(exclude=["password"])
+    # Not durable: the demo loader and tests create players inside their own transaction.
+    with transaction.atomic():
+        user.save()
+        grant = settings.SIGNUP_GRANT_COINS
+        if grant > 0:
+            wallet_grant(user=user, amount=grant, key=f"signup-grant:{user.pk}", reason="sign-up grant")
+    return user
+
+
+def user_nickname_change(*, user: User, nickname: str) -> User:
+    """Change the name tables show for ``user``; raise ValidationError if it breaks the rules."""
+    user.nickname = nickname_clean(nickname)
+    user.save(update_fields=["nickname"])
+    return user
+
+
+def stats_record_hand(*, user: User, game_slug: str, won: bool) -> None:
+    """Count one finished hand (and a win if ``won``) for ``user`` in ``game_slug``.
+
+    Called inside the settlement's transaction. Counters move with F() so two
+    settlements at once never lose a count; the row is created on first use
+    with an insert that ignores a concurrent twin, then incremented.
+    """
+    increments = {
+        "hands": F("hands") + 1,
+        "wins": F("wins") + (1 if won else 0),
+        "updated_at": timezone.now(),
+    }
+    rows = GameStats.objects.filter(user=user, game_slug=game_slug)
+    with transaction.atomic():
+        if rows.update(**increments):
+            return
+        # ON CONFLICT DO NOTHING waits for a concurrent insert of the same row, then skips.
+        GameStats.objects.bulk_create([GameStats(user=user, game_slug=game_slug)], ignore_conflicts=True)
+        rows.update(**increments)

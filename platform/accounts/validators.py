@@ -1,0 +1,40 @@
+"""Rules for what a player may call themselves."""
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+NICKNAME_MIN = 2
+NICKNAME_MAX = 16
+_ALLOWED_PUNCTUATION = set("_-.·")
+
+
+def nickname_clean(value: str) -> str:
+    """Return the nickname as stored (trimmed, NFC) or raise ValidationError saying what is wrong.
+
+    An empty nickname is allowed: the table then shows the username.
+    """
+    nickname = unicodedata.normalize("NFC", (value or "").strip())
+    if not nickname:
+        return ""
+    if len(nickname) < NICKNAME_MIN or len(nickname) > NICKNAME_MAX:
+        raise ValidationError(
+            _("A nickname has %(min)d to %(max)d characters; this one has %(count)d.")
+            % {"min": NICKNAME_MIN, "max": NICKNAME_MAX, "count": len(nickname)},
+            code="nickname_length",
+        )
+    if "  " in nickname:
+        raise ValidationError(_("A nickname cannot contain two spaces in a row."), code="nickname_spaces")
+    for char in nickname:
+        category = unicodedata.category(char)
+        if category[0] in "LN" or category == "Mn" or char == " " or char in _ALLOWED_PUNCTUATION:
+            continue
+        raise ValidationError(
+            _("A nickname may use letters, digits, spaces and _ - . · only; %(char)r is not allowed.")
+            % {"char": char},
+            code="nickname_character",
+        )
+    if not any(unicodedata.category(char)[0] in "LN" for char in nickname):
+        raise ValidationError(_("A nickname needs at least one letter or digit."), code="nickname_empty")
+    return nickname
