@@ -173,7 +173,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cardroom")
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300)}
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # The table runtime's clock: overdue deadlines, bots filling seats, lost settlements.
+    "tables-tick": {"task": "tables.tick", "schedule": 1.0},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -199,6 +202,13 @@ SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)
 
 # The embedded timer loop inside the ASGI process (off when a Celery beat runs the timers).
 TABLE_TIMERS_IN_PROCESS = env_bool("TABLE_TIMERS_IN_PROCESS", not REDIS_URL)
+# Table runtime timing (seconds): how long bots and 托管 seats "think", the grace before
+# an away player is played for, how long a lone player waits before bots sit down, and
+# how often the in-process timer loop looks for overdue deadlines.
+TABLE_AUTO_DELAY = float(os.environ.get("TABLE_AUTO_DELAY", "0.8"))
+TABLE_DISCONNECT_GRACE = float(os.environ.get("TABLE_DISCONNECT_GRACE", "5"))
+TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
+TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -1,3 +1,9 @@
 """WebSocket routes of the table runtime."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from rooms.tables.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,4 +1,10 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from rooms.tables import pages, views
 
 app_name = "tables"
-urlpatterns: list = []
+urlpatterns = [
+    path("quick-start/<int:tier_id>/", views.quick_start, name="quick_start"),
+    path("history/", pages.history_page, name="history"),
+    path("<int:table_id>/", pages.table_page, name="table"),
+]

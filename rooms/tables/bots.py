@@ -1,0 +1,80 @@
+"""Bots (机器人): real users with wallets funded by grants, playing through the same services.
+
+A bot is a ``User`` whose username starts with ``bot_`` and who can never log
+in (unusable password). It sits in a seat with ``is_bot`` set, so the
+partial unique constraint keeps it at one table at a time too. Before it sits
+down its wallet is topped up from the cashier (a ``grant`` with its own key)
+to the tier's bot bankroll, so its stakes, wins and losses go through the
+ledger like anyone else's and the books always balance.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+BOT_PREFIX = "bot_"
+
+
+def bot_bankroll(tier) -> int:
+    """Return the coins a bot holds when it sits down in ``tier``."""
+    factor = getattr(settings, "TABLE_BOT_BANKROLL_FACTOR", 10)
+    target = max(tier.minimum_coins * factor, tier.base_stake * 1000, 1000)
+    if tier.maximum_coins:
+        target = min(target, tier.maximum_coins)
+    return target
+
+
+def bot_acquire(*, tier, exclude: set[int]):
+    """Return a bot user seated nowhere (creating one if none is free), topped up for ``tier``."""
+    from wallets.selectors import wallet_balance
+    from wallets.services import wallet_grant
+
+    User = get_user_model()
+    free = (
+        User.objects.select_for_update(of=("self",), skip_locked=True)
+        .filter(username__startswith=BOT_PREFIX, table_seat__isnull=True)
+        .exclude(pk__in=exclude)
+        .order_by("pk")
+        .first()
+    )
+    if free is None:
+        free = _bot_create()
+    balance = wallet_balance(user=free)
+    target = bot_bankroll(tier)
+    if balance < target:
+        wallet_grant(
+            user=free,
+            amount=target - balance,
+            key=f"bot-bankroll:{free.pk}:{secrets.token_hex(8)}",
+            reason="Bot bankroll top-up",
+            reference=f"tier:{tier.pk}",
+        )
+    return free
+
+
+def _bot_create():
+    User = get_user_model()
+    for _attempt in range(5):
+        number = User.objects.filter(username__startswith=BOT_PREFIX).count() + 1 + secrets.randbelow(1000)
+        try:
+            with transaction.atomic():
+                user = User(username=f"{BOT_PREFIX}{number:04d}", nickname=f"机器人{number}")
+                user.set_unusable_password()
+                user.save()
+                return user
+        except IntegrityError:
+            continue
+    raise RuntimeError("could not create a bot user")
+
+
+def bot_choose_action(engine, state: dict, seat: int) -> dict:
+    """Pick a bot's move: a random choice among non-play options (bids), else the engine's hint."""
+    legal = engine.legal_actions(state, seat)
+    if legal and not any(action.get("type") == "play" for action in legal):
+        return secrets.choice(legal)
+    hint = engine.hint(state, seat) if hasattr(engine, "hint") else None
+    return hint if hint is not None else engine.auto_action(state, seat)

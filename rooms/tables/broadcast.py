@@ -1,0 +1,194 @@
+"""What each viewer of a table sees, and how it reaches them after a commit.
+
+Every committed change of a table bumps ``table.seq`` and sends each seat its
+own ``state`` (the engine's view for that seat) on the seat's channel-layer
+group, and the spectator ``state`` on the watch group. The payloads are built
+once per change, at the end of the changing transaction (so a payload and its
+``seq`` always agree), and sent in ``transaction.on_commit``: a rolled-back
+change is never seen, and no consumer recomputes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F
+
+import games
+from rooms.tables.models import Hand, Seat, Table
+
+
+def seat_group(table_id: int, index: int) -> str:
+    return f"table-{table_id}-seat-{index}"
+
+
+def watch_group(table_id: int) -> str:
+    return f"table-{table_id}-watch"
+
+
+def engine_for(slug: str):
+    return games.REGISTRY[slug].engine
+
+
+def seat_is_auto(seat: Seat) -> bool:
+    """Say whether the server plays for this seat now (bot, 托管, or away)."""
+    return seat.is_bot or seat.trustee or not seat.connected
+
+
+@dataclass
+class TableContext:
+    """Everything a snapshot needs, loaded once per change."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None
+    last_hand: Hand | None
+    balances: dict[int, int] = field(default_factory=dict)
+    levels: dict[int, str] = field(default_factory=dict)
+
+
+def load_context(table_id: int) -> TableContext:
+    """Load the table, its seats, its open (or last) hand, and the seated users' balances and levels."""
+    from platform.accounts.levels import level_for_wins
+    from platform.accounts.models import GameStats
+
+    from wallets.models import Account
+
+    table = Table.objects.select_related("tier__game").get(pk=table_id)
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    hand = Hand.objects.filter(table=table, status__in=[Hand.Status.PLAYING, Hand.Status.FINISHED]).first()
+    last_hand = None
+    if hand is None:
+        last_hand = Hand.objects.filter(table=table).order_by("-number").first()
+    user_ids = [seat.user_id for seat in seats if seat.user_id]
+    balances = dict(Account.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
+    wins = dict(
+        GameStats.objects.filter(user_id__in=user_ids, game_slug=table.tier.game.slug).values_list(
+            "user_id", "wins"
+        )
+    )
+    levels = {
+        seat.user_id: level_for_wins(wins.get(seat.user_id, 0)).name
+        for seat in seats
+        if seat.user_id and not seat.is_bot
+    }
+    return TableContext(table, seats, hand, last_hand, balances, levels)
+
+
+def _seat_public(ctx: TableContext, seat: Seat) -> dict:
+    carried = None
+    if ctx.hand is not None and seat.index < len(ctx.hand.players):
+        carried = ctx.hand.players[seat.index]["carried"]
+    return {
+        "index": seat.index,
+        "name": seat.user.display_name if seat.user_id else None,
+        "is_bot": seat.is_bot,
+        "ready": seat.ready,
+        "trustee": seat.trustee,
+        "connected": seat.connected or seat.is_bot,
+        "level": ctx.levels.get(seat.user_id),
+        "carried": carried,
+    }
+
+
+def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) -> dict:
+    """Return the full ``state`` message for one viewer (a seat index, or None for a spectator)."""
+    table = ctx.table
+    tier = table.tier
+    engine = engine_for(tier.game.slug)
+    hand_payload = None
+    if ctx.hand is not None:
+        hand = ctx.hand
+        actors = engine.actors(hand.state) if hand.status == Hand.Status.PLAYING else []
+        by_index = {seat.index: seat for seat in ctx.seats}
+        hand_payload = {
+            "id": hand.pk,
+            "number": hand.number,
+            "status": hand.status,
+            "deadline": int(hand.deadline.timestamp() * 1000) if hand.deadline else None,
+            "actors": actors,
+            "auto": [i for i in actors if i in by_index and seat_is_auto(by_index[i])],
+            "view": engine.view(hand.state, seat_index),
+        }
+    last_payload = None
+    if ctx.last_hand is not None:
+        last = ctx.last_hand
+        last_payload = {
+            "id": last.pk,
+            "number": last.number,
+            "status": last.status,
+            "view": engine_for(last.game_slug).view(last.state, seat_index) if last.state else None,
+        }
+    seat = next((s for s in ctx.seats if s.index == seat_index), None)
+    return {
+        "type": "state",
+        "seq": table.seq,
+        "table": {
+            "id": table.pk,
+            "status": table.status,
+            "tier": {
+                "id": tier.pk,
+                "game": tier.game.slug,
+                "game_name": tier.game.name_zh,
+                "name": tier.name,
+                "base_stake": tier.base_stake,
+                "rake_bps": tier.rake_bps,
+            },
+            "seats": [_seat_public(ctx, s) for s in ctx.seats],
+        },
+        "hand": hand_payload,
+        "last_hand": last_payload,
+        "you": {
+            "seat": seat_index,
+            "balance": balance,
+            "trustee": bool(seat and seat.trustee),
+        },
+    }
+
+
+def table_changed(table: Table, *, notices: list[dict] | None = None) -> int:
+    """Bump the table's event sequence and broadcast every viewer's state after commit.
+
+    Call once, last, in a service that changed ``table`` (under its row lock).
+    ``notices`` (``result``, ``cancelled``) follow the ``state`` and carry the same ``seq``.
+    """
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    table.refresh_from_db(fields=["seq"])
+    ctx = load_context(table.pk)
+    seat_users = [seat.user_id for seat in ctx.seats if seat.user_id]
+    extra = [{**notice, "seq": ctx.table.seq} for notice in (notices or [])]
+    messages: list[tuple[str, dict]] = []
+    for seat in ctx.seats:
+        payload = snapshot(ctx, seat_index=seat.index, balance=ctx.balances.get(seat.user_id))
+        messages.append(
+            (
+                seat_group(table.pk, seat.index),
+                {"type": "table.event", "user": seat.user_id, "events": [payload, *extra]},
+            )
+        )
+    watch = snapshot(ctx, seat_index=None, balance=None)
+    messages.append(
+        (
+            watch_group(table.pk),
+            {"type": "table.event", "user": None, "seat_users": seat_users, "events": [watch, *extra]},
+        )
+    )
+    transaction.on_commit(lambda: send_messages(messages))
+    return ctx.table.seq
+
+
+def send_messages(messages: list[tuple[str, dict]]) -> None:
+    """Send prepared group messages; a failing channel layer loses a broadcast, never a change."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
+            import logging
+
+            logging.getLogger(__name__).exception("broadcast to %s failed", group)

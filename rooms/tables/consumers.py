@@ -1,0 +1,216 @@
+"""The table's WebSocket: validate each message, call one service, forward the broadcasts.
+
+The consumer holds no game state. It knows which group it listens on (its
+seat's, or the spectators'), the last ``act`` seq of this connection and a
+rate-limit bucket; everything else comes from the services and from the
+per-seat payloads the services broadcast after commit. docs/protocol.md is
+the contract.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from rooms.tables import selectors, services
+from rooms.tables.broadcast import seat_group, watch_group
+from rooms.tables.errors import TableError
+from rooms.tables.models import Table
+from rooms.tables.timers import timers_ensure_started
+
+MAX_FRAME_BYTES = 4096
+RATE_PER_SECOND = 20
+MAX_REFUSED_IN_A_ROW = 100
+
+CLOSE_ANONYMOUS = 4401
+CLOSE_NO_TABLE = 4404
+CLOSE_FLOODING = 4408
+
+# The keys each client message may carry, and the type each must have.
+SHAPES: dict[str, dict[str, type]] = {
+    "act": {"seq": int, "action": dict},
+    "resync": {},
+    "ready": {},
+    "trustee": {"on": bool},
+    "leave": {},
+    "ping": {},
+}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.group: str | None = None
+        self.seat: int | None = None
+        self.seq = 0
+        self.last_act_seq: int | None = None
+        self.tokens = float(RATE_PER_SECOND)
+        self.refilled = time.monotonic()
+        self.refused = 0
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        timers_ensure_started()
+        await database_sync_to_async(services.table_presence)(
+            table_id=self.table_id, user=self.user, connected=True
+        )
+        await self._follow_seat()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+        if self.seat is not None:
+            try:
+                await database_sync_to_async(services.table_presence)(
+                    table_id=self.table_id, user=self.user, connected=False
+                )
+            except TableError:
+                pass
+
+    # --- incoming -------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self._take_token():
+            self.refused += 1
+            if self.refused >= MAX_REFUSED_IN_A_ROW:
+                await self.close(code=CLOSE_FLOODING)
+                return
+            await self._error("rate_limited", _("Too many messages; slow down."))
+            return
+        self.refused = 0
+        if text_data is None:
+            await self._error("malformed", _("Messages must be JSON text."))
+            return
+        if len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self._error("too_large", _("That message is too large."))
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error("malformed", _("That message is not valid JSON."))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self._error("malformed", _("A message must be an object with a type."))
+            return
+        kind = message["type"]
+        shape = SHAPES.get(kind)
+        if shape is None:
+            await self._error("unknown_type", _("Unknown message type."))
+            return
+        ref = message.get("seq") if kind == "act" and _is_int(message.get("seq")) else None
+        extra = set(message) - {"type", *shape}
+        wrong = [k for k, t in shape.items() if not _has_type(message.get(k), t)]
+        if extra or wrong:
+            await self._error("malformed", _("That message has missing or unexpected fields."), ref=ref)
+            return
+        await getattr(self, f"on_{kind}")(message)
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(RATE_PER_SECOND), self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def on_act(self, message: dict) -> None:
+        seq = message["seq"]
+        if self.last_act_seq is not None and seq <= self.last_act_seq:
+            await self._error("stale_seq", _("That action was already sent."), ref=seq)
+            return
+        self.last_act_seq = seq
+        action = message["action"]
+        if not isinstance(action.get("type"), str):
+            await self._error("malformed", _("An action must have a type."), ref=seq)
+            return
+        await self._call(services.table_act, ref=seq, action=action, client_seq=seq)
+
+    async def on_resync(self, message: dict) -> None:
+        await self._send_state()
+
+    async def on_ready(self, message: dict) -> None:
+        await self._call(services.table_ready)
+
+    async def on_trustee(self, message: dict) -> None:
+        await self._call(services.table_trustee, on=message["on"])
+
+    async def on_leave(self, message: dict) -> None:
+        await self._call(services.table_leave)
+
+    async def on_ping(self, message: dict) -> None:
+        await self._send({"type": "pong", "seq": self.seq})
+
+    async def _call(self, service, *, ref: int | None = None, **kwargs) -> None:
+        from rooms.errors import EntryRefused
+
+        try:
+            await database_sync_to_async(service)(table_id=self.table_id, user=self.user, **kwargs)
+        except TableError as exc:
+            await self._error(exc.code, str(exc), ref=ref)
+        except EntryRefused as exc:
+            await self._error("entry_refused", str(exc), ref=ref)
+
+    # --- outgoing -------------------------------------------------------------
+
+    async def table_event(self, event: dict) -> None:
+        """Forward a broadcast, unless it shows this user's seat changed (then follow it)."""
+        mine = self.user.pk
+        if (self.seat is not None and event.get("user") != mine) or (
+            self.seat is None and mine in event.get("seat_users", ())
+        ):
+            await self._follow_seat()
+            return
+        for payload in event["events"]:
+            if payload["type"] == "state" and self.seat is None:
+                payload = {**payload, "you": {**payload["you"], "balance": None}}
+            await self._send(payload)
+
+    async def _follow_seat(self) -> None:
+        """Listen on the group of the seat this user holds here (or the spectators'), and resync."""
+        seat = await database_sync_to_async(selectors.seat_for_user)(user=self.user)
+        if seat is not None and seat.table_id != self.table_id:
+            url = reverse("tables:table", kwargs={"table_id": seat.table_id})
+            await self._send({"type": "moved", "seq": self.seq, "table": seat.table_id, "url": url})
+            seat = None
+        self.seat = seat.index if seat is not None else None
+        group = seat_group(self.table_id, self.seat) if self.seat is not None else watch_group(self.table_id)
+        if group != self.group:
+            if self.group is not None:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.group = group
+        await self._send_state()
+
+    async def _send_state(self) -> None:
+        state = await database_sync_to_async(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
+        await self._send(state)
+
+    async def _send(self, payload: dict) -> None:
+        if isinstance(payload.get("seq"), int):
+            self.seq = max(self.seq, payload["seq"])
+        await self.send(text_data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+
+    async def _error(self, code: str, message: str, *, ref: int | None = None) -> None:
+        await self._send({"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message})
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _has_type(value, expected: type) -> bool:
+    if expected is int:
+        return _is_int(value)
+    return isinstance(value, expected)

@@ -1,0 +1,282 @@
+"""A hand's money: stakes into escrow at the start, refunds on cancel, one settlement at the end.
+
+Coins carried into a hand (携带) leave the wallet for the house's escrow
+account in one ``stake`` transaction (key ``hand:<id>:stake``), so a player in a
+hand cannot withdraw them. The hand then ends in exactly one of: a
+``settlement`` (key ``hand:<id>:settle``) that empties the escrow into every
+seat's wallet (carried ± result after rake) and the rake account, or a
+``refund`` (key ``hand:<id>:refund``) that gives every seat back what it carried.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import time
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import games
+from games.base import Outcome, SeatSpec, SeededRng, apply_rake
+from rooms.tables.broadcast import table_changed
+from rooms.tables.models import Hand, Seat, Table
+
+logger = logging.getLogger(__name__)
+
+
+def carried_amount(*, tier, balance: int) -> int:
+    """Return the coins a seat carries into a hand: the whole balance, capped by the tier's maximum."""
+    if tier.maximum_coins:
+        return min(balance, tier.maximum_coins)
+    return balance
+
+
+def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:
+    """Deal a new hand at the locked ``table`` and move every seat's carried coins into escrow.
+
+    Returns None (and changes nothing) if a wallet refuses the stake.
+    """
+    from wallets.errors import LedgerError
+    from wallets.models import LedgerTransaction
+    from wallets.services import house_account, ledger_post, wallet_for_user
+
+    tier = table.tier
+    info = games.REGISTRY[tier.game.slug]
+    number = (table.hands.aggregate(n=Max("number"))["n"] or 0) + 1
+    players = []
+    wallets = []
+    for seat in seats:
+        wallet = wallet_for_user(user=seat.user)
+        wallets.append(wallet)
+        players.append(
+            {
+                "user": seat.user_id,
+                "name": seat.user.display_name,
+                "is_bot": seat.is_bot,
+                "carried": carried_amount(tier=tier, balance=wallet.balance),
+            }
+        )
+    config = {
+        **info.default_options,
+        **tier.options,
+        "base_stake": tier.base_stake,
+        "room_factor": tier.room_factor,
+        "first_seat": table.next_first_seat,
+    }
+    seed = secrets.token_bytes(32)
+    state = info.engine.new_hand(
+        config, [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players], SeededRng(seed, "hand")
+    )
+    try:
+        with transaction.atomic():
+            hand = Hand.objects.create(
+                table=table,
+                number=number,
+                game_slug=info.slug,
+                seed=seed,
+                config=config,
+                players=players,
+                state=state,
+            )
+            hand.participants.set([p["user"] for p in players if not p["is_bot"]])
+            legs = [(wallet, -p["carried"]) for wallet, p in zip(wallets, players, strict=True) if p["carried"]]
+            total = sum(p["carried"] for p in players)
+            if total:
+                hand.stake_key = f"hand:{hand.pk}:stake"
+                ledger_post(
+                    key=hand.stake_key,
+                    kind=LedgerTransaction.Kind.STAKE,
+                    legs=[*legs, (house_account(code="escrow"), total)],
+                    reference=f"hand:{hand.pk}",
+                    memo=f"table {table.pk} hand {number}: coins carried into escrow",
+                )
+                hand.save(update_fields=["stake_key"])
+    except LedgerError:
+        logger.warning("table %s: a wallet refused the stake; no hand started", table.pk, exc_info=True)
+        Seat.objects.filter(table=table, is_bot=False).update(ready=False)
+        return None
+    Seat.objects.filter(table=table).update(ready=False)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "updated_at"])
+    return hand
+
+
+def hand_finish(*, table: Table, hand: Hand, outcome: Outcome) -> None:
+    """Mark the hand finished with its outcome and queue its settlement after commit."""
+    hand.status = Hand.Status.FINISHED
+    hand.deadline = None
+    hand.finished_at = timezone.now()
+    hand.outcome = {"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details}
+    hand.save(
+        update_fields=["state", "deadline", "deadline_token", "action_count", "status", "finished_at", "outcome"]
+    )
+    hand_id = hand.pk
+
+    def queue() -> None:
+        from rooms.tables.tasks import settle_hand
+
+        settle_hand.delay(hand_id)
+
+    transaction.on_commit(queue)
+
+
+def _reset_after_hand(table: Table) -> None:
+    """Between hands: bots stay ready, humans must press ready, players who left the page stand up."""
+    for seat in Seat.objects.select_for_update(of=("self",)).filter(table=table, user__isnull=False):
+        if seat.is_bot:
+            seat.ready, seat.trustee = True, False
+        elif not seat.connected:
+            seat.user, seat.ready, seat.trustee, seat.seated_at = None, False, False, None
+        else:
+            seat.ready, seat.trustee = False, False
+        seat.save(update_fields=["user", "ready", "trustee", "seated_at"])
+    seats = list(Seat.objects.filter(table=table))
+    if not any(seat.user_id and not seat.is_bot for seat in seats):
+        Seat.objects.filter(table=table).update(user=None, is_bot=False, ready=False, connected=False)
+        table.status = Table.Status.CLOSED
+    else:
+        table.status = Table.Status.WAITING
+    table.save(update_fields=["status", "next_first_seat", "updated_at"])
+
+
+def cancel_locked(*, table: Table, hand: Hand, reason: str) -> None:
+    """Cancel the locked hand: refund every stake from escrow, tell the table why."""
+    from wallets.models import LedgerTransaction
+    from wallets.services import house_account, ledger_post, wallet_for_user
+
+    if hand.status not in (Hand.Status.PLAYING, Hand.Status.FINISHED):
+        return
+    players = hand.players
+    total = sum(p["carried"] for p in players)
+    if hand.stake_key and total:
+        User = Seat._meta.get_field("user").related_model
+        users = {u.pk: u for u in User.objects.filter(pk__in=[p["user"] for p in players])}
+        legs = [(wallet_for_user(user=users[p["user"]]), p["carried"]) for p in players if p["carried"]]
+        ledger_post(
+            key=f"hand:{hand.pk}:refund",
+            kind=LedgerTransaction.Kind.REFUND,
+            legs=[(house_account(code="escrow"), -total), *legs],
+            reference=f"hand:{hand.pk}",
+            memo=f"hand {hand.pk} cancelled: {reason}"[:200],
+        )
+    hand.status = Hand.Status.CANCELLED
+    hand.cancel_reason = reason[:200]
+    hand.deadline = None
+    hand.finished_at = hand.finished_at or timezone.now()
+    hand.save(update_fields=["status", "cancel_reason", "deadline", "finished_at"])
+    _reset_after_hand(table)
+    message = _("%(reason)s Every stake was refunded.") % {"reason": reason}
+    table_changed(table, notices=[{"type": "cancelled", "hand": hand.pk, "reason": message}])
+
+
+def hand_cancel(*, hand_id: int, reason: str) -> bool:
+    """Cancel a hand the runtime cannot continue; return False if it was already over."""
+    from rooms.tables.services import lock_table
+
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand_id)
+        if hand.status not in (Hand.Status.PLAYING, Hand.Status.FINISHED):
+            return False
+        cancel_locked(table=table, hand=hand, reason=reason)
+    return True
+
+
+def _test_pause() -> None:
+    # Test-only hook (the worker-kill test): hold the locks for a while so the
+    # worker can be killed mid-settlement. Unset everywhere else.
+    seconds = float(os.environ.get("TABLES_TEST_SETTLE_PAUSE") or 0)
+    if seconds > 0:
+        time.sleep(seconds)
+
+
+def hand_settle(*, hand_id: int) -> str | None:
+    """Settle a finished hand once: one balanced ledger transaction, win counts, the table told.
+
+    Idempotent: under the table and hand locks a hand that is not
+    ``finished`` (already settled, cancelled) is left alone. Returns the
+    settlement transaction key, or None if there was nothing to do.
+    """
+    from platform.accounts.services import stats_record_hand
+
+    from rooms.tables.services import lock_table
+    from wallets.models import LedgerTransaction
+    from wallets.services import house_account, ledger_post, wallet_for_user
+
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return None
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand_id)
+        if hand.status != Hand.Status.FINISHED:
+            return None
+        _test_pause()
+        tier = table.tier
+        deltas = list(hand.outcome["deltas"])
+        winners = set(hand.outcome["winners"])
+        details = hand.outcome.get("details") or {}
+        net, rake = apply_rake(deltas, tier.rake_bps)
+        User = Seat._meta.get_field("user").related_model
+        users = {u.pk: u for u in User.objects.filter(pk__in=[p["user"] for p in hand.players])}
+        wallets = [wallet_for_user(user=users[p["user"]]) for p in hand.players]
+        total = sum(p["carried"] for p in hand.players)
+        legs = []
+        if total:
+            legs.append((house_account(code="escrow"), -total))
+        for wallet, player, amount in zip(wallets, hand.players, net, strict=True):
+            if player["carried"] + amount:
+                legs.append((wallet, player["carried"] + amount))
+        if rake:
+            legs.append((house_account(code="rake"), rake))
+        key = f"hand:{hand.pk}:settle"
+        if legs:
+            ledger_post(
+                key=key,
+                kind=LedgerTransaction.Kind.SETTLEMENT,
+                legs=legs,
+                reference=f"hand:{hand.pk}",
+                memo=f"table {table.pk} hand {hand.number}: settlement, rake {rake}",
+            )
+        for index, player in enumerate(hand.players):
+            if not player["is_bot"]:
+                stats_record_hand(user=users[player["user"]], game_slug=hand.game_slug, won=index in winners)
+        hand.status = Hand.Status.SETTLED
+        hand.settlement_key = key if legs else ""
+        hand.settled_at = timezone.now()
+        hand.save(update_fields=["status", "settlement_key", "settled_at"])
+        next_first = details.get("next_first_seat")
+        table.next_first_seat = next_first if isinstance(next_first, int) else None
+        balances = {w.user_id: w for w in wallets}
+        for wallet in balances.values():
+            wallet.refresh_from_db(fields=["balance"])
+        result = {
+            "type": "result",
+            "hand": hand.pk,
+            "winner": details.get("winner"),
+            "multiple": details.get("multiple"),
+            "rake": rake,
+            "details": details,
+            "seats": [
+                {
+                    "index": i,
+                    "name": p["name"],
+                    "delta": net[i],
+                    "rake": deltas[i] - net[i],
+                    "balance": balances[p["user"]].balance,
+                    "won": i in winners,
+                }
+                for i, p in enumerate(hand.players)
+            ],
+        }
+        _reset_after_hand(table)
+        table_changed(table, notices=[result])
+    return key
+

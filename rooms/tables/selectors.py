@@ -1,0 +1,48 @@
+"""Reads of the table runtime: seat counts for the lobby, a player's seat, hand history."""
+
+from django.db.models import Count
+
+from rooms.tables.models import Hand, Seat
+
+
+def seated_counts_by_tier() -> dict[int, int]:
+    """Return tier id → number of humans seated at that tier's tables."""
+    rows = (
+        Seat.objects.filter(user__isnull=False, is_bot=False)
+        .values("table__tier_id")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    return {row["table__tier_id"]: row["n"] for row in rows}
+
+
+def seat_for_user(*, user) -> Seat | None:
+    """Return the seat this user holds anywhere, or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.select_related("table").filter(user=user).first()
+
+
+def hands_for_user(*, user, limit: int = 30) -> list[Hand]:
+    """Return the user's most recent hands that are over, newest first."""
+    return list(
+        Hand.objects.filter(
+            participants=user,
+            status__in=[Hand.Status.SETTLED, Hand.Status.CANCELLED],
+        )
+        .select_related("table__tier__game")
+        .order_by("-pk")[:limit]
+    )
+
+
+def table_snapshot(*, table_id: int, user) -> dict:
+    """Return the full ``state`` message for ``user`` at this table (their seat's view, or a spectator's)."""
+    from rooms.tables.broadcast import load_context, snapshot
+
+    ctx = load_context(table_id)
+    seat = next((s for s in ctx.seats if s.user_id == user.pk), None)
+    if seat is not None:
+        return snapshot(ctx, seat_index=seat.index, balance=ctx.balances.get(user.pk))
+    from wallets.selectors import wallet_balance
+
+    return snapshot(ctx, seat_index=None, balance=wallet_balance(user=user))

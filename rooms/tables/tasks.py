@@ -1,0 +1,38 @@
+"""Celery tasks of the table runtime: each loads what it needs and calls one service."""
+
+from celery import shared_task
+from django.db import OperationalError
+
+from rooms.tables import services
+
+
+@shared_task(
+    name="tables.settle_hand",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=10,
+)
+def settle_hand(hand_id: int) -> str | None:
+    """Settle a finished hand (idempotent: a retry or a second worker changes nothing)."""
+    return services.hand_settle(hand_id=hand_id)
+
+
+@shared_task(name="tables.tick", acks_late=True, ignore_result=True, expires=5)
+def tick() -> int:
+    """Fire overdue deadlines, fill waiting tables with bots, re-queue lost settlements."""
+    return services.tables_tick()
+
+
+@shared_task(
+    name="tables.hand_timeout",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    max_retries=3,
+    ignore_result=True,
+)
+def hand_timeout(hand_id: int, token: int) -> bool:
+    """Fire one hand's deadline if it is still current."""
+    return services.table_timeout(hand_id=hand_id, token=token)
