@@ -1,22 +1,294 @@
-"""Placeholder table and history pages (the browser-client engineer replaces this file)."""
+"""The two pages of the table runtime: the 斗地主 table and the player's 战绩 (hand history).
+
+The table page only renders a shell; static/js/table.js fills it from the
+WebSocket snapshots. Every word the client shows comes from TABLE_LABELS,
+translated here and passed as one JSON script tag, so the client holds no
+strings of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
-from rooms.tables import selectors
-from rooms.tables.models import Table
+from rooms.tables.models import Hand, Table
+
+HISTORY_PAGE_SIZE = 10
+
+# Placeholders in braces ({points}) are filled in by the client.
+TABLE_LABELS = {
+    # Connection indicator.
+    "connected": _("Connected"),
+    "connecting": _("Connecting…"),
+    "reconnecting": _("Reconnecting in {seconds}s…"),
+    "disconnected": _("Disconnected"),
+    "login_again": _("Your session has ended. Please log in again."),
+    # Phases (斗地主).
+    "phase_waiting": _("Waiting for the next hand"),
+    "phase_bidding": _("Bidding"),
+    "phase_robbing": _("Robbing the landlord"),
+    "phase_doubling": _("Doubling"),
+    "phase_playing": _("Playing"),
+    "phase_finished": _("Hand over"),
+    # Roles and seat badges.
+    "landlord": _("Landlord"),
+    "farmer": _("Farmer"),
+    "bot": _("Bot"),
+    "trustee": _("Trustee"),
+    "offline": _("Offline"),
+    "ready": _("Ready"),
+    "you": _("You"),
+    "empty_seat": _("Empty seat"),
+    "cards_left": _("{count} cards left"),
+    # Buttons.
+    "bid_points": _("{points} pt"),
+    "no_bid": _("No bid"),
+    "rob": _("Rob the landlord"),
+    "no_rob": _("Don't rob"),
+    "double": _("Double"),
+    "no_double": _("Don't double"),
+    "play": _("Play"),
+    "pass": _("Pass"),
+    "hint": _("Hint"),
+    "trustee_on": _("Trustee"),
+    "trustee_off": _("Cancel trustee"),
+    "ready_button": _("Ready"),
+    "next_hand": _("Next hand"),
+    "leave": _("Leave table"),
+    # What a seat said, shown beside it.
+    "said_bid": _("{points} pt"),
+    "said_no_bid": _("No bid"),
+    "said_pass": _("Pass"),
+    "said_rob": _("Rob"),
+    "said_no_rob": _("Don't rob"),
+    "said_double": _("Double"),
+    "said_no_double": _("Don't double"),
+    # The information strip and the centre of the table.
+    "multiple": _("Multiple"),
+    "bid": _("Bid"),
+    "base_stake": _("Base stake"),
+    "balance": _("Balance"),
+    "level": _("Level"),
+    "hand_number": _("Hand {number}"),
+    "your_turn": _("Your turn"),
+    "waiting_for": _("Waiting for {name}"),
+    "seconds": _("{seconds}s"),
+    "spectating": _("You are watching this table."),
+    "select_cards": _("Select the cards you want to play."),
+    "hint_unavailable": _("No hint is available here."),
+    "hint_none": _("Nothing beats the last play: pass."),
+    "waiting_players": _("Waiting for players to be ready."),
+    "big_joker": _("Big joker"),
+    "small_joker": _("Small joker"),
+    # Result panel.
+    "landlord_wins": _("The landlord wins"),
+    "farmers_win": _("The farmers win"),
+    "spring": _("Spring"),
+    "anti_spring": _("Anti-spring"),
+    "rake_total": _("Rake taken: {rake}"),
+    "settling": _("Settling…"),
+}
+
+
+def table_labels() -> dict[str, str]:
+    """Return every client label translated into the active language."""
+    return {key: str(value) for key, value in TABLE_LABELS.items()}
 
 
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Render the table shell; the socket at /ws/tables/<id>/ brings the game."""
     table = get_object_or_404(Table.objects.select_related("tier__game"), pk=table_id)
-    context = {"table": table, "tier": table.tier, "lobby_url": reverse("rooms:lobby")}
+    lobby_url = reverse("rooms:lobby")
+    context = {
+        "table": table,
+        "tier": table.tier,
+        "lobby_url": lobby_url,
+        "ws_path": f"/ws/tables/{table.pk}/",
+        "labels": table_labels(),
+        "client_config": {
+            "tableId": table.pk,
+            "wsPath": f"/ws/tables/{table.pk}/",
+            "lobbyUrl": lobby_url,
+            "historyUrl": reverse("tables:history"),
+        },
+    }
     return render(request, "tables/table.html", context)
+
+
+_RANKS = "3456789TJQKA2"
+_SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}
+
+
+def card_face(card: str) -> dict:
+    """Return how one card in notation is drawn: its label, suit symbol and colour."""
+    if card in ("DJ", "XJ"):
+        return {
+            "code": card,
+            "label": "大" if card == "DJ" else "小",
+            "symbol": "王",
+            "red": card == "DJ",
+            "joker": True,
+        }
+    rank, suit = card[:-1], card[-1:]
+    return {
+        "code": card,
+        "label": "10" if rank == "T" else rank,
+        "symbol": _SUITS.get(suit, "?"),
+        "red": suit in ("h", "d"),
+        "joker": False,
+    }
+
+
+def card_faces(cards: list[str]) -> list[dict]:
+    """Return the faces of ``cards`` ordered high → low for display (jokers first)."""
+
+    def weight(card: str) -> int:
+        if card in ("DJ", "XJ"):
+            return 200 if card == "DJ" else 190
+        return _RANKS.find(card[:-1]) * 10 + "dchs".find(card[-1:])
+
+    return [card_face(card) for card in sorted(cards, key=weight, reverse=True)]
+
+
+@dataclass
+class SeatRecord:
+    """One seat of a finished hand as the history page shows it."""
+
+    index: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    is_landlord: bool
+    dealt: list[dict] = field(default_factory=list)
+    left: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class HandRecord:
+    """One line of the 战绩 page: what the player won or lost and every seat's cards."""
+
+    hand: Hand
+    tier_name: str
+    game_name: str
+    when: object
+    cancelled: bool
+    my_seat: int | None
+    delta: int | None
+    rake: int
+    multiple: int | None
+    bid: int | None
+    winner: str | None
+    spring: str | None
+    landlord_name: str
+    bottom: list[dict]
+    seats: list[SeatRecord]
+    seed_hex: str
+
+
+def _played_since_deal(state: dict, seats: int) -> list[list[str]]:
+    """Return the cards each seat played in the deal that was finished (after the last redeal)."""
+    played: list[list[str]] = [[] for _ in range(seats)]
+    for entry in state.get("history") or []:
+        if "redeal" in entry:
+            played = [[] for _ in range(seats)]
+            continue
+        action = entry.get("action") or {}
+        if action.get("type") == "play" and isinstance(entry.get("seat"), int):
+            played[entry["seat"]].extend(action.get("cards") or [])
+    return played
+
+
+def _hand_record(hand: Hand, user, settled: dict[str, int]) -> HandRecord:
+    players = hand.players or []
+    my_seat = next((i for i, p in enumerate(players) if p.get("user") == user.pk), None)
+    outcome = hand.outcome or {}
+    details = outcome.get("details") or {}
+    cancelled = hand.status == Hand.Status.CANCELLED
+    delta = rake = None
+    if not cancelled and my_seat is not None:
+        gross = (outcome.get("deltas") or [0] * len(players))[my_seat]
+        if hand.settlement_key:
+            # The settlement paid the wallet carried ± result after rake (nothing when that is 0).
+            delta = settled.get(hand.settlement_key, 0) - players[my_seat]["carried"]
+        else:
+            delta = gross
+        rake = max(gross - delta, 0)
+    landlord = details.get("landlord")
+    finals = details.get("hands") or []
+    bottom = list(details.get("bottom") or [])
+    played = _played_since_deal(hand.state or {}, len(players))
+    seats = []
+    for index, player in enumerate(players):
+        left = list(finals[index]) if index < len(finals) else []
+        dealt = left + (played[index] if index < len(played) else [])
+        if index == landlord:
+            # The landlord took the 底牌 after the deal: show the 17 dealt cards.
+            for card in bottom:
+                if card in dealt:
+                    dealt.remove(card)
+        seats.append(
+            SeatRecord(
+                index=index,
+                name=player.get("name") or "",
+                is_bot=bool(player.get("is_bot")),
+                is_me=index == my_seat,
+                is_landlord=index == landlord,
+                dealt=card_faces(dealt) if finals else [],
+                left=card_faces(left),
+            )
+        )
+    tier = hand.table.tier
+    return HandRecord(
+        hand=hand,
+        tier_name=tier.name,
+        game_name=tier.game.name_zh,
+        when=hand.finished_at or hand.started_at,
+        cancelled=cancelled,
+        my_seat=my_seat,
+        delta=delta,
+        rake=rake or 0,
+        multiple=details.get("multiple"),
+        bid=details.get("bid"),
+        winner=details.get("winner"),
+        spring=details.get("spring"),
+        landlord_name=players[landlord]["name"]
+        if isinstance(landlord, int) and landlord < len(players)
+        else "",
+        bottom=card_faces(bottom),
+        seats=seats,
+        seed_hex=bytes(hand.seed).hex(),
+    )
+
+
+def _settlement_paid(user, keys: list[str]) -> dict[str, int]:
+    """Return settlement key → coins the player's wallet received in that settlement."""
+    from wallets.models import LedgerEntry
+
+    rows = LedgerEntry.objects.filter(transaction__key__in=keys, account__user=user).values_list(
+        "transaction__key", "amount"
+    )
+    return dict(rows)
 
 
 @login_required
 def history_page(request: HttpRequest) -> HttpResponse:
-    hands = selectors.hands_for_user(user=request.user)
-    return HttpResponse("\n".join(f"{hand.pk} {hand.status}" for hand in hands), content_type="text/plain")
+    """战绩: the player's finished hands, newest first, with every seat's cards and the seed."""
+    hands = (
+        Hand.objects.filter(
+            participants=request.user, status__in=[Hand.Status.SETTLED, Hand.Status.CANCELLED]
+        )
+        .select_related("table__tier__game")
+        .order_by("-pk")
+    )
+    page = Paginator(hands, HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    keys = [hand.settlement_key for hand in page.object_list if hand.settlement_key]
+    paid = _settlement_paid(request.user, keys)
+    records = [_hand_record(hand, request.user, paid) for hand in page.object_list]
+    return render(request, "tables/history.html", {"page": page, "records": records})
