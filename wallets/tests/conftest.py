@@ -11,6 +11,12 @@ def _english():
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Hash test passwords cheaply: the suite creates many players on a busy machine."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_player(db):
     return UserFactory
