@@ -211,6 +211,11 @@ TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
 TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
 
 if not DEBUG:
+    if not os.environ.get("SECRET_KEY"):
+        # Never run production on the development key that sits in this file.
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured("DEBUG is off: set SECRET_KEY to a long random string in the environment.")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True

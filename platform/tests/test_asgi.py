@@ -1,0 +1,63 @@
+"""The WebSocket side of the ASGI app checks the Origin and loads the session's user."""
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from channels.auth import AuthMiddleware
+from channels.routing import ProtocolTypeRouter, URLRouter
+from channels.security.websocket import OriginValidator
+from channels.sessions import CookieMiddleware, SessionMiddleware
+
+
+def websocket_stack():
+    from platform.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    layers = [application.application_mapping["websocket"]]
+    while hasattr(layers[-1], "inner") or hasattr(layers[-1], "application"):
+        inner = getattr(layers[-1], "inner", None) or layers[-1].application
+        layers.append(inner)
+    return layers
+
+
+def test_websockets_are_wrapped_in_origin_validation_then_session_auth():
+    origin, cookies, sessions, auth, router = websocket_stack()
+    assert isinstance(origin, OriginValidator)
+    assert isinstance(cookies, CookieMiddleware)
+    assert isinstance(sessions, SessionMiddleware)
+    assert isinstance(auth, AuthMiddleware)
+    assert isinstance(router, URLRouter)
+
+
+def test_origin_validator_uses_allowed_hosts(settings):
+    (origin, *_rest) = websocket_stack()
+    assert list(origin.allowed_origins) == list(settings.ALLOWED_HOSTS)
+
+
+def test_http_goes_to_django():
+    from platform.asgi import application
+
+    assert "http" in application.application_mapping
+
+
+def socket_scope(origin: bytes) -> dict:
+    return {
+        "type": "websocket",
+        "path": "/ws/tables/1/",
+        "raw_path": b"/ws/tables/1/",
+        "query_string": b"",
+        "headers": [(b"host", b"localhost"), (b"origin", origin)],
+        "subprotocols": [],
+        "client": ("127.0.0.1", 50000),
+        "server": ("localhost", 80),
+    }
+
+
+@pytest.mark.django_db
+async def test_a_socket_from_a_foreign_origin_is_refused_before_routing():
+    from platform.asgi import application
+
+    communicator = ApplicationCommunicator(application, socket_scope(b"https://evil.example"))
+    await communicator.send_input({"type": "websocket.connect"})
+    message = await communicator.receive_output(timeout=5)
+    assert message["type"] == "websocket.close"
+    await communicator.wait(timeout=5)
