@@ -94,6 +94,19 @@ def _seat_public(ctx: TableContext, seat: Seat) -> dict:
     }
 
 
+def _hint(engine, hand: Hand, seat_index: int | None, actors: list[int]) -> dict | None:
+    """提示: the engine's suggested action for this viewer on their turn, else None."""
+    if seat_index is None or seat_index not in actors or not hasattr(engine, "hint"):
+        return None
+    try:
+        return engine.hint(hand.state, seat_index)
+    except Exception:  # noqa: BLE001 - a hint is a convenience; it must never stop a broadcast
+        import logging
+
+        logging.getLogger(__name__).warning("hint failed for hand %s", hand.pk, exc_info=True)
+        return None
+
+
 def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) -> dict:
     """Return the full ``state`` message for one viewer (a seat index, or None for a spectator)."""
     table = ctx.table
@@ -112,6 +125,7 @@ def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) 
             "actors": actors,
             "auto": [i for i in actors if i in by_index and seat_is_auto(by_index[i])],
             "view": engine.view(hand.state, seat_index),
+            "hint": _hint(engine, hand, seat_index, actors),
         }
     last_payload = None
     if ctx.last_hand is not None:
