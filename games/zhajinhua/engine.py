@@ -13,6 +13,7 @@ from typing import Any
 
 from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State
 from games.zhajinhua import rules
+from games.zhajinhua.settle import settle
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "raise_steps": [2, 3, 5, 10],  # blind-unit stakes a raise may reach, × base_stake
@@ -247,12 +248,7 @@ class ZhajinhuaEngine:
         pot = sum(state["bets"])
         order = [(state["dealer"] + 1 + i) % n for i in range(n)]
         winners = [s for s in order if s in winners]
-        share, odd = divmod(pot, len(winners))
-        won = [0] * n
-        for i, s in enumerate(winners):
-            # Odd coins go one each to the winners first clockwise from the dealer.
-            won[s] = share + (1 if i < odd else 0)
-        deltas = [won[i] - state["bets"][i] for i in range(n)]
+        deltas = settle(state["bets"], state["coins"], winners, order)
         if shown is None:
             shown = []
             if ended_by == "compare":
