@@ -6,6 +6,7 @@ import itertools
 from platform.accounts.services import user_create
 
 import pytest
+from django.utils import translation
 
 import games
 from games.base import GameInfo
@@ -33,6 +34,14 @@ FAKE_BANKER = GameInfo(
 )
 
 _usernames = (f"player{n}" for n in itertools.count(1))
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """Assert the English msgids even once the zh_Hans catalogue (the default language) exists."""
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
