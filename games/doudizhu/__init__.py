@@ -1,0 +1,18 @@
+"""斗地主 (Dou Dizhu, "fight the landlord"): three variants of one engine, chosen per room tier."""
+
+from games import register
+from games.base import GameInfo
+from games.doudizhu.engine import DEFAULT_OPTIONS, DoudizhuEngine
+
+GAME = register(
+    GameInfo(
+        slug="doudizhu",
+        name_zh="斗地主",
+        name_en="Fight the Landlord",
+        family="seated",
+        min_seats=3,
+        max_seats=3,
+        engine=DoudizhuEngine(),
+        default_options=dict(DEFAULT_OPTIONS),
+    )
+)

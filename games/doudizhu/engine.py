@@ -1,0 +1,482 @@
+"""斗地主 hand state machine: deal, 叫分 (bid), 抢地主 (rob), 加倍 (double), play, settle.
+
+One engine serves the three variants of docs/rules/doudizhu.md, chosen by
+``config["variant"]``; every difference is a row in ``VARIANTS``. States are
+JSON-able dicts; ``apply`` copies what it changes and never touches its input.
+"""
+
+from __future__ import annotations
+
+from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State
+from games.doudizhu import rules
+from games.doudizhu.scoring import limited_liability, settle
+from games.doudizhu.views import build_view
+
+SEATS = 3
+HAND_SIZE = 17
+
+VARIANTS: dict[str, dict] = {
+    # first: who bids first; rob: 抢地主 phase; rob_needs_bid: only callers may rob (001 加倍 1.1.3);
+    # double: which farmers may 加倍; stake: which config number is the 底分.
+    "classic": {"first": "seat", "rob": False, "rob_needs_bid": False, "double": "none", "stake": "base_stake"},
+    "yifa": {"first": "shown_card", "rob": True, "rob_needs_bid": False, "double": "unbid", "stake": "room_factor"},
+    "jiabei": {"first": "seat", "rob": True, "rob_needs_bid": True, "double": "farmers", "stake": "base_stake"},
+}
+
+DEFAULT_OPTIONS = {
+    "variant": "classic",
+    "turn_seconds": 30,
+    "bid_seconds": 20,
+    "cap_multiple": 30,
+    "doubling_cap": 4,
+    "farmer_cap": 128,
+    "landlord_cap": 256,
+}
+
+PASS = {"type": "pass"}
+
+
+def _options(config: dict) -> dict:
+    opts = {key: config.get(key, default) for key, default in DEFAULT_OPTIONS.items()}
+    if opts["variant"] not in VARIANTS:
+        raise ValueError(f"unknown 斗地主 variant {opts['variant']!r}")
+    opts.update(VARIANTS[opts["variant"]])
+    opts["stake_amount"] = int(config.get(opts["stake"]) or 1)
+    return opts
+
+
+def _next(seat: int) -> int:
+    return (seat + 1) % SEATS
+
+
+def _cards_text(cards: list[str]) -> str:
+    return "-".join(rules.rank_name(rules.RANK_OF[c]) for c in rules.sort_cards(cards)[::-1])
+
+
+def _deal(state: State, rng: SeededRng, first_seat: int | None) -> None:
+    """Shuffle, deal 17 each and pick the first bidder into ``state`` (a fresh copy)."""
+    deck = list(rules.FULL_DECK)
+    rng.shuffle(deck)
+    state["hands"] = [rules.sort_cards(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS)]
+    state["bottom"] = rules.sort_cards(deck[SEATS * HAND_SIZE :])
+    if state["options"]["first"] == "shown_card":
+        # 002 叫牌: a random dealt card is turned face up (明牌); its holder bids first.
+        index = rng.randbelow(SEATS * HAND_SIZE)
+        seat = index // HAND_SIZE
+        state["shown_card"] = {"card": deck[index], "seat": seat}
+        first = seat
+    else:
+        state["shown_card"] = None
+        first = first_seat if first_seat is not None else rng.randbelow(SEATS)
+    state.update(
+        phase="bidding",
+        turn=first,
+        first_bidder=first,
+        bids=[None] * SEATS,
+        bid=0,
+        bidder=None,
+    )
+
+
+class DoudizhuEngine:
+    """斗地主 for three seats; see docs/rules/doudizhu.md."""
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def new_hand(self, config: dict, seats: list[SeatSpec], rng: SeededRng) -> State:
+        """Deal a new hand and open the bidding."""
+        if len(seats) != SEATS:
+            raise ValueError("斗地主 needs exactly three seats")
+        state: State = {
+            "variant": None,
+            "options": _options(config),
+            "players": [s.player_id for s in seats],
+            "coins": [int(s.coins) for s in seats],
+            "landlord": None,
+            "candidate": None,
+            "robs": [None] * SEATS,
+            "rob_queue": [],
+            "rob_events": [],
+            "doubles": [None] * SEATS,
+            "double_queue": [],
+            "last_play": None,
+            "trick": [None] * SEATS,
+            "passes": 0,
+            "plays": [0] * SEATS,
+            "bombs": 0,
+            "history": [],
+            "redeals": 0,
+            "spring": None,
+            "result": None,
+            "_seed": rng.seed.hex(),
+            "_label": rng.label,
+        }
+        state["variant"] = state["options"]["variant"]
+        first = config.get("first_seat")
+        _deal(state, rng, first if first in (0, 1, 2) else None)
+        return state
+
+    def actors(self, state: State) -> list[int]:
+        return [] if state["phase"] == "finished" else [state["turn"]]
+
+    # -- legality ----------------------------------------------------------------------------
+
+    def legal_actions(self, state: State, seat: int) -> list[dict]:
+        """List every action ``seat`` may take now (plays deduped by suit choice)."""
+        if seat not in self.actors(state):
+            return []
+        phase = state["phase"]
+        if phase == "bidding":
+            return [{"type": "bid", "points": p} for p in range(state["bid"] + 1, 4)] + [dict(PASS)]
+        if phase == "robbing":
+            return [{"type": "rob"}, dict(PASS)]
+        if phase == "doubling":
+            return [{"type": "double"}, dict(PASS)]
+        hand = state["hands"][seat]
+        previous = self._previous(state)
+        picker = rules.CardPicker(hand)
+        actions = [
+            {"type": "play", "cards": picker.pick(play)}
+            for play, _combo in rules.plays_from(tuple(rules.parse(hand)), previous)
+        ]
+        if previous is not None:
+            actions.append(dict(PASS))
+        return actions
+
+    @staticmethod
+    def _previous(state: State) -> rules.Combo | None:
+        last = state["last_play"]
+        if last is None:
+            return None
+        return rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
+
+    # -- apply -------------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int, action: dict) -> State:
+        """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
+        if state["phase"] == "finished":
+            raise IllegalAction("The hand is over.")
+        if seat != state["turn"]:
+            raise IllegalAction("It is not your turn.")
+        kind = action.get("type") if isinstance(action, dict) else None
+        handler = {
+            "bidding": self._apply_bid,
+            "robbing": self._apply_rob,
+            "doubling": self._apply_double,
+            "playing": self._apply_play,
+        }[state["phase"]]
+        return handler(state, seat, kind, action)
+
+    def _apply_bid(self, state: State, seat: int, kind, action) -> State:
+        if kind == "bid":
+            points = action.get("points")
+            if points not in (1, 2, 3) or isinstance(points, bool):
+                raise IllegalAction("A bid is 1, 2 or 3 points.")
+            if points <= state["bid"]:
+                raise IllegalAction(f"You must bid more than {state['bid']} points, or pass.")
+        elif kind != "pass":
+            raise IllegalAction("Bid 1, 2 or 3 points, or pass.")
+        new = dict(state)
+        new["bids"] = list(state["bids"])
+        new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
+        if kind == "bid":
+            new["bids"][seat] = points
+            new["bid"] = points
+            new["bidder"] = seat
+        else:
+            new["bids"][seat] = 0
+        done = new["bid"] == 3 or all(b is not None for b in new["bids"])
+        if not done:
+            new["turn"] = _next(seat)
+            return new
+        if new["bid"] == 0:
+            return self._redeal(new)
+        new["candidate"] = new["bidder"]
+        return self._open_robbing(new)
+
+    def _redeal(self, state: State) -> State:
+        """All passed (流局): deal again from a child stream of the hand's seed, same first bidder."""
+        state["redeals"] = state["redeals"] + 1
+        rng = SeededRng(bytes.fromhex(state["_seed"]), state["_label"]).child(f"redeal-{state['redeals']}")
+        state["history"] = [*state["history"], {"redeal": state["redeals"]}]
+        _deal(state, rng, state["first_bidder"])
+        return state
+
+    def _open_robbing(self, state: State) -> State:
+        opts = state["options"]
+        if not opts["rob"]:
+            return self._crown(state)
+        caller = state["candidate"]
+        queue = [s for s in (_next(caller), _next(_next(caller))) if self._may_rob(state, s)]
+        state["rob_queue"] = queue
+        return self._advance_robbing(state)
+
+    def _may_rob(self, state: State, seat: int) -> bool:
+        return not state["options"]["rob_needs_bid"] or bool(state["bids"][seat])
+
+    def _advance_robbing(self, state: State) -> State:
+        queue = list(state["rob_queue"])
+        caller = state["bidder"]
+        # The caller may rob back once someone has robbed him (each player robs at most once).
+        if not queue and state["rob_events"] and state["robs"][caller] is None and state["candidate"] != caller:
+            queue = [caller]
+        if not queue:
+            state["rob_queue"] = []
+            return self._crown(state)
+        state["phase"] = "robbing"
+        state["turn"] = queue[0]
+        state["rob_queue"] = queue
+        return state
+
+    def _apply_rob(self, state: State, seat: int, kind, action) -> State:
+        if kind not in ("rob", "pass"):
+            raise IllegalAction("Rob the landlord or pass.")
+        new = dict(state)
+        new["robs"] = list(state["robs"])
+        new["robs"][seat] = kind == "rob"
+        new["rob_queue"] = state["rob_queue"][1:]
+        new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
+        if kind == "rob":
+            new["rob_events"] = [*state["rob_events"], [seat, state["candidate"]]]
+            new["candidate"] = seat
+        return self._advance_robbing(new)
+
+    def _crown(self, state: State) -> State:
+        """Make the candidate the landlord: he takes the 底牌, shown to all, then farmers may double."""
+        landlord = state["candidate"]
+        state["landlord"] = landlord
+        hands = list(state["hands"])
+        hands[landlord] = rules.sort_cards(hands[landlord] + state["bottom"])
+        state["hands"] = hands
+        mode = state["options"]["double"]
+        farmers = [_next(landlord), _next(_next(landlord))]
+        if mode == "farmers":
+            queue = farmers
+        elif mode == "unbid":
+            # 002 农民加倍: only farmers who never had a chance to bid may double.
+            queue = [f for f in farmers if state["bids"][f] is None]
+        else:
+            queue = []
+        state["double_queue"] = queue
+        return self._advance_doubling(state)
+
+    def _advance_doubling(self, state: State) -> State:
+        if state["double_queue"]:
+            state["phase"] = "doubling"
+            state["turn"] = state["double_queue"][0]
+        else:
+            state["phase"] = "playing"
+            state["turn"] = state["landlord"]
+        return state
+
+    def _apply_double(self, state: State, seat: int, kind, action) -> State:
+        if kind not in ("double", "pass"):
+            raise IllegalAction("Double or pass.")
+        new = dict(state)
+        new["doubles"] = list(state["doubles"])
+        new["doubles"][seat] = kind == "double"
+        new["double_queue"] = state["double_queue"][1:]
+        new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
+        return self._advance_doubling(new)
+
+    def _apply_play(self, state: State, seat: int, kind, action) -> State:
+        previous = self._previous(state)
+        if kind == "pass":
+            if previous is None:
+                raise IllegalAction("You lead this round, so you must play.")
+            new = dict(state)
+            new["trick"] = list(state["trick"])
+            new["trick"][seat] = "pass"
+            new["history"] = [*state["history"], {"seat": seat, "action": dict(PASS)}]
+            new["turn"] = _next(seat)
+            new["passes"] = state["passes"] + 1
+            if new["passes"] == SEATS - 1:
+                new["last_play"] = None  # two passes: the last player leads again
+                new["passes"] = 0
+            return new
+        if kind != "play":
+            raise IllegalAction("Play cards or pass.")
+        cards = action.get("cards")
+        hand = state["hands"][seat]
+        last = state["last_play"]
+        combo = self.check_play(hand, cards, previous, last["cards"] if last else None)
+        remaining = list(hand)
+        for card in cards:
+            remaining.remove(card)
+        played = rules.sort_cards(cards)
+        new = dict(state)
+        new["hands"] = list(state["hands"])
+        new["hands"][seat] = remaining
+        new["trick"] = [None] * SEATS if previous is None else list(state["trick"])
+        new["trick"][seat] = {"cards": played, "kind": combo.kind}
+        new["last_play"] = {
+            "seat": seat,
+            "cards": played,
+            "kind": combo.kind,
+            "rank": combo.rank,
+            "size": combo.size,
+            "chain": combo.chain,
+        }
+        new["passes"] = 0
+        new["plays"] = list(state["plays"])
+        new["plays"][seat] += 1
+        if combo.kind in ("bomb", "rocket"):
+            new["bombs"] = state["bombs"] + 1
+        new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
+        if not remaining:
+            return self._finish(new, seat)
+        new["turn"] = _next(seat)
+        return new
+
+    @staticmethod
+    def check_play(
+        hand: list[str], cards, previous: rules.Combo | None, previous_cards: list[str] | None = None
+    ) -> rules.Combo:
+        """Return the reading of ``cards`` to play from ``hand``, or raise IllegalAction saying why."""
+        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+            raise IllegalAction("Choose the cards to play.")
+        for card in cards:
+            if card not in rules.RANK_OF:
+                raise IllegalAction(f"{card} is not a card.")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("You chose the same card twice.")
+        held = set(hand)
+        for card in cards:
+            if card not in held:
+                raise IllegalAction(f"You do not hold {card}.")
+        combo = rules.best_reading(cards, previous)
+        if combo is None:
+            if previous is None or not rules.readings(cards):
+                raise IllegalAction(f"{_cards_text(cards)} is not a legal play.")
+            target = _cards_text(previous_cards) if previous_cards else previous.kind.replace("_", " ")
+            raise IllegalAction(f"Your {_cards_text(cards)} does not beat {target}.")
+        return combo
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _finish(self, state: State, seat: int) -> State:
+        landlord = state["landlord"]
+        landlord_won = seat == landlord
+        farmers = [s for s in range(SEATS) if s != landlord]
+        spring = None
+        if landlord_won and all(state["plays"][f] == 0 for f in farmers):
+            spring = "spring"  # 春天: the farmers never played a card
+        elif not landlord_won and state["plays"][landlord] == 1:
+            spring = "anti_spring"  # 反春: the landlord played only his first lead
+        doublings = state["bombs"] + (1 if spring else 0)
+        opts = state["options"]
+        pair_robs = [0] * SEATS
+        for robber, robbed in state["rob_events"]:
+            if landlord in (robber, robbed):
+                other = robbed if robber == landlord else robber
+                pair_robs[other] += 1
+        scores, multiples = settle(
+            variant=state["variant"],
+            stake=opts["stake_amount"],
+            bid=state["bid"],
+            landlord=landlord,
+            landlord_won=landlord_won,
+            doublings=doublings,
+            pair_robs=pair_robs,
+            global_robs=len(state["rob_events"]),
+            doubled=[bool(d) for d in state["doubles"]],
+            options=opts,
+        )
+        deltas = limited_liability(scores, state["coins"], landlord)
+        state["phase"] = "finished"
+        state["turn"] = None
+        state["spring"] = spring
+        state["result"] = {
+            "landlord": landlord,
+            "winner": "landlord" if landlord_won else "farmers",
+            "winners": [landlord] if landlord_won else farmers,
+            "bid": state["bid"],
+            "multiple": 2**doublings,
+            "multiples": multiples,
+            "spring": spring,
+            "bombs": state["bombs"],
+            "robs": len(state["rob_events"]),
+            "doubles": [bool(d) for d in state["doubles"]],
+            "scores": scores,
+            "deltas": deltas,
+            "limited": deltas != scores,
+            "hands": [list(h) for h in state["hands"]],
+            "bottom": list(state["bottom"]),
+            "next_first_seat": seat,
+        }
+        return state
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state.get("result")
+        if state["phase"] != "finished" or result is None:
+            return None
+        details = {k: v for k, v in result.items() if k not in ("deltas", "winners")}
+        details["hands"] = [list(h) for h in result["hands"]]
+        return Outcome(deltas=list(result["deltas"]), winners=list(result["winners"]), details=details)
+
+    # -- time and help -----------------------------------------------------------------------
+
+    def deadline_seconds(self, state: State) -> int | None:
+        if state["phase"] == "finished":
+            return None
+        opts = state["options"]
+        return int(opts["turn_seconds"] if state["phase"] == "playing" else opts["bid_seconds"])
+
+    def auto_action(self, state: State, seat: int) -> dict:
+        """托管: pass when allowed (never bid, rob or double), else the gentlest legal play."""
+        if state["phase"] != "playing" or state["last_play"] is not None:
+            return dict(PASS)
+        plays = rules.plays_from(tuple(rules.parse(state["hands"][seat])), None)
+        return {"type": "play", "cards": rules.cards_for(state["hands"][seat], plays[0][0])}
+
+    def on_deadline(self, state: State) -> State:
+        """Apply the 托管 action for every seat whose time ran out."""
+        for seat in self.actors(state):
+            state = self.apply(state, seat, self.auto_action(state, seat))
+        return state
+
+    def hint(self, state: State, seat: int) -> dict | None:
+        """提示: the smallest play that beats the table, a sensible lead, or pass."""
+        if state["phase"] != "playing" or seat != state["turn"]:
+            return None
+        hand = state["hands"][seat]
+        counts = rules.parse(hand)
+        previous = self._previous(state)
+        if previous is None:
+            if rules.readings(hand):
+                return {"type": "play", "cards": rules.sort_cards(hand)}
+            return {"type": "play", "cards": rules.cards_for(hand, _lead_shape(counts))}
+        plays = rules.plays_from(tuple(counts), previous)
+        if not plays:
+            return dict(PASS)
+        return {"type": "play", "cards": rules.cards_for(hand, plays[0][0])}
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return build_view(self, state, seat)
+
+
+def _lead_shape(counts: list[int]) -> tuple[int, ...]:
+    """Lead the lowest group that breaks no bomb: a single, a pair, or a trio with the lowest single."""
+    groups = [r for r in range(rules.N_RANKS) if 0 < counts[r] < 4]
+    jokers = counts[rules.RANK_XJ] and counts[rules.RANK_DJ]
+    if jokers:
+        groups = [r for r in groups if r < rules.RANK_XJ]
+    play = [0] * rules.N_RANKS
+    if not groups:
+        bombs = [r for r in range(rules.N_RANKS) if counts[r] == 4]
+        if bombs:
+            play[bombs[0]] = 4
+        else:
+            play[rules.RANK_XJ] = play[rules.RANK_DJ] = 1
+        return tuple(play)
+    low = groups[0]
+    play[low] = counts[low]
+    if counts[low] == 3:
+        singles = [r for r in groups if counts[r] == 1 and r != low]
+        if singles:
+            play[singles[0]] = 1
+    return tuple(play)
+
+
+def action_copy(action: dict) -> dict:
+    return {k: (list(v) if isinstance(v, list) else v) for k, v in action.items()}

@@ -1,0 +1,97 @@
+"""What one seat (or a spectator) of a 斗地主 hand may see; the keys are listed in docs/rules/doudizhu.md."""
+
+from __future__ import annotations
+
+from games.base import State
+from games.doudizhu import rules
+from games.doudizhu.scoring import settle
+
+RESULT_KEYS = ("winner", "deltas", "hands", "multiple", "multiples", "spring", "bid", "landlord", "bombs", "scores")
+
+
+def _live_multiples(state: State) -> list[int] | None:
+    """The multiple each seat would play for if the hand ended now (None before the landlord is known)."""
+    landlord = state["landlord"]
+    if landlord is None:
+        return None
+    pair_robs = [0, 0, 0]
+    for robber, robbed in state["rob_events"]:
+        if landlord in (robber, robbed):
+            pair_robs[robbed if robber == landlord else robber] += 1
+    _scores, multiples = settle(
+        variant=state["variant"],
+        stake=1,
+        bid=state["bid"],
+        landlord=landlord,
+        landlord_won=True,
+        doublings=state["bombs"] + (1 if state["spring"] else 0),
+        pair_robs=pair_robs,
+        global_robs=len(state["rob_events"]),
+        doubled=[bool(d) for d in state["doubles"]],
+        options=state["options"],
+    )
+    return multiples
+
+
+def build_view(engine, state: State, seat: int | None) -> dict:
+    """Return everything ``seat`` may see: its own hand, counts of the others, public cards and actions."""
+    phase = state["phase"]
+    finished = phase == "finished"
+    my_turn = seat is not None and not finished and state["turn"] == seat
+    last = state["last_play"]
+    choices: list[dict] = []
+    can_play = can_pass = False
+    if my_turn:
+        if phase == "playing":
+            can_pass = last is not None
+            if last is None:
+                can_play = True
+            else:
+                previous = rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
+                can_play = bool(rules.plays_from(tuple(rules.parse(state["hands"][seat])), previous))
+            if can_pass:
+                choices = [{"type": "pass"}]
+        else:
+            choices = engine.legal_actions(state, seat)
+    played: list[list[str]] = [[], [], []]
+    for entry in state["history"]:
+        if "redeal" in entry:
+            played = [[], [], []]
+            continue
+        if entry["action"]["type"] == "play":
+            played[entry["seat"]].extend(entry["action"]["cards"])
+    view = {
+        "phase": phase,
+        "variant": state["variant"],
+        "seat": seat,
+        "hand": list(state["hands"][seat]) if seat is not None else None,
+        "counts": [len(h) for h in state["hands"]],
+        "bottom": list(state["bottom"]) if state["landlord"] is not None else None,
+        "landlord": state["landlord"],
+        "turn": state["turn"],
+        "first_bidder": state["first_bidder"],
+        "shown_card": dict(state["shown_card"]) if state["shown_card"] else None,
+        "bids": list(state["bids"]),
+        "bid": state["bid"],
+        "candidate": state["candidate"],
+        "robs": list(state["robs"]),
+        "doubles": list(state["doubles"]),
+        "bombs": state["bombs"],
+        "multiple": 2 ** (state["bombs"] + (1 if state["spring"] else 0)),
+        "multiples": _live_multiples(state),
+        "stake": state["options"]["stake_amount"],
+        "last_play": {"seat": last["seat"], "cards": list(last["cards"]), "kind": last["kind"]} if last else None,
+        "trick": [t if t is None or t == "pass" else {"cards": list(t["cards"]), "kind": t["kind"]} for t in state["trick"]],
+        "played": played,
+        "choices": choices,
+        "can_play": can_play,
+        "can_pass": can_pass,
+        "spring": state["spring"],
+        "redeals": state["redeals"],
+        "result": None,
+    }
+    if finished and state["result"]:
+        result = state["result"]
+        view["result"] = {key: result[key] for key in RESULT_KEYS}
+        view["result"]["hands"] = [list(h) for h in result["hands"]]
+    return view

@@ -1,0 +1,199 @@
+"""The random-legal-play harness every engine's tests reuse (OpenSpiel's random_sim_test, in spirit).
+
+``random_playout`` plays one hand with random legal choices. ``check_engine_invariants``
+plays one hand the same way and checks, at every step, what every engine must
+guarantee: states round-trip through JSON, ``apply`` never mutates its input,
+refused actions change nothing, views hold no private key and no card their
+seat may not see, and the outcome conserves coins and respects limited
+liability. Choices come from a ``random.Random`` instance the caller seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from games.base import Engine, IllegalAction, Outcome, SeatSpec, SeededRng, State, apply_rake
+
+IllegalSampler = Callable[[State, random.Random], Iterable[tuple[int, dict]]]
+ViewCheck = Callable[[State, "int | None", dict], None]
+
+
+class InvariantError(AssertionError):
+    """An engine broke one of the protocol's promises."""
+
+
+def _seed_bytes(seed: bytes | int | str) -> bytes:
+    if isinstance(seed, bytes):
+        return seed if len(seed) >= 16 else seed.rjust(16, b"\0")
+    if isinstance(seed, int):
+        return seed.to_bytes(16, "big")
+    return seed.encode().rjust(16, b"\0")
+
+
+def _step(engine: Engine, state: State, rng_for_choices: random.Random) -> tuple[State, int | None, dict | None]:
+    actors = engine.actors(state)
+    if not actors:
+        return engine.on_deadline(state), None, None
+    seat = rng_for_choices.choice(actors)
+    actions = engine.legal_actions(state, seat)
+    if not actions:
+        raise InvariantError(f"seat {seat} may act but has no legal action")
+    action = rng_for_choices.choice(actions)
+    return engine.apply(state, seat, action), seat, action
+
+
+def random_playout(
+    engine: Engine,
+    config: dict,
+    seats: list[SeatSpec],
+    seed: bytes | int | str,
+    rng_for_choices: random.Random,
+    *,
+    max_steps: int = 5000,
+) -> tuple[State, int]:
+    """Play one hand with random legal actions; return the final state and the number of steps."""
+    state = engine.new_hand(config, seats, SeededRng(_seed_bytes(seed), "hand"))
+    steps = 0
+    while engine.outcome(state) is None:
+        if steps >= max_steps:
+            raise InvariantError(f"no outcome after {max_steps} steps")
+        state, _seat, _action = _step(engine, state, rng_for_choices)
+        steps += 1
+    return state, steps
+
+
+def private_keys(obj: Any) -> list[str]:
+    """Return every dict key starting with "_" anywhere inside ``obj``."""
+    found = []
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.extend(k for k in item if isinstance(k, str) and k.startswith("_"))
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
+
+
+def strings_in(obj: Any, vocabulary: set[str] | frozenset[str]) -> set[str]:
+    """Return every string of ``vocabulary`` (e.g. the deck's card names) found anywhere in ``obj``."""
+    found: set[str] = set()
+    stack = [obj]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in vocabulary:
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
+
+
+def _frozen(state: State) -> str:
+    return json.dumps(state, sort_keys=True)
+
+
+def check_outcome(outcome: Outcome, seats: list[SeatSpec], *, rake_bps: int = 500, zero_sum: bool = True) -> None:
+    """Check that an outcome conserves coins (with rake) and respects 有限责任制."""
+    if len(outcome.deltas) != len(seats):
+        raise InvariantError("one delta per seat")
+    if not all(isinstance(d, int) for d in outcome.deltas):
+        raise InvariantError(f"deltas must be integers: {outcome.deltas}")
+    if zero_sum and sum(outcome.deltas) != 0:
+        raise InvariantError(f"deltas do not sum to zero: {outcome.deltas}")
+    net, rake = apply_rake(outcome.deltas, rake_bps)
+    if sum(net) + rake != sum(outcome.deltas) or rake < 0:
+        raise InvariantError(f"rake breaks conservation: {net} + {rake}")
+    for delta, seat in zip(outcome.deltas, seats, strict=True):
+        if abs(delta) > seat.coins:
+            raise InvariantError(f"a seat carrying {seat.coins} moves {delta}")
+    json.dumps({"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details})
+
+
+def check_engine_invariants(
+    engine: Engine,
+    config: dict,
+    seats: list[SeatSpec],
+    seed: bytes | int | str,
+    rng_for_choices: random.Random,
+    *,
+    illegal_actions: IllegalSampler | None = None,
+    view_check: ViewCheck | None = None,
+    legal_check: Callable[[State, int, list[dict], random.Random], None] | None = None,
+    deadline_rate: float = 0.0,
+    rake_bps: int = 500,
+    zero_sum: bool = True,
+    max_steps: int = 5000,
+    views_per_step: int | None = None,
+) -> tuple[State, int, Outcome]:
+    """Play one random hand, checking the engine protocol at every step; return (state, steps, outcome).
+
+    ``illegal_actions(state, rng)`` yields (seat, action) pairs the game must
+    refuse; each is tried and must raise IllegalAction and leave the state
+    unchanged. ``view_check(state, seat, view)`` asserts what a seat may see.
+    ``legal_check(state, seat, actions, rng)`` may compare the listed actions with
+    the rules. With ``deadline_rate`` > 0 that share of steps runs ``on_deadline``.
+    ``views_per_step`` checks that many random viewers per step instead of all
+    seats and a spectator (for long runs).
+    """
+    state = engine.new_hand(config, seats, SeededRng(_seed_bytes(seed), "hand"))
+    steps = 0
+    everyone: list[int | None] = [*range(len(seats)), None]
+    while True:
+        viewers = everyone if views_per_step is None else rng_for_choices.sample(everyone, views_per_step)
+        frozen = _frozen(state)
+        if json.loads(frozen) != state:
+            raise InvariantError("state does not round-trip through JSON")
+        for viewer in viewers:
+            view = engine.view(state, viewer)
+            leaked = private_keys(view)
+            if leaked:
+                raise InvariantError(f"view for {viewer} shows private keys {leaked}")
+            json.dumps(view)
+            if view_check is not None:
+                view_check(state, viewer, view)
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            break
+        if steps >= max_steps:
+            raise InvariantError(f"no outcome after {max_steps} steps")
+        actors = engine.actors(state)
+        for seat in actors:
+            actions = engine.legal_actions(state, seat)
+            if not actions:
+                raise InvariantError(f"seat {seat} may act but has no legal action")
+            if legal_check is not None:
+                legal_check(state, seat, actions, rng_for_choices)
+        for seat in range(len(seats)):
+            if seat not in actors and engine.legal_actions(state, seat):
+                raise InvariantError(f"seat {seat} may not act but has legal actions")
+        samples = list(illegal_actions(state, rng_for_choices)) if illegal_actions else []
+        if actors:
+            samples.append((actors[0], {"type": "no-such-action"}))
+        for seat, bad in samples:
+            try:
+                engine.apply(state, seat, bad)
+            except IllegalAction as exc:
+                if not str(exc):
+                    raise InvariantError(f"refusal of {bad} has no message") from None
+            else:
+                raise InvariantError(f"seat {seat} was allowed the illegal action {bad}")
+        if samples and _frozen(state) != frozen:
+            raise InvariantError(f"refusing one of {samples} changed the state")
+        if actors and deadline_rate and rng_for_choices.random() < deadline_rate:
+            new = engine.on_deadline(state)
+        else:
+            new, _seat, _action = _step(engine, state, rng_for_choices)
+        if _frozen(state) != frozen:
+            raise InvariantError("apply mutated its input state")
+        state = new
+        steps += 1
+    check_outcome(outcome, seats, rake_bps=rake_bps, zero_sum=zero_sum)
+    return state, steps, outcome
