@@ -83,6 +83,8 @@ ZHAJINHUA_TIERS: tuple[dict[str, Any], ...] = tuple(
         "base_stake": base,
         "minimum_rule": RoomTier.MinimumRule.TABLE_CAP,
         "table_cap": base * 100,
+        # The engine's own cap on one player's total stake, in 底分 units, so the two agree.
+        "options": {"player_cap": 100},
     }
     for code, name, base in (("novice", "初级场", 1), ("middle", "中级场", 5), ("senior", "高级场", 20))
 )

@@ -6,6 +6,8 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+import games
+
 # The variants each engine accepts in ``tier.options["variant"]`` (contract in the team brief).
 KNOWN_VARIANTS: dict[str, tuple[str, ...]] = {
     "doudizhu": ("classic", "yifa", "jiabei"),
@@ -165,6 +167,16 @@ class RoomTier(models.Model):
                         "game": game.name_zh,
                         "variant": self.options["variant"],
                         "choices": ", ".join(variants),
+                    }
+            info = games.REGISTRY.get(game.slug)
+            if info and info.default_options and isinstance(self.options, dict) and "options" not in errors:
+                # Catch a staff typo ("turn_secs") that the engine would silently ignore.
+                unknown = sorted(set(self.options) - set(info.default_options))
+                if unknown:
+                    errors["options"] = _("%(game)s has no option %(unknown)s; it knows: %(known)s.") % {
+                        "game": game.name_zh,
+                        "unknown": ", ".join(unknown),
+                        "known": ", ".join(sorted(info.default_options)),
                     }
             if self.seats is not None and not game.min_seats <= self.seats <= game.max_seats:
                 errors["seats"] = _("%(game)s seats %(low)s to %(high)s players per table.") % {

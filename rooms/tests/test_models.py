@@ -1,5 +1,6 @@
 """The minimum-coin rules and the validation staff meet in the admin."""
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
@@ -7,6 +8,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
 from rooms.models import Game, RoomTier
+from rooms.tests.conftest import FAKE_SEATED
 
 pytestmark = pytest.mark.django_db
 
@@ -86,6 +88,15 @@ def test_clean_refuses_an_unknown_doudizhu_variant(db):
     ):
         tier.full_clean()
     tier.options = {"variant": "yifa"}
+    tier.full_clean()
+
+
+def test_clean_refuses_an_option_the_engine_does_not_know(registry, game):
+    registry["fakecards"] = dataclasses.replace(FAKE_SEATED, default_options={"turn_seconds": 20, "cap": 30})
+    tier = RoomTier(game=game, code="typo", name="初级场", base_stake=1, options={"turn_secs": 10})
+    with pytest.raises(ValidationError, match="测试牌 has no option turn_secs; it knows: cap, turn_seconds."):
+        tier.full_clean()
+    tier.options = {"turn_seconds": 10}
     tier.full_clean()
 
 
