@@ -212,7 +212,7 @@ def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTran
                 raise _already_reversed(reversal_of) from None
             raise
 
-        locked = _lock_accounts([account.pk for account, _amount in legs])
+        locked = _lock_accounts(legs)
         entries = []
         for account, amount in legs:
             current = locked[account.pk]
@@ -247,13 +247,17 @@ def _replay(*, key: str, fingerprint: str) -> LedgerTransaction | None:
     return existing
 
 
-def _lock_accounts(pks: list[int]) -> dict[int, Account]:
+def _lock_accounts(legs: list[Leg]) -> dict[int, Account]:
     """Lock the accounts in the global order: player wallets by pk, then house accounts by pk."""
-    rows = Account.objects.select_for_update(of=("self",)).filter(pk__in=pks)
-    players = list(rows.filter(kind=Account.Kind.PLAYER).order_by("pk"))
-    house = list(rows.exclude(kind=Account.Kind.PLAYER).order_by("pk"))
-    locked = {account.pk: account for account in players + house}
-    missing = sorted(set(pks) - set(locked))
+    # An account's kind never changes, so the caller's copy tells which group it is in.
+    player_pks = [a.pk for a, _amount in legs if a.kind == Account.Kind.PLAYER]
+    house_pks = [a.pk for a, _amount in legs if a.kind != Account.Kind.PLAYER]
+    rows = Account.objects.select_for_update(of=("self",))
+    locked: dict[int, Account] = {}
+    for pks in (player_pks, house_pks):
+        if pks:
+            locked.update((a.pk, a) for a in rows.filter(pk__in=pks).order_by("pk"))
+    missing = sorted({a.pk for a, _amount in legs} - set(locked))
     if missing:
         raise InvalidTransaction(_("Account #%(pk)d does not exist.") % {"pk": missing[0]})
     return locked
