@@ -106,7 +106,9 @@ class TexasEngine:
             raise IllegalAction("That is not a valid bet.")
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
-        new = copy.deepcopy(state)
+        # Only these lists change in a bet; everything else is shared, never mutated.
+        new = {**state, "stakes": list(state["stakes"]), "decided": list(state["decided"])}
+        new["folded"] = list(state["folded"])
         kind = action["type"]
         if kind in ("bet", "raise"):
             new["stakes"][seat] = action["amount"]
