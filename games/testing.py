@@ -33,7 +33,9 @@ def _seed_bytes(seed: bytes | int | str) -> bytes:
     return seed.encode().rjust(16, b"\0")
 
 
-def _step(engine: Engine, state: State, rng_for_choices: random.Random) -> tuple[State, int | None, dict | None]:
+def _step(
+    engine: Engine, state: State, rng_for_choices: random.Random
+) -> tuple[State, int | None, dict | None]:
     actors = engine.actors(state)
     if not actors:
         return engine.on_deadline(state), None, None
@@ -100,7 +102,9 @@ def _frozen(state: State) -> str:
     return json.dumps(state, sort_keys=True)
 
 
-def check_outcome(outcome: Outcome, seats: list[SeatSpec], *, rake_bps: int = 500, zero_sum: bool = True) -> None:
+def check_outcome(
+    outcome: Outcome, seats: list[SeatSpec], *, rake_bps: int = 500, zero_sum: bool = True
+) -> None:
     """Check that an outcome conserves coins (with rake) and respects 有限责任制."""
     if len(outcome.deltas) != len(seats):
         raise InvariantError("one delta per seat")

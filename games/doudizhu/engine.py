@@ -18,9 +18,27 @@ HAND_SIZE = 17
 VARIANTS: dict[str, dict] = {
     # first: who bids first; rob: 抢地主 phase; rob_needs_bid: only callers may rob (001 加倍 1.1.3);
     # double: which farmers may 加倍; stake: which config number is the 底分.
-    "classic": {"first": "seat", "rob": False, "rob_needs_bid": False, "double": "none", "stake": "base_stake"},
-    "yifa": {"first": "shown_card", "rob": True, "rob_needs_bid": False, "double": "unbid", "stake": "room_factor"},
-    "jiabei": {"first": "seat", "rob": True, "rob_needs_bid": True, "double": "farmers", "stake": "base_stake"},
+    "classic": {
+        "first": "seat",
+        "rob": False,
+        "rob_needs_bid": False,
+        "double": "none",
+        "stake": "base_stake",
+    },
+    "yifa": {
+        "first": "shown_card",
+        "rob": True,
+        "rob_needs_bid": False,
+        "double": "unbid",
+        "stake": "room_factor",
+    },
+    "jiabei": {
+        "first": "seat",
+        "rob": True,
+        "rob_needs_bid": True,
+        "double": "farmers",
+        "stake": "base_stake",
+    },
 }
 
 DEFAULT_OPTIONS = {
@@ -218,7 +236,12 @@ class DoudizhuEngine:
         queue = list(state["rob_queue"])
         caller = state["bidder"]
         # The caller may rob back once someone has robbed him (each player robs at most once).
-        if not queue and state["rob_events"] and state["robs"][caller] is None and state["candidate"] != caller:
+        if (
+            not queue
+            and state["rob_events"]
+            and state["robs"][caller] is None
+            and state["candidate"] != caller
+        ):
             queue = [caller]
         if not queue:
             state["rob_queue"] = []

@@ -6,7 +6,18 @@ from games.base import State
 from games.doudizhu import rules
 from games.doudizhu.scoring import settle
 
-RESULT_KEYS = ("winner", "deltas", "hands", "multiple", "multiples", "spring", "bid", "landlord", "bombs", "scores")
+RESULT_KEYS = (
+    "winner",
+    "deltas",
+    "hands",
+    "multiple",
+    "multiples",
+    "spring",
+    "bid",
+    "landlord",
+    "bombs",
+    "scores",
+)
 
 
 def _live_multiples(state: State) -> list[int] | None:
@@ -80,8 +91,13 @@ def build_view(engine, state: State, seat: int | None) -> dict:
         "multiple": 2 ** (state["bombs"] + (1 if state["spring"] else 0)),
         "multiples": _live_multiples(state),
         "stake": state["options"]["stake_amount"],
-        "last_play": {"seat": last["seat"], "cards": list(last["cards"]), "kind": last["kind"]} if last else None,
-        "trick": [t if t is None or t == "pass" else {"cards": list(t["cards"]), "kind": t["kind"]} for t in state["trick"]],
+        "last_play": {"seat": last["seat"], "cards": list(last["cards"]), "kind": last["kind"]}
+        if last
+        else None,
+        "trick": [
+            t if t is None or t == "pass" else {"cards": list(t["cards"]), "kind": t["kind"]}
+            for t in state["trick"]
+        ],
         "played": played,
         "choices": choices,
         "can_play": can_play,

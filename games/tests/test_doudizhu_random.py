@@ -6,8 +6,8 @@ import random
 import pytest
 
 import games
-from games.tests.ddz_helpers import config, illegal_actions, legal_check, seats, view_check
 from games.testing import check_engine_invariants, check_outcome, random_playout
+from games.tests.ddz_helpers import config, illegal_actions, legal_check, seats, view_check
 
 ENGINE = games.REGISTRY["doudizhu"].engine
 VARIANTS = ("classic", "yifa", "jiabei")
@@ -58,9 +58,15 @@ def test_thousand_random_hands(variant):
         wins[details["winner"]] += 1
         assert details["next_first_seat"] in outcome.winners
         assert state["hands"][details["next_first_seat"]] == []
-        assert sum(len(h) for h in details["hands"]) + sum(
-            len(e["action"]["cards"]) for e in state["history"] if e.get("action", {}).get("type") == "play"
-        ) == 54
+        assert (
+            sum(len(h) for h in details["hands"])
+            + sum(
+                len(e["action"]["cards"])
+                for e in state["history"]
+                if e.get("action", {}).get("type") == "play"
+            )
+            == 54
+        )
     assert wins["landlord"] > 100 and wins["farmers"] > 100
 
 

@@ -191,7 +191,10 @@ def test_plays_from_lists_every_follow():
 
 def test_plays_from_leads_include_wings_and_bombs():
     hand = cards("3334445555XD")
-    leads = {tuple(sorted(rules.CardPicker(hand).pick(p))): c.kind for p, c in rules.plays_from(tuple(rules.parse(hand)), None)}
+    leads = {
+        tuple(sorted(rules.CardPicker(hand).pick(p))): c.kind
+        for p, c in rules.plays_from(tuple(rules.parse(hand)), None)
+    }
     flat = {k: v for k, v in leads.items()}
     assert tuple(sorted(cards("5555"))) in flat
     assert tuple(sorted(["XJ", "DJ"])) in flat
@@ -201,8 +204,9 @@ def test_plays_from_leads_include_wings_and_bombs():
 
 def test_cards_for_picks_held_cards():
     hand = rules.sort_cards(cards("33345"))
-    assert rules.cards_for(hand, tuple(rules.parse(cards("33")))) == ["3c", "3h"] or len(
-        rules.cards_for(hand, tuple(rules.parse(cards("33"))))
-    ) == 2
+    assert (
+        rules.cards_for(hand, tuple(rules.parse(cards("33")))) == ["3c", "3h"]
+        or len(rules.cards_for(hand, tuple(rules.parse(cards("33"))))) == 2
+    )
     with pytest.raises(ValueError, match="does not hold"):
         rules.cards_for(hand, tuple(rules.parse(cards("66"))))
