@@ -72,9 +72,9 @@ def _bot_create():
 
 
 def bot_choose_action(engine, state: dict, seat: int) -> dict:
-    """Pick a bot's move: a random choice among non-play options (bids), else the engine's hint."""
-    legal = engine.legal_actions(state, seat)
-    if legal and not any(action.get("type") == "play" for action in legal):
-        return secrets.choice(legal)
+    """Pick a bot's move: the engine's hint (提示) when it has one, else a random legal choice (bids)."""
     hint = engine.hint(state, seat) if hasattr(engine, "hint") else None
-    return hint if hint is not None else engine.auto_action(state, seat)
+    if hint is not None:
+        return hint
+    legal = engine.legal_actions(state, seat)
+    return secrets.choice(legal) if legal else engine.auto_action(state, seat)

@@ -210,11 +210,18 @@ def table_ready(*, table_id: int, user) -> Table:
         if table.status != Table.Status.WAITING:
             raise NotNow()
         tier_entry_check(tier=table.tier, user=user)
+        waiting_ids = set(
+            Seat.objects.filter(
+                table__tier=table.tier, table__status=Table.Status.WAITING, ready=True, is_bot=False,
+                user__isnull=False,
+            )
+            .exclude(table=table)
+            .values_list("table_id", flat=True)
+        )
+        # skip_locked: another player regrouping at the same moment keeps their table; no deadlock.
         others = list(
             Table.objects.select_for_update(of=("self",), skip_locked=True)
-            .filter(tier=table.tier, status=Table.Status.WAITING, seats__ready=True, seats__is_bot=False)
-            .exclude(pk=table.pk)
-            .distinct()
+            .filter(pk__in=waiting_ids)
             .order_by("pk")
         )
         choices = [table, *[t for t in others if _has_room(t)]]

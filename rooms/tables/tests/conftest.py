@@ -1,0 +1,77 @@
+"""Fixtures for the table runtime: a fake 2-seat game, its tier, players, and a clock driver."""
+
+import itertools
+
+import pytest
+from django.utils import timezone
+
+import games
+from rooms.tables.tests.fake_game import GAME, SLUG
+
+_names = itertools.count(1)
+
+
+@pytest.fixture
+def fast_tables(settings):
+    """Run the table clock only when a test ticks it, with no thinking delays (not autouse: the
+    browser tests in this folder want the real in-process timers)."""
+    settings.TABLE_AUTO_DELAY = 0
+    settings.TABLE_BOT_WAIT = 0
+    settings.TABLE_DISCONNECT_GRACE = 0
+    settings.TABLE_TIMERS_IN_PROCESS = False
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def fake_game():
+    games.REGISTRY[SLUG] = GAME
+    yield GAME
+    games.REGISTRY.pop(SLUG, None)
+
+
+@pytest.fixture
+def tier(db, fake_game):
+    from rooms.models import Game, RoomTier
+
+    game = Game.objects.create(slug=SLUG, name_zh="抢五", name_en="Race to five", family="seated",
+                               min_seats=2, max_seats=2)
+    return RoomTier.objects.create(
+        game=game, code="low", name="初级场", base_stake=10, minimum_rule=RoomTier.MinimumRule.FIXED,
+        fixed_minimum=100, rake_bps=500, seats=2, bots_enabled=True,
+    )
+
+
+@pytest.fixture
+def make_player(db):
+    from platform.accounts.services import user_create
+
+    def make(coins: int | None = None, name: str | None = None):
+        from wallets.services import wallet_adjust
+
+        user = user_create(username=name or f"player{next(_names)}", password="pw-Secret-123")
+        if coins is not None:
+            from wallets.selectors import wallet_balance
+
+            delta = coins - wallet_balance(user=user)
+            if delta:
+                wallet_adjust(user=user, amount=delta, key=f"test-adjust:{user.pk}", reason="test setup")
+        return user
+
+    return make
+
+
+def run_clock(max_steps: int = 500) -> int:
+    """Fire every due deadline until none is due (the tick, as beat or the loop would)."""
+    from rooms.tables.services import tables_tick
+
+    steps = 0
+    while steps < max_steps and tables_tick():
+        steps += 1
+    return steps
+
+
+def expire(hand) -> None:
+    """Move the hand's deadline into the past, as if the player's time ran out."""
+    from rooms.tables.models import Hand
+
+    Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))

@@ -1,0 +1,32 @@
+"""Shared steps for the runtime tests."""
+
+from rooms.tables import services
+from rooms.tables.models import Hand, Seat
+from rooms.tables.tests.conftest import run_clock
+
+
+def sit_connected(user, tier):
+    """Quick-start ``user`` (bots fill the other seat at once) as if their page were open."""
+    table = services.table_quick_start(tier_id=tier.pk, user=user)
+    services.table_presence(table_id=table.pk, user=user, connected=True)
+    return table
+
+
+def open_hand(table) -> Hand | None:
+    return Hand.objects.filter(table=table, status__in=["playing", "finished"]).first()
+
+
+def my_seat(user) -> Seat:
+    return Seat.objects.get(user=user)
+
+
+def until_my_turn(table, user) -> Hand | None:
+    """Let the bots play until it is ``user``'s turn (or the hand is over); return the open hand."""
+    from rooms.tables.broadcast import engine_for
+
+    run_clock()
+    hand = open_hand(table)
+    if hand is None or hand.status != "playing":
+        return None
+    assert my_seat(user).index in engine_for(hand.game_slug).actors(hand.state)
+    return hand

@@ -1,0 +1,246 @@
+"""The runtime's services on the fake race-to-five game: seating, stakes, actions, timers, money."""
+
+import threading
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from rooms.errors import EntryRefused
+from rooms.tables import selectors, services
+from rooms.tables.errors import ActionRefused, AlreadySeated, NotYourTurn
+from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.tests.conftest import expire, run_clock
+from rooms.tables.tests.helpers import my_seat, open_hand, sit_connected, until_my_turn
+from wallets.models import Account, LedgerTransaction
+from wallets.selectors import wallet_balance
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+
+def escrow_balance() -> int:
+    return Account.objects.filter(code="escrow").values_list("balance", flat=True).first() or 0
+
+
+def test_quick_start_seats_player_fills_bots_and_moves_whole_balance_to_escrow(tier, make_player):
+    alice = make_player(coins=5000)
+    table = services.table_quick_start(tier_id=tier.pk, user=alice)
+
+    seats = list(table.seats.order_by("index"))
+    assert [s.user_id is not None for s in seats] == [True, True]
+    assert sorted(s.is_bot for s in seats) == [False, True]
+    hand = open_hand(table)
+    assert hand is not None and hand.status == "playing"
+    assert len(hand.seed) == 32
+    bot = next(s.user for s in seats if s.is_bot)
+    carried = {p["user"]: p["carried"] for p in hand.players}
+    assert carried[alice.pk] == 5000
+    assert wallet_balance(user=alice) == 0
+    assert escrow_balance() == 5000 + carried[bot.pk]
+    stake = LedgerTransaction.objects.get(key=f"hand:{hand.pk}:stake")
+    assert stake.kind == "stake"
+    assert selectors.seated_counts_by_tier() == {tier.pk: 1}
+
+
+def test_carried_coins_are_capped_by_the_tier_maximum(tier, make_player):
+    tier.maximum_coins = 3000
+    tier.save()
+    alice = make_player(coins=2500)
+    hand = open_hand(services.table_quick_start(tier_id=tier.pk, user=alice))
+    assert wallet_balance(user=alice) == 0
+    tier.maximum_coins = 2000
+    tier.save()
+    bob = make_player(coins=2000)
+    Seat.objects.filter(user=alice).update(user=None)
+    assert hand is not None
+    hand2 = open_hand(services.table_quick_start(tier_id=tier.pk, user=bob))
+    assert {p["user"]: p["carried"] for p in hand2.players}[bob.pk] == 2000
+
+
+def test_quick_start_refuses_a_player_below_the_minimum(tier, make_player):
+    poor = make_player(coins=40)
+    with pytest.raises(EntryRefused, match="100"):
+        services.table_quick_start(tier_id=tier.pk, user=poor)
+    assert not Seat.objects.filter(user=poor).exists()
+    assert not Table.objects.exists()
+
+
+def test_a_player_sits_at_one_table_at_a_time(tier, make_player):
+    alice = make_player()
+    table = services.table_quick_start(tier_id=tier.pk, user=alice)
+    with pytest.raises(AlreadySeated, match=f"table {table.pk}"):
+        services.table_quick_start(tier_id=tier.pk, user=alice)
+    other = Table.objects.create(tier=tier, seat_count=2)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Seat.objects.create(table=other, index=0, user=alice)
+
+
+def test_wrong_turn_and_illegal_actions_change_nothing(tier, make_player):
+    alice = make_player()
+    table = sit_connected(alice, tier)
+    hand = until_my_turn(table, alice)
+    assert hand is not None
+    seq, count = Table.objects.get(pk=table.pk).seq, hand.action_count
+
+    with pytest.raises(ActionRefused, match="Add 1 or 2"):
+        services.table_act(table_id=table.pk, user=alice, action={"type": "add", "n": 7})
+    hand.refresh_from_db()
+    assert (Table.objects.get(pk=table.pk).seq, hand.action_count) == (seq, count)
+
+    services.table_act(table_id=table.pk, user=alice, action={"type": "add", "n": 1})
+    hand.refresh_from_db()
+    if hand.status == "playing":
+        with pytest.raises(NotYourTurn, match="not your turn"):
+            services.table_act(table_id=table.pk, user=alice, action={"type": "add", "n": 1})
+    entry = HandAction.objects.get(hand=hand, n=count + 1)
+    assert (entry.seat, entry.action, entry.auto) == (my_seat(alice).index, {"type": "add", "n": 1}, False)
+
+
+def test_timeout_puts_the_player_under_trustee_until_they_take_control_back(tier, make_player):
+    alice = make_player()
+    table = sit_connected(alice, tier)
+    hand = until_my_turn(table, alice)
+    assert hand is not None and hand.deadline is not None
+    expire(hand)
+    hand.refresh_from_db()
+    assert services.table_timeout(hand_id=hand.pk, token=hand.deadline_token) is True
+
+    assert my_seat(alice).trustee is True
+    mine = HandAction.objects.filter(hand=hand, seat=my_seat(alice).index).last()
+    assert mine.auto is True and mine.action == {"type": "add", "n": 1}
+    # Under 托管 the server keeps playing for her with no click: the hand runs to its end.
+    run_clock()
+    hand.refresh_from_db()
+    assert hand.status == "settled"
+
+    services.table_ready(table_id=table.pk, user=alice)
+    hand = until_my_turn(table, alice) if not my_seat(alice).trustee else None
+    services.table_trustee(table_id=table.pk, user=alice, on=False)
+    assert my_seat(alice).trustee is False
+
+
+def test_a_stale_timer_does_nothing(tier, make_player):
+    alice = make_player()
+    table = sit_connected(alice, tier)
+    hand = until_my_turn(table, alice)
+    old_token = hand.deadline_token
+    services.table_act(table_id=table.pk, user=alice, action={"type": "add", "n": 1})
+    hand.refresh_from_db()
+    if hand.status != "playing":
+        pytest.skip("the hand ended on that move")
+    expire(hand)
+    count = hand.action_count
+    assert services.table_timeout(hand_id=hand.pk, token=old_token) is False
+    hand.refresh_from_db()
+    assert hand.action_count == count
+
+
+def test_a_hand_that_cannot_continue_is_cancelled_and_refunded(tier, make_player):
+    alice = make_player(coins=3000)
+    table = sit_connected(alice, tier)
+    hand = until_my_turn(table, alice)
+    escrowed = escrow_balance()
+    assert escrowed > 0
+    services.table_act(table_id=table.pk, user=alice, action={"type": "break"})
+    run_clock()  # the bot's turn: the engine's auto action now fails
+
+    hand.refresh_from_db()
+    assert hand.status == "cancelled"
+    assert "could not continue" in hand.cancel_reason
+    assert wallet_balance(user=alice) == 3000
+    assert escrow_balance() == 0
+    refund = LedgerTransaction.objects.get(key=f"hand:{hand.pk}:refund")
+    assert refund.kind == "refund"
+    assert not LedgerTransaction.objects.filter(key=f"hand:{hand.pk}:settle").exists()
+
+
+def test_hand_cancel_refunds_every_stake(tier, make_player):
+    alice = make_player(coins=3000)
+    table = sit_connected(alice, tier)
+    hand = open_hand(table)
+    assert services.hand_cancel(hand_id=hand.pk, reason="Staff stopped the table.") is True
+    assert services.hand_cancel(hand_id=hand.pk, reason="again") is False
+    assert wallet_balance(user=alice) == 3000
+    assert escrow_balance() == 0
+
+
+def play_out(table, user) -> Hand:
+    hand = open_hand(table)
+    services.table_trustee(table_id=table.pk, user=user, on=True)
+    run_clock()
+    hand.refresh_from_db()
+    return hand
+
+
+def test_settlement_pays_carried_plus_result_after_rake_once(tier, make_player):
+    alice = make_player(coins=1000)
+    table = sit_connected(alice, tier)
+    hand = play_out(table, alice)
+    assert hand.status == "settled"
+    tx = LedgerTransaction.objects.get(key=f"hand:{hand.pk}:settle")
+    assert hand.settlement_key == tx.key
+    me = my_seat(alice).index if Seat.objects.filter(user=alice).exists() else None
+    won = me in hand.outcome["winners"]
+    # Base stake 10; 5% rake on the winner's profit is 0.5, rounded down to 0 paid → 9 net.
+    assert wallet_balance(user=alice) == (1009 if won else 990)
+    assert escrow_balance() == 0
+    rake = Account.objects.get(code="rake").balance
+    assert rake == 1
+
+    assert services.hand_settle(hand_id=hand.pk) is None
+    assert LedgerTransaction.objects.filter(key__startswith=f"hand:{hand.pk}:settle").count() == 1
+    assert wallet_balance(user=alice) == (1009 if won else 990)
+
+
+def test_wins_count_toward_levels_for_humans_only(tier, make_player):
+    from platform.accounts.models import GameStats
+
+    alice = make_player()
+    table = sit_connected(alice, tier)
+    hand = play_out(table, alice)
+    stats = GameStats.objects.get(user=alice, game_slug="racetofive")
+    assert stats.hands == 1
+    assert stats.wins == (1 if my_seat(alice).index in hand.outcome["winners"] else 0)
+    assert GameStats.objects.count() == 1
+
+
+def test_conservation_after_many_hands_the_ledger_sums_to_zero_and_escrow_is_empty(tier, make_player):
+    alice = make_player(coins=2000)
+    table = sit_connected(alice, tier)
+    for _ in range(8):
+        hand = play_out(table, alice)
+        assert hand.status == "settled"
+        services.table_ready(table_id=table.pk, user=alice)
+    assert Hand.objects.filter(status="settled").count() >= 8
+    assert escrow_balance() in (0, sum(p["carried"] for p in open_hand(table).players))
+    from django.db.models import Sum
+
+    assert Account.objects.aggregate(total=Sum("balance"))["total"] == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_threads_settling_one_hand_post_one_transaction(tier, make_player):
+    alice = make_player(coins=1000)
+    table = sit_connected(alice, tier)
+    hand = open_hand(table)
+    # Finish the hand without settling it, so both threads race for the settlement.
+    Hand.objects.filter(pk=hand.pk).update(status="finished", outcome={
+        "deltas": [10, -10], "winners": [0], "details": {}})
+    results = []
+    barrier = threading.Barrier(2)
+
+    def settle():
+        try:
+            barrier.wait()
+            results.append(services.hand_settle(hand_id=hand.pk))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=settle) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results, key=str) == [None, f"hand:{hand.pk}:settle"]
+    assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}", kind="settlement").count() == 1
+    assert escrow_balance() == 0
