@@ -207,6 +207,7 @@ function render() {
   const snap = model.snapshot;
   const view = currentView();
   root.dataset.phase = view?.phase || "waiting";
+  root.dataset.seq = snap ? String(snap.seq) : "";
   root.dataset.myTurn = isMyTurn() ? "yes" : "no";
   renderInfo(snap, view);
   renderSeats(snap, view);
@@ -352,6 +353,7 @@ function renderCenter(snap, view) {
   } else {
     bottom.replaceChildren();
   }
+  $(".dz-bottom").hidden = !bottom.children.length;
   // 明牌 (易发): the face-up card of the deal that picked the first bidder.
   const shown = view?.shown_card;
   const shownCard = typeof shown === "string" ? shown : shown?.card;
@@ -482,9 +484,14 @@ function renderResult(liveView) {
   const winner = result?.winner || finished?.winner;
   panel.querySelector(".title").textContent = winner === "landlord" ? t("landlord_wins") : t("farmers_win");
   const spring = view?.spring ?? result?.details?.spring;
-  panel.querySelector(".spring").textContent = spring ? t(spring) : "";
   const multiple = result?.multiple ?? finished?.multiple;
-  panel.querySelector(".multiple").textContent = multiple ? `${t("multiple")} ×${multiple}` : "";
+  const bid = finished?.bid ?? result?.details?.bid;
+  const facts = [
+    spring ? t(spring) : "",
+    bid ? `${t("bid")} ${t("bid_points", { points: bid })}` : "",
+    multiple ? `${t("multiple")} ×${multiple}` : "",
+  ];
+  panel.querySelector(".sub").textContent = facts.filter(Boolean).join(" · ");
 
   const landlord = view?.landlord ?? result?.details?.landlord;
   const rows = (result?.seats || (finished?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }))).map((row) => {
