@@ -52,6 +52,10 @@ class UserAdmin(DjangoUserAdmin):
     readonly_fields = ("last_login", "date_joined")
     inlines = (GameStatsInline,)
 
+    def get_inlines(self, request, obj):
+        # A user being created has no win counts yet.
+        return self.inlines if obj is not None else ()
+
 
 @admin.register(GameStats)
 class GameStatsAdmin(admin.ModelAdmin):

@@ -5,7 +5,8 @@ from platform.accounts.validators import nickname_clean
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -29,7 +30,13 @@ def user_create(*, username: str, password: str, nickname: str = "", email: str 
     user.full_clean(exclude=["password"])
     # Not durable: the demo loader and tests create players inside their own transaction.
     with transaction.atomic():
-        user.save()
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError as error:  # the same username signed up a moment ago
+            raise ValidationError(
+                {"username": user_model._meta.get_field("username").error_messages["unique"]}
+            ) from error
         grant = settings.SIGNUP_GRANT_COINS
         if grant > 0:
             wallet_grant(user=user, amount=grant, key=f"signup-grant:{user.pk}", reason="sign-up grant")

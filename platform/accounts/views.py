@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -26,11 +27,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("rooms:lobby")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = user_create(
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-            nickname=form.cleaned_data["nickname"],
-        )
+        try:
+            user = user_create(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                nickname=form.cleaned_data["nickname"],
+            )
+        except ValidationError as error:  # e.g. the username was taken a moment ago
+            form.add_error(None, error)
+            return render(
+                request, "accounts/signup.html", {"form": form, "signup_grant": settings.SIGNUP_GRANT_COINS}
+            )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,

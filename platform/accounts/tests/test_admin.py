@@ -38,3 +38,21 @@ def test_game_stats_admin_lists_filters_and_cannot_edit(admin_browser, player):
     assert changelist.status_code == 200
     assert "包身工" in changelist.content.decode()
     assert admin_browser.get(reverse("admin:accounts_gamestats_add")).status_code == 403
+
+
+def test_staff_can_add_a_player_with_a_nickname(admin_browser):
+    assert admin_browser.get(reverse("admin:accounts_user_add")).status_code == 200
+    response = admin_browser.post(
+        reverse("admin:accounts_user_add"),
+        {
+            "username": "helper",
+            "nickname": "小助手",
+            "usable_password": "true",
+            "password1": "staff-made-pass-31",
+            "password2": "staff-made-pass-31",
+        },
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    user = get_user_model().objects.get(username="helper")
+    assert user.nickname == "小助手"
+    assert user.check_password("staff-made-pass-31")
