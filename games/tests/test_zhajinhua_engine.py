@@ -126,6 +126,17 @@ def test_a_comparison_that_decides_the_pot_shows_both_hands_to_everyone():
     assert ENGINE.view(state, 0)["hands"][2] is None
 
 
+def test_compare_reveal_immediate_shows_the_two_hands_to_the_two_players_only():
+    state = make([WEAK, STRONG, MIDDLE], compare_reveal="immediate")
+    for seat in (1, 2, 0):
+        state = act(state, seat, type="call")
+    state = act(state, 1, type="compare", target=2)
+    assert ENGINE.view(state, 1)["hands"] == [None, STRONG.split(), MIDDLE.split()]
+    assert ENGINE.view(state, 2)["hands"] == [None, STRONG.split(), MIDDLE.split()]
+    assert ENGINE.view(state, 0)["hands"] == [None, None, None]
+    assert ENGINE.view(state, None)["hands"] == [None, None, None]
+
+
 def test_last_player_standing_after_folds_shows_nobody_anything():
     state = make([STRONG, MIDDLE, WEAK])
     state = act(state, 1, type="look")

@@ -18,6 +18,10 @@ def allowed_cards(state, viewer):
     if state["phase"] != "finished":
         if viewer is not None and state["status"][viewer] == "active" and state["looked"][viewer]:
             seen.add(viewer)
+        if viewer is not None and state["compare_reveal"] == "immediate":
+            for c in state["compares"]:
+                if viewer in (c["seat"], c["target"]):
+                    seen.update((c["seat"], c["target"]))
     else:
         ended_by = state["result"]["ended_by"]
         if state["reveal_all_at_end"]:
@@ -80,6 +84,7 @@ def test_random_playouts_keep_every_promise():
             "player_cap": rng.choice((None, None, 30)),
             "showdown_ties": rng.choice(("split", "first_opens_loses")),
             "reveal_all_at_end": rng.random() < 0.2,
+            "compare_reveal": rng.choice(("end", "immediate")),
             "max_players": 6,
         }
         config = {

@@ -22,6 +22,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "player_cap": None,  # 上限 of 002/003 (one player's total), × base_stake
     "showdown_ties": "split",  # or "first_opens_loses" (002:49)
     "reveal_all_at_end": False,  # True = 002:32 / 003:193 "公开全部玩家的牌"
+    "compare_reveal": "end",  # "end" (001:734, 001:736) or "immediate": the two see each other at once
     "turn_seconds": 20,
     "max_players": 5,  # 001:732 says 2-5; 002:30 allows 6 (a tier may set 6)
 }
@@ -48,6 +49,10 @@ class ZhajinhuaEngine:
             dealer = rng.randbelow(n)
         if not 0 <= dealer < n:
             raise ValueError("first_seat is not a seat")
+        if cfg["compare_reveal"] not in ("end", "immediate"):
+            raise ValueError('compare_reveal must be "end" or "immediate"')
+        if cfg["showdown_ties"] not in ("split", "first_opens_loses"):
+            raise ValueError('showdown_ties must be "split" or "first_opens_loses"')
         deck = [r + s for r in RANKS for s in SUITS]
         rng.shuffle(deck)
         # Deal one card at a time starting at the dealer (002:29): replayable, and
@@ -70,6 +75,7 @@ class ZhajinhuaEngine:
             "player_cap": None if cfg["player_cap"] is None else int(cfg["player_cap"]) * base,
             "showdown_ties": cfg["showdown_ties"],
             "reveal_all_at_end": bool(cfg["reveal_all_at_end"]),
+            "compare_reveal": cfg["compare_reveal"],
             "turn_seconds": int(cfg["turn_seconds"]),
             "bets": antes,
             "looked": [False] * n,
@@ -289,6 +295,10 @@ class ZhajinhuaEngine:
         shown: set[int] = set()
         if seat is not None and state["status"][seat] == "active" and state["looked"][seat]:
             shown.add(seat)  # 002:31: a folded player may not look at their cards until the end
+        if seat is not None and state["compare_reveal"] == "immediate":
+            for c in state["compares"]:
+                if seat in (c["seat"], c["target"]):
+                    shown.update((c["seat"], c["target"]))
         result = state["result"]
         if result is not None:
             if state["reveal_all_at_end"]:
