@@ -115,30 +115,35 @@ def _plain_value(counts: Sequence[int]) -> int:
     return _pack(HIGH_CARD, by_rank[:5])
 
 
-def _build_tables() -> tuple[dict[int, int], list[int]]:
-    plain: dict[int, int] = {}
-    counts = [0] * 13
+class _PlainTable(dict):
+    """Every rank multiset of 5–7 cards → its value; filled on the first lookup.
 
-    def walk(rank: int, left: int, key: int) -> None:
-        if rank == 13:
-            total = sum(counts)
-            if 5 <= total <= 7:
-                plain[key] = _plain_value(counts)
-            return
-        for c in range(min(4, left) + 1):
-            counts[rank] = c
-            walk(rank + 1, left - c, key + (c << (3 * rank)))
-        counts[rank] = 0
+    Building takes about half a second, so it waits until a hand is first
+    valued instead of slowing every import; afterwards a lookup is a plain
+    dict hit (``__missing__`` is never consulted for a valid key again).
+    """
 
-    walk(0, 7, 0)
-    flush = [0] * 8192
-    for mask in range(8192):
-        if mask.bit_count() >= 5:
-            flush[mask] = _flush_value(mask)
-    return plain, flush
+    def __missing__(self, key: int) -> int:
+        if self:
+            raise KeyError(key)
+        counts = [0] * 13
+
+        def walk(rank: int, left: int, key: int) -> None:
+            if rank == 13:
+                if 5 <= sum(counts) <= 7:
+                    self[key] = _plain_value(counts)
+                return
+            for c in range(min(4, left) + 1):
+                counts[rank] = c
+                walk(rank + 1, left - c, key + (c << (3 * rank)))
+            counts[rank] = 0
+
+        walk(0, 7, 0)
+        return self[key]
 
 
-_PLAIN, _FLUSH = _build_tables()
+_PLAIN = _PlainTable()
+_FLUSH = [_flush_value(mask) if mask.bit_count() >= 5 else 0 for mask in range(8192)]
 
 
 def hand_rank(cards: Sequence[str]) -> int:
