@@ -70,6 +70,11 @@ def illegal_actions(state, rng):
             yield seat, {"type": "fold"}
 
 
+def hint_is_legal(state, seat, actions, rng):
+    assert ENGINE.hint(state, seat) in actions
+    assert ENGINE.auto_action(state, seat) in actions
+
+
 def final_checks(state, outcome):
     stakes = state["stakes"]
     for i, delta in enumerate(outcome.deltas):
@@ -107,6 +112,7 @@ def test_random_playouts_keep_every_promise(side_pot_outcome_check):
             rng_for_choices=rng,
             illegal_actions=illegal_actions,
             view_check=view_check,
+            legal_check=hint_is_legal,
             deadline_rate=0.1,
         )
         final_checks(state, outcome)

@@ -223,7 +223,20 @@ def test_on_deadline_folds_the_player_on_turn():
     state = ENGINE.on_deadline(state)
     assert state["status"][1] == "folded" and ENGINE.actors(state) == [2]
     assert ENGINE.auto_action(state, 2) == {"type": "fold"}
-    assert ENGINE.hint(state, 2) == {"type": "call"}
+    assert ENGINE.hint(state, 2) == {"type": "call"}  # blind in the first round
+
+
+def test_hint_plays_whole_hands_to_an_end():
+    config = {**GAME.default_options, "base_stake": 10, "first_seat": None}
+    for k in range(40):
+        seats = [SeatSpec(i, 2000) for i in range(4)]
+        state = ENGINE.new_hand(config, seats, SeededRng(bytes([k + 1]) * 16))
+        steps = 0
+        while ENGINE.outcome(state) is None:
+            seat = ENGINE.actors(state)[0]
+            state = ENGINE.apply(state, seat, ENGINE.hint(state, seat))
+            steps += 1
+        assert steps < 40 and sum(ENGINE.outcome(state).deltas) == 0
 
 
 def test_a_blind_player_sees_no_cards_and_looking_shows_only_their_own():

@@ -70,6 +70,8 @@ def legal_check(state, seat, actions, rng):
     for a in actions:
         if a["type"] == "raise":
             assert a["amount"] <= min(left, cap)
+    assert ENGINE.hint(state, seat) in actions
+    assert ENGINE.auto_action(state, seat) in actions
 
 
 def test_random_playouts_keep_every_promise():

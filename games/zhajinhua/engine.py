@@ -281,11 +281,30 @@ class ZhajinhuaEngine:
         return {"type": "fold"}
 
     def hint(self, state: State, seat: int) -> Action | None:
-        """提示: call when the viewer can, otherwise fold."""
+        """提示: a plain strategy that reads only what the seat may see.
+
+        Blind: call for two rounds, then look. Seen: raise with a 顺子 or
+        better, call with a pair (comparing after the fourth round), compare
+        with a 单张 when allowed, else fold. Bots play it too, so hands end.
+        """
         legal = self.legal_actions(state, seat)
         if not legal:
             return None
-        return {"type": "call"} if {"type": "call"} in legal else {"type": "fold"}
+        call, fold = {"type": "call"}, {"type": "fold"}
+        if not state["looked"][seat]:
+            if state["turns"][seat] >= 2:
+                return {"type": "look"}
+            return call if call in legal else fold
+        strength = rules.strength(state["_hands"][seat])[0]  # the seat has seen these cards
+        compares = [a for a in legal if a["type"] == "compare"]
+        raises = [a for a in legal if a["type"] == "raise"]
+        if strength >= 2:
+            return raises[0] if raises else (call if call in legal else fold)
+        if strength == 1:
+            if compares and state["turns"][seat] >= 4:
+                return compares[0]
+            return call if call in legal else fold
+        return compares[0] if compares else fold
 
     # -- what leaves the server -------------------------------------------
     def visible_hands(self, state: State, seat: int | None) -> list[list[str] | None]:
