@@ -109,6 +109,7 @@ def test_timeout_checks_the_blinds_and_folds_the_rest():
     assert state["phase"] == "finished"
     assert state["folded"] == [True, False, False, False]
     assert state["stakes"] == [0, 100, 200, 400]
+    assert ENGINE.view(state, None)["coins"] == [5000, 4900, 4800, 4600]
     assert sum(ENGINE.outcome(state).deltas) == 0
     assert ENGINE.deadline_seconds(state) is None
 
