@@ -1,6 +1,6 @@
 """REST endpoints for the signed-in player's wallet (session auth, read-only)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.generics import ListAPIView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -24,10 +24,12 @@ class WalletView(APIView):
         return Response(WalletSerializer({"balance": wallet_balance(user=request.user)}).data)
 
 
-@extend_schema(
-    operation_id="wallet_entries_list",
-    summary="The signed-in player's ledger entries, newest first",
-    tags=["wallet"],
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="wallet_entries_list",
+        summary="The signed-in player's ledger entries, newest first",
+        tags=["wallet"],
+    )
 )
 class WalletEntryListView(ListAPIView):
     permission_classes = [IsAuthenticated]

@@ -22,12 +22,12 @@ def wallet_account(*, user) -> Account | None:
 
 
 def wallet_entries(*, user) -> QuerySet[LedgerEntry]:
-    """Return the player's ledger entries, newest first, with their transactions."""
-    return (
-        LedgerEntry.objects.filter(account__user=user)
-        .select_related("transaction")
-        .order_by("-transaction__created_at", "-pk")
-    )
+    """Return the player's ledger entries, newest first, with their transactions.
+
+    Newest first by primary key: an account's entries are inserted under its
+    row lock, so pk order is posting order, and (account, -id) is indexed.
+    """
+    return LedgerEntry.objects.filter(account__user=user).select_related("transaction").order_by("-pk")
 
 
 @dataclass(frozen=True)
