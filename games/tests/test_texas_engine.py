@@ -83,6 +83,10 @@ def test_refusals_explain_themselves_and_change_nothing():
         act(state, 2, type="fold")
     with pytest.raises(IllegalAction, match="stakes you can afford"):
         act(state, 0, type="bet", amount=300)
+    with pytest.raises(IllegalAction, match="not an action in this game"):
+        act(state, 1, type="check", amount=0)
+    with pytest.raises(IllegalAction, match="not a valid bet"):
+        act(state, 0, type="bet", amount=200.0)
     state = act(state, 0, type="bet", amount=200)
     with pytest.raises(IllegalAction, match="already made your bet"):
         act(state, 0, type="bet", amount=400)

@@ -71,6 +71,10 @@ def test_looking_twice_or_a_raise_off_the_steps_is_refused_with_a_reason():
         act(state, 1, type="raise", amount=25)
     with pytest.raises(IllegalAction, match="not your turn"):
         act(state, 2, type="call")
+    with pytest.raises(IllegalAction, match="not an action in this game"):
+        act(state, 1, type="call", amount=10)
+    with pytest.raises(IllegalAction, match="not a whole number"):
+        act(state, 1, type="raise", amount="20")
 
 
 def test_compare_only_from_the_second_round_and_it_costs_twice_the_call():

@@ -20,6 +20,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 RANKS = "23456789TJQKA"
 SUITS = "shcd"
+_SHAPES = {"check": {"type"}, "fold": {"type"}, "bet": {"type", "amount"}, "raise": {"type", "amount"}}
 
 
 class TexasEngine:
@@ -104,6 +105,8 @@ class TexasEngine:
             raise IllegalAction("You have already made your bet this hand.")
         if not isinstance(action, dict) or ("amount" in action and type(action["amount"]) is not int):
             raise IllegalAction("That is not a valid bet.")
+        if set(action) != _SHAPES.get(action.get("type"), set()):
+            raise IllegalAction("That is not an action in this game.")
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
         # Only these lists change in a bet; everything else is shared, never mutated.

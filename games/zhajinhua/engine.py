@@ -29,6 +29,13 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 SUITS = "shcd"
 RANKS = "23456789TJQKA"
+_SHAPES = {
+    "look": {"type"},
+    "call": {"type"},
+    "fold": {"type"},
+    "raise": {"type", "amount"},
+    "compare": {"type", "target"},
+}
 
 
 class ZhajinhuaEngine:
@@ -143,6 +150,8 @@ class ZhajinhuaEngine:
         for key in ("amount", "target"):
             if key in action and type(action[key]) is not int:
                 raise IllegalAction("That amount or seat is not a whole number.")
+        if set(action) != _SHAPES.get(kind, set()):
+            raise IllegalAction("That is not an action in this game.")
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
         new = copy.deepcopy(state)
