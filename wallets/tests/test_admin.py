@@ -28,7 +28,8 @@ def cashier_client(client, make_player):
     staff = make_player(username="teller", is_staff=True)
     staff.user_permissions.add(
         *Permission.objects.filter(
-            content_type__app_label="wallets", codename__in=["move_money", "view_account"]
+            content_type__app_label="wallets",
+            codename__in=["move_money", "view_account", "view_ledgertransaction", "view_ledgerentry"],
         )
     )
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
@@ -76,13 +77,17 @@ def test_a_deposit_records_the_staff_actor_and_reason_and_a_double_submit_posts_
     key = form_page.split('name="key" value="')[1].split('"')[0]
     data = {"operation": "deposit", "amount": 5000, "reason": "bank transfer 42", "key": key}
 
-    first = cashier_client.post(url, data)
+    first = cashier_client.post(url, data, follow=True)
     second = cashier_client.post(url, data)
 
-    assert first.status_code == second.status_code == 302
+    assert first.redirect_chain[0][1] == 302 and second.status_code == 302
     assert wallet_balance(user=player) == 5000
     txn = LedgerTransaction.objects.get(key=f"staff:{key}")
     assert txn.kind == "deposit" and txn.actor == cashier_client.user and txn.memo == "bank transfer 42"
+    assert (
+        f"Posted transaction #{txn.pk}: Deposit of 5,000 coins for {player.username}."
+        in first.content.decode()
+    )
 
 
 @pytest.mark.parametrize(
@@ -128,5 +133,8 @@ def test_a_negative_adjustment_and_a_reversal_from_the_admin(cashier_client, pla
 
     assert response.status_code == 302
     assert wallet_balance(user=player) == 100
+    page = cashier_client.get(response["Location"]).content.decode()
+    reversal_pk = LedgerTransaction.objects.get(kind="reversal").pk
+    assert f"Transaction #{adjustment.pk} reversed by #{reversal_pk}." in page
     reversal = LedgerTransaction.objects.get(kind="reversal")
     assert reversal.reversal_of == adjustment and reversal.actor == cashier_client.user

@@ -270,3 +270,13 @@ def test_a_refused_posting_inside_an_outer_transaction_rolls_back_only_itself(pl
     assert wallet_balance(user=player) == 70
     assert not LedgerTransaction.objects.filter(key="w").exists()
     assert ledger_check() == []
+
+
+def test_a_leg_on_a_missing_account_or_an_unsaved_reversal_is_refused(player):
+    wallet = wallet_for_user(user=player)
+    ghost = Account(pk=987654, kind="player")
+    with pytest.raises(InvalidTransaction, match="Account #987654 does not exist"):
+        ledger_post(key="ghost", kind="bet", legs=[(ghost, -5), (wallet, 5)])
+    with pytest.raises(InvalidTransaction, match="Only a posted transaction can be reversed"):
+        ledger_reverse(transaction=LedgerTransaction(kind="grant"), key="r", actor=None, reason="undo")
+    assert LedgerTransaction.objects.count() == 0
