@@ -2,7 +2,8 @@
 
 The winners take back their own stakes and share the losers' stakes equally
 (001:739 "牌型相同的赢家平分盈利": equal hands split the winnings). Under
-有限责任制 nobody wins more than they carried (001:329, 001:727); when a
+有限责任制 nobody wins more than they carried (001:329, 001:727, the
+platform-wide wording; the 炸金花 sections are silent); when a
 winner's cap bites, the losers pay in proportion to what they staked
 (001:727 "按比例"), so the sums still balance to zero. Odd coins go one each
 to the seats first clockwise from the dealer (``order``).
