@@ -53,17 +53,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tokens = float(RATE_PER_SECOND)
         self.refilled = time.monotonic()
         self.refused = 0
-        await self.accept()
         if self.user is None or not self.user.is_authenticated:
+            await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
         if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+            await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return
         timers_ensure_started()
+        # Mark the seat connected before the socket opens, so no timer plays for a player
+        # whose page is already there.
         await database_sync_to_async(services.table_presence)(
             table_id=self.table_id, user=self.user, connected=True
         )
+        await self.accept()
         await self._follow_seat()
 
     async def disconnect(self, code: int) -> None:

@@ -23,6 +23,7 @@ class RaceToFive:
             "turn_seconds": int(config.get("turn_seconds", 30)),
             "winner": None,
             "broken": False,
+            "target": int(config.get("target", TARGET)),
         }
 
     def actors(self, state: dict) -> list[int]:
@@ -41,7 +42,7 @@ class RaceToFive:
             new["broken"] = True
         elif action.get("type") == "add" and action.get("n") in (1, 2):
             new["total"] = state["total"] + action["n"]
-            if new["total"] >= TARGET:
+            if new["total"] >= state["target"]:
                 new["winner"] = seat
         else:
             raise IllegalAction("Add 1 or 2.")

@@ -1,0 +1,240 @@
+"""The table socket through the real ASGI application, signed in with a session cookie."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from rooms.tables import services
+from rooms.tables.models import Hand, Seat
+from rooms.tables.tests.conftest import expire, run_clock
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+
+@pytest.fixture(autouse=True)
+def memory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def long_tier(tier):
+    tier.options = {"target": 40}
+    tier.save()
+    return tier
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client.cookies["sessionid"].value
+
+
+async def open_socket(table_id: int, user=None) -> WebsocketCommunicator:
+    from platform.asgi import application
+
+    headers = [(b"origin", b"http://testserver")]
+    if user is not None:
+        cookie = await sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def next_of(comm, kind: str, timeout: float = 3) -> dict:
+    while True:
+        message = await comm.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+async def latest_state(comm) -> dict:
+    """Read everything pending and return the newest state (a snapshot may race a broadcast)."""
+    state = await next_of(comm, "state")
+    while not await comm.receive_nothing(timeout=0.2):
+        message = await comm.receive_json_from()
+        if message["type"] == "state" and message["seq"] >= state["seq"]:
+            state = message
+    return state
+
+
+async def until_my_turn(comm) -> dict:
+    """Tick the clock (bots play) and return the newest state, in which this seat may act."""
+    await sync_to_async(run_clock)()
+    state = await latest_state(comm)
+    hand = state["hand"]
+    assert hand and hand["status"] == "playing" and state["you"]["seat"] in hand["actors"], state
+    return state
+
+
+async def seated(user, tier):
+    table = await sync_to_async(services.table_quick_start)(tier_id=tier.pk, user=user)
+    comm = await open_socket(table.pk, user)
+    await comm.receive_nothing(timeout=0.2)  # let the connect finish its snapshot before the test goes on
+    return table, comm
+
+
+async def test_anonymous_is_closed_with_4401(tier, make_player):
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, tier)
+    anon = await open_socket(table.pk)
+    assert await anon.receive_output() == {"type": "websocket.close", "code": 4401}
+    await comm.disconnect()
+
+
+async def test_join_sends_the_seat_its_own_view_and_spectators_none(long_tier, make_player):
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await next_of(comm, "state")
+    hand = await sync_to_async(Hand.objects.get)(table=table)
+    seat = (await sync_to_async(Seat.objects.get)(user=alice)).index
+    assert state["you"]["seat"] == seat
+    assert state["hand"]["view"]["secret"] == hand.state["secrets"][seat]
+    assert state["table"]["seats"][seat]["name"] == alice.username
+
+    watcher = await open_socket(table.pk, bob)
+    watch = await next_of(watcher, "state")
+    assert watch["you"]["seat"] is None
+    assert watch["hand"]["view"]["secret"] is None
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_an_act_reaches_every_viewer_with_the_next_seq(long_tier, make_player):
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    watcher = await open_socket(table.pk, bob)
+    await next_of(watcher, "state")
+    total = state["hand"]["view"]["total"]
+
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    mine = await next_of(comm, "state")
+    theirs = await next_of(watcher, "state")
+    assert mine["seq"] == theirs["seq"] == state["seq"] + 1
+    assert mine["hand"]["view"]["total"] == total + 2
+    assert theirs["hand"]["view"]["secret"] is None
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_an_illegal_act_is_an_error_to_that_player_only(long_tier, make_player):
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    watcher = await open_socket(table.pk, bob)
+    await next_of(watcher, "state")
+
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 9}})
+    error = await next_of(comm, "error")
+    assert error == {"type": "error", "seq": state["seq"], "ref": 1, "code": "illegal", "message": "Add 1 or 2."}
+    assert await watcher.receive_nothing(timeout=0.3)
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_acting_out_of_turn_replaying_a_seq_or_for_another_seat_is_refused(long_tier, make_player):
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await until_my_turn(comm)
+    await comm.send_json_to({"type": "act", "seq": 5, "action": {"type": "add", "n": 1}})
+    await next_of(comm, "state")  # now the bot's turn, and no tick has run
+    await comm.send_json_to({"type": "act", "seq": 6, "action": {"type": "add", "n": 1}})
+    assert (await next_of(comm, "error"))["code"] == "not_your_turn"
+    await comm.send_json_to({"type": "act", "seq": 6, "action": {"type": "add", "n": 1}})
+    assert (await next_of(comm, "error"))["code"] == "stale_seq"
+    # Naming a seat is not part of the protocol: the act always plays for the sender's own seat.
+    bot_seat = 1 - (await sync_to_async(Seat.objects.get)(user=alice)).index
+    await comm.send_json_to({"type": "act", "seq": 7, "seat": bot_seat, "action": {"type": "add", "n": 1}})
+    assert (await next_of(comm, "error"))["code"] == "malformed"
+
+    watcher = await open_socket(table.pk, bob)
+    await next_of(watcher, "state")
+    await watcher.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 1}})
+    assert (await next_of(watcher, "error"))["code"] == "not_seated"
+    log = await sync_to_async(lambda: list(Hand.objects.get(table=table).actions.values_list("seat", "auto")))()
+    assert log[-1] == ((1 - bot_seat), False)  # her one accepted act is the last entry
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_malformed_and_oversize_messages_get_errors_not_crashes(tier, make_player):
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, tier)
+    await next_of(comm, "state")
+    cases = [
+        ("{not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"type": 3}', "malformed"),
+        ('{"type": "shout"}', "unknown_type"),
+        ('{"type": "act", "seq": "1", "action": {"type": "pass"}}', "malformed"),
+        ('{"type": "act", "seq": 1}', "malformed"),
+        ('{"type": "trustee", "on": "yes"}', "malformed"),
+        (json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large"),
+    ]
+    for text, code in cases:
+        await comm.send_to(text_data=text)
+        assert (await next_of(comm, "error"))["code"] == code, text
+    await comm.send_to(bytes_data=b"\x00\x01")
+    assert (await next_of(comm, "error"))["code"] == "malformed"
+    await comm.send_json_to({"type": "ping"})
+    assert (await next_of(comm, "pong"))["type"] == "pong"
+    await comm.disconnect()
+
+
+async def test_a_flood_is_rate_limited(tier, make_player):
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, tier)
+    await next_of(comm, "state")
+    for _ in range(30):
+        await comm.send_json_to({"type": "ping"})
+    kinds = [(await comm.receive_json_from())["type"] for _ in range(30)]
+    assert kinds.count("pong") <= 21
+    assert "error" in kinds
+    await comm.disconnect()
+
+
+async def test_reconnect_and_resync_bring_the_full_current_view(long_tier, make_player, settings):
+    settings.TABLE_DISCONNECT_GRACE = 60  # away for less than the grace: nobody plays for her
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 1}})
+    await next_of(comm, "state")
+    await comm.disconnect()
+    await sync_to_async(run_clock)()  # the bot plays while she is away
+
+    again = await open_socket(table.pk, alice)
+    fresh = await next_of(again, "state")
+    hand = await sync_to_async(Hand.objects.get)(table=table)
+    assert fresh["seq"] > state["seq"] + 1
+    assert fresh["hand"]["view"]["total"] == hand.state["total"]
+    await again.send_json_to({"type": "resync"})
+    assert (await next_of(again, "state"))["seq"] == fresh["seq"]
+    await again.disconnect()
+
+
+async def test_a_timeout_puts_the_player_under_trustee_and_one_click_takes_back_control(long_tier, make_player):
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await until_my_turn(comm)
+    hand = await sync_to_async(Hand.objects.get)(table=table)
+    await sync_to_async(expire)(hand)
+    await sync_to_async(services.tables_tick)()  # her time ran out: the server plays for her
+    state = await next_of(comm, "state")
+    assert state["you"]["trustee"] is True
+    assert state["table"]["seats"][state["you"]["seat"]]["trustee"] is True
+
+    await comm.send_json_to({"type": "trustee", "on": False})
+    while state["you"]["trustee"]:
+        state = await next_of(comm, "state")
+    assert await sync_to_async(lambda: Seat.objects.get(user=alice).trustee)() is False
+    await comm.disconnect()
