@@ -75,3 +75,21 @@ def expire(hand) -> None:
     from rooms.tables.models import Hand
 
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))
+
+
+@pytest.fixture
+def ddz_tier(db):
+    """A 斗地主 (doudizhu) room with bots, on the real engine."""
+    from rooms.models import Game, RoomTier
+
+    info = games.REGISTRY["doudizhu"]
+    game, _ = Game.objects.get_or_create(
+        slug="doudizhu",
+        defaults={"name_zh": info.name_zh, "name_en": info.name_en, "family": "seated", "min_seats": 3,
+                  "max_seats": 3},
+    )
+    return RoomTier.objects.create(
+        game=game, code="ddz-low", name="初级场", base_stake=1, room_factor=1,
+        minimum_rule=RoomTier.MinimumRule.FIXED, fixed_minimum=100, rake_bps=500,
+        options={"variant": "classic"}, bots_enabled=True,
+    )
