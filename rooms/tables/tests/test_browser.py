@@ -172,6 +172,12 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
             page.wait_for_selector("#connection[data-status=connected]")
             seen["balance_before"] = int(page.get_attribute("#my-balance", "data-value"))
 
+            # A dropped connection: the indicator says so, the page reconnects by itself and resyncs.
+            page.evaluate("() => window.tableClient.socket.ws.close()")
+            page.wait_for_selector("#connection[data-status=reconnecting]", timeout=5000)
+            page.wait_for_selector("#connection[data-status=connected]", timeout=15000)
+            seen["reconnected"] = True
+
             deadline = time.monotonic() + HAND_TIMEOUT_S
             while True:
                 left_ms = (deadline - time.monotonic()) * 1000
@@ -212,6 +218,7 @@ def test_a_new_player_plays_a_whole_hand_against_bots(live_asgi, doudizhu_tier, 
     print(f"screenshots: {seen.get('turn')} {seen['result_shot']}")
 
     assert seen["errors"] == [], seen["errors"]
+    assert seen["reconnected"]
     user = User.objects.get(username=seen["username"])
     hand = Hand.objects.get(participants=user)
     assert hand.status == Hand.Status.SETTLED
