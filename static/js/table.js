@@ -120,6 +120,15 @@ function act(action) {
   setMessage("");
   socket.act(action);
   render();
+  // An answer always comes (a new state or an error); if it got lost, ask for the table again.
+  const sent = model.snapshot?.seq;
+  window.setTimeout(() => {
+    if (model.pending && model.snapshot?.seq === sent) {
+      model.pending = false;
+      socket.send({ type: "resync" });
+      render();
+    }
+  }, 5000);
 }
 
 function playSelected() {
@@ -235,7 +244,7 @@ function renderInfo(snap, view) {
   const tier = snap?.table?.tier;
   $("#tier-name").textContent = tier?.name || "";
   $("#hand-number").textContent = snap?.hand ? t("hand_number", { number: snap.hand.number }) : "";
-  $("#base-stake").textContent = tier ? tier.base_stake : "–";
+  $("#base-stake").textContent = view?.stake ?? tier?.base_stake ?? "–";
   $("#multiple").textContent = view?.multiple ? `×${view.multiple}` : "–";
   $("#bid").textContent = view?.bid ? t("bid_points", { points: view.bid }) : "–";
   const balance = $("#my-balance");
@@ -282,6 +291,11 @@ function seatInfo(index, seat, snap, view, where) {
   if (seat && seat.connected === false && !seat.is_bot) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
   if (seat?.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
   if (view?.doubles?.[index] === true) badges.push(h("span", { class: "dz-badge multiple" }, t("said_double")));
+  // What this seat plays for if the hand ended now (the engine's per-seat multiple).
+  const own = view?.multiples?.[index];
+  if (typeof own === "number" && view.phase !== "finished") {
+    badges.push(h("span", { class: "dz-badge multiple", title: t("multiple"), dataset: { multiple: own } }, `×${own}`));
+  }
 
   const name = seat?.name || t("empty_seat");
   const avatar = h("div", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1).toUpperCase());
