@@ -68,3 +68,14 @@ async def _run() -> None:
         except Exception:  # noqa: BLE001 - one bad tick must not stop every table's clock
             logger.exception("table timer tick failed")
         await asyncio.sleep(interval)
+
+
+async def timers_stop() -> None:
+    """Stop the in-process timer loop of the running event loop (tests, shutdown)."""
+    task = _loops.pop(id(asyncio.get_running_loop()), None)
+    if task is not None:
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
