@@ -251,7 +251,8 @@ def hand_settle(*, hand_id: int) -> str | None:
         hand.status = Hand.Status.SETTLED
         hand.settlement_key = key if legs else ""
         hand.settled_at = timezone.now()
-        hand.save(update_fields=["status", "settlement_key", "settled_at"])
+        hand.outcome = {**hand.outcome, "net": net, "rake": rake}
+        hand.save(update_fields=["status", "settlement_key", "settled_at", "outcome"])
         next_first = details.get("next_first_seat")
         table.next_first_seat = next_first if isinstance(next_first, int) else None
         balances = {w.user_id: w for w in wallets}

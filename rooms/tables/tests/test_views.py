@@ -76,3 +76,25 @@ def test_admin_hides_a_live_hand_and_fills_seats_with_bots(client, tier, make_pl
     page = client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
     assert "hidden until the hand is over" in page
     assert Table.objects.get(pk=table.pk).status == "playing"
+
+
+def test_history_api_lists_the_players_settled_hands_with_result(client, tier, make_player):
+    from rooms.tables import services
+    from rooms.tables.tests.conftest import run_clock
+
+    alice, bob = make_player(), make_player()
+    table = services.table_quick_start(tier_id=tier.pk, user=alice)
+    services.table_trustee(table_id=table.pk, user=alice, on=True)
+    run_clock()
+    hand = Hand.objects.get(table=table)
+    assert hand.status == "settled"
+    login(client, alice)
+    rows = client.get("/api/tables/history/").json()["results"]
+    assert [row["id"] for row in rows] == [hand.pk]
+    row = rows[0]
+    mine = row["seat"]
+    assert row["delta"] == hand.outcome["net"][mine]
+    assert row["won"] == (mine in hand.outcome["winners"])
+    assert row["seed"] == bytes(hand.seed).hex()
+    login(client, bob)
+    assert client.get("/api/tables/history/").json()["results"] == []
