@@ -192,6 +192,13 @@ class HandRecord:
     seed_hex: str
 
 
+def _card_list(value) -> list[str]:
+    """Return ``value`` if it is a list of card strings (other games may record other shapes)."""
+    if isinstance(value, list) and all(isinstance(card, str) for card in value):
+        return list(value)
+    return []
+
+
 def _played_since_deal(state: dict, seats: int) -> list[list[str]]:
     """Return the cards each seat played in the deal that was finished (after the last redeal)."""
     played: list[list[str]] = [[] for _ in range(seats)]
@@ -221,12 +228,12 @@ def _hand_record(hand: Hand, user, settled: dict[str, int]) -> HandRecord:
             delta = gross
         rake = max(gross - delta, 0)
     landlord = details.get("landlord")
-    finals = details.get("hands") or []
-    bottom = list(details.get("bottom") or [])
+    finals = details.get("hands") if isinstance(details.get("hands"), list) else []
+    bottom = _card_list(details.get("bottom"))
     played = _played_since_deal(hand.state or {}, len(players))
     seats = []
     for index, player in enumerate(players):
-        left = list(finals[index]) if index < len(finals) else []
+        left = _card_list(finals[index]) if index < len(finals) else []
         dealt = left + (played[index] if index < len(played) else [])
         if index == landlord:
             # The landlord took the 底牌 after the deal: show the 17 dealt cards.
