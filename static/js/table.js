@@ -221,9 +221,9 @@ function render() {
   renderInfo(snap, view);
   renderSeats(snap, view);
   renderCenter(snap, view);
+  renderResult(view); // before the actions: the Ready button hides behind an open result panel
   renderActions(snap, view);
   renderHand(view);
-  renderResult(view);
   tick();
 }
 
