@@ -465,8 +465,12 @@ def tables_tick() -> int:
         done += bool(table_fill_bots(table_id=table_id))
     lost = Hand.objects.filter(status=Hand.Status.FINISHED, finished_at__lte=now - timedelta(seconds=30))
     for hand_id in list(lost.values_list("pk", flat=True)[:100]):
+        from django.core.cache import cache
+
         from rooms.tables.tasks import settle_hand
 
-        settle_hand.delay(hand_id)
-        done += 1
+        # At most once a minute per hand, so a worker outage does not pile up copies.
+        if cache.add(f"tables:settle-requeued:{hand_id}", 1, timeout=60):
+            settle_hand.delay(hand_id)
+            done += 1
     return done

@@ -20,6 +20,9 @@ def fast_tables(settings):
     settings.TABLE_DISCONNECT_GRACE = 0
     settings.TABLE_TIMERS_IN_PROCESS = False
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.core.cache import cache
+
+    cache.clear()  # the tick's once-a-minute re-queue marks must not leak between tests
 
 
 @pytest.fixture

@@ -125,8 +125,7 @@ def test_a_stale_timer_does_nothing(tier, make_player):
     old_token = hand.deadline_token
     services.table_act(table_id=table.pk, user=alice, action={"type": "add", "n": 1})
     hand.refresh_from_db()
-    if hand.status != "playing":
-        pytest.skip("the hand ended on that move")
+    assert hand.status == "playing"  # 1 (+2 by the bot) cannot reach five yet
     expire(hand)
     count = hand.action_count
     assert services.table_timeout(hand_id=hand.pk, token=old_token) is False
@@ -244,3 +243,20 @@ def test_two_threads_settling_one_hand_post_one_transaction(tier, make_player):
     assert sorted(results, key=str) == [None, f"hand:{hand.pk}:settle"]
     assert LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}", kind="settlement").count() == 1
     assert escrow_balance() == 0
+
+
+def test_the_tick_settles_a_hand_whose_settlement_task_was_lost(tier, make_player):
+    from django.utils import timezone
+
+    alice = make_player(coins=1000)
+    table = sit_connected(alice, tier)
+    hand = open_hand(table)
+    Hand.objects.filter(pk=hand.pk).update(
+        status="finished",
+        finished_at=timezone.now() - timezone.timedelta(minutes=5),
+        outcome={"deltas": [10, -10], "winners": [0], "details": {}},
+    )
+    run_clock()
+    hand.refresh_from_db()
+    assert hand.status == "settled"
+    assert LedgerTransaction.objects.filter(key=f"hand:{hand.pk}:settle").count() == 1
