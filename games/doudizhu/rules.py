@@ -100,6 +100,18 @@ def _chain_starts(counts: tuple[int, ...], need: int, length: int):
             yield r - length + 1
 
 
+def _chains(counts: tuple[int, ...], need: int, shortest: int, longest: int):
+    """Yield (start, links) for every run of ``shortest``..``longest`` consecutive ranks 3..A with ``need`` cards."""
+    run = 0
+    for r in range(RANK_A + 1):
+        if counts[r] >= need:
+            run += 1
+            for links in range(shortest, min(run, longest) + 1):
+                yield r - links + 1, links
+        else:
+            run = 0
+
+
 def _jokers_together(kickers: list[int] | tuple[int, ...]) -> bool:
     return kickers[RANK_XJ] > 0 and kickers[RANK_DJ] > 0
 
@@ -262,31 +274,30 @@ def _gen_kind(counts: tuple[int, ...], kind: str, size: int | None, above: int):
     chains = {"straight": (1, 5), "pair_straight": (2, 3), "plane": (3, 2)}
     if kind in chains:
         width, shortest = chains[kind]
-        lengths = [size // width] if size else range(shortest, 13)
-        for links in lengths:
-            for start in _chain_starts(counts, width, links):
-                end = start + links - 1
-                if end > above:
-                    play = _with_body({r: width for r in range(start, end + 1)}, [0] * N_RANKS)
-                    yield play, Combo(kind, end, width * links, links)
+        low, high = (size // width, size // width) if size else (shortest, 12)
+        for start, links in _chains(counts, width, low, high):
+            end = start + links - 1
+            if end > above:
+                play = [0] * N_RANKS
+                play[start : end + 1] = [width] * links
+                yield tuple(play), Combo(kind, end, width * links, links)
         return
     if kind in ("plane_singles", "plane_pairs"):
         wing = 1 if kind == "plane_singles" else 2
         per = 3 + wing
-        lengths = [size // per] if size else range(2, 20 // per + 1)
-        for links in lengths:
-            for start in _chain_starts(counts, 3, links):
-                end = start + links - 1
-                if end <= above:
+        low, high = (size // per, size // per) if size else (2, 20 // per)
+        for start, links in _chains(counts, 3, low, high):
+            end = start + links - 1
+            if end <= above:
+                continue
+            avail = list(counts)
+            for r in range(start, end + 1):
+                avail[r] -= 3
+            for kick in _kicker_sets(avail, links, wing):
+                if wing == 1 and _jokers_together(kick):
                     continue
-                avail = list(counts)
-                for r in range(start, end + 1):
-                    avail[r] -= 3
-                for kick in _kicker_sets(avail, links, wing):
-                    if wing == 1 and _jokers_together(kick):
-                        continue
-                    play = _with_body({r: 3 for r in range(start, end + 1)}, kick)
-                    yield play, Combo(kind, end, per * links, links)
+                play = _with_body({r: 3 for r in range(start, end + 1)}, kick)
+                yield play, Combo(kind, end, per * links, links)
         return
     raise ValueError(f"unknown kind {kind!r}")
 
@@ -350,11 +361,15 @@ class CardPicker:
     def pick(self, play: tuple[int, ...]) -> list[str]:
         chosen: list[str] = []
         by_rank = self.by_rank
-        for r in range(N_RANKS - 1, -1, -1):
-            k = play[r]
-            if k:
-                cards = by_rank[r]
-                if len(cards) < k:
-                    raise ValueError("the hand does not hold that play")
-                chosen.extend(cards[len(cards) - k :])
+        for r, k in _parts(play):
+            cards = by_rank[r]
+            if len(cards) < k:
+                raise ValueError("the hand does not hold that play")
+            chosen.extend(cards[len(cards) - k :])
         return chosen
+
+
+@lru_cache(maxsize=65536)
+def _parts(play: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The (rank, count) pairs of a play, high ranks first."""
+    return tuple((r, play[r]) for r in range(N_RANKS - 1, -1, -1) if play[r])

@@ -1,0 +1,106 @@
+"""games.testing: the shared harness passes a sound toy engine and catches broken ones."""
+
+import random
+
+import pytest
+
+from games.base import IllegalAction, Outcome, SeatSpec
+from games.testing import InvariantError, check_engine_invariants, private_keys, random_playout, strings_in
+
+SEATS = [SeatSpec(1, 10), SeatSpec(2, 10)]
+
+
+class RaceToThree:
+    """Two seats take turns adding 1 or 2; whoever reaches 3 wins 1 coin from the other."""
+
+    def new_hand(self, config, seats, rng):
+        return {"total": 0, "turn": rng.randbelow(2), "winner": None, "_seed": rng.seed.hex()}
+
+    def actors(self, state):
+        return [] if state["winner"] is not None else [state["turn"]]
+
+    def legal_actions(self, state, seat):
+        if seat not in self.actors(state):
+            return []
+        return [{"type": "add", "n": n} for n in (1, 2) if state["total"] + n <= 3]
+
+    def apply(self, state, seat, action):
+        if seat not in self.actors(state):
+            raise IllegalAction("It is not your turn.")
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("Add 1 or 2 without passing 3.")
+        new = dict(state, total=state["total"] + action["n"], turn=1 - seat)
+        if new["total"] == 3:
+            new["winner"] = seat
+        return new
+
+    def on_deadline(self, state):
+        return self.apply(state, state["turn"], {"type": "add", "n": 1})
+
+    def deadline_seconds(self, state):
+        return None if state["winner"] is not None else 10
+
+    def view(self, state, seat):
+        return {"total": state["total"], "turn": state["turn"]}
+
+    def outcome(self, state):
+        if state["winner"] is None:
+            return None
+        deltas = [1, -1] if state["winner"] == 0 else [-1, 1]
+        return Outcome(deltas=deltas, winners=[state["winner"]])
+
+
+class Mutating(RaceToThree):
+    def apply(self, state, seat, action):
+        new = super().apply(state, seat, action)
+        state["total"] = -1
+        return new
+
+
+class Leaky(RaceToThree):
+    def view(self, state, seat):
+        return {**super().view(state, seat), "_seed": state["_seed"]}
+
+
+class Lax(RaceToThree):
+    def apply(self, state, seat, action):
+        if action.get("type") != "add":
+            return dict(state)
+        return super().apply(state, seat, action)
+
+
+def test_sound_engine_passes():
+    for seed in range(20):
+        state, steps, outcome = check_engine_invariants(
+            RaceToThree(), {}, SEATS, seed, random.Random(seed), deadline_rate=0.3
+        )
+        assert outcome.deltas in ([1, -1], [-1, 1]) and 2 <= steps <= 3
+        final, plain_steps = random_playout(RaceToThree(), {}, SEATS, seed, random.Random(seed))
+        assert final["total"] == 3 and plain_steps >= 2
+
+
+@pytest.mark.parametrize(
+    ("engine", "message"),
+    [
+        (Mutating(), "mutated its input"),
+        (Leaky(), "private keys"),
+        (Lax(), "was allowed the illegal action"),
+    ],
+)
+def test_broken_engines_are_caught(engine, message):
+    with pytest.raises(InvariantError, match=message):
+        check_engine_invariants(engine, {}, SEATS, 1, random.Random(1))
+
+
+def test_view_check_catches_a_leak():
+    def no_totals(state, seat, view):
+        if seat is None and view["total"]:
+            raise InvariantError("a spectator sees the total")
+
+    with pytest.raises(InvariantError, match="a spectator sees the total"):
+        check_engine_invariants(RaceToThree(), {}, SEATS, 2, random.Random(2), view_check=no_totals)
+
+
+def test_walkers():
+    assert sorted(private_keys({"a": [{"_x": 1}], "_y": 2})) == ["_x", "_y"]
+    assert strings_in({"hand": ["3s", "pass"], "k": ("DJ",)}, {"3s", "DJ", "4h"}) == {"3s", "DJ"}
