@@ -73,7 +73,8 @@ function applyState(msg) {
   const previous = model.snapshot;
   model.snapshot = msg;
   model.pending = false;
-  model.balance = shownBalance(msg);
+  // Spectators' broadcasts carry no balance: keep the one the connect-time state gave.
+  model.balance = shownBalance(msg) ?? model.balance;
   const view = msg.hand?.view;
   const hand = new Set(view?.hand || []);
   for (const card of [...model.selected]) if (!hand.has(card)) model.selected.delete(card);
