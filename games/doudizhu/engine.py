@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State
 from games.doudizhu import rules
-from games.doudizhu.scoring import limited_liability, settle
+from games.doudizhu.assist import suggest_lead
+from games.doudizhu.scoring import close_hand
 from games.doudizhu.views import build_view
 
 SEATS = 3
@@ -191,7 +192,7 @@ class DoudizhuEngine:
             if points not in (1, 2, 3) or isinstance(points, bool):
                 raise IllegalAction("A bid is 1, 2 or 3 points.")
             if points <= state["bid"]:
-                raise IllegalAction(f"You must bid more than {state['bid']} points, or pass.")
+                raise IllegalAction(f"You must bid higher than {state['bid']}, or pass.")
         elif kind != "pass":
             raise IllegalAction("Bid 1, 2 or 3 points, or pass.")
         new = dict(state)
@@ -347,7 +348,7 @@ class DoudizhuEngine:
             new["bombs"] = state["bombs"] + 1
         new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
         if not remaining:
-            return self._finish(new, seat)
+            return close_hand(new, seat)
         new["turn"] = _next(seat)
         return new
 
@@ -376,58 +377,6 @@ class DoudizhuEngine:
         return combo
 
     # -- the end -----------------------------------------------------------------------------
-
-    def _finish(self, state: State, seat: int) -> State:
-        landlord = state["landlord"]
-        landlord_won = seat == landlord
-        farmers = [s for s in range(SEATS) if s != landlord]
-        spring = None
-        if landlord_won and all(state["plays"][f] == 0 for f in farmers):
-            spring = "spring"  # 春天: the farmers never played a card
-        elif not landlord_won and state["plays"][landlord] == 1:
-            spring = "anti_spring"  # 反春: the landlord played only his first lead
-        doublings = state["bombs"] + (1 if spring else 0)
-        opts = state["options"]
-        pair_robs = [0] * SEATS
-        for robber, robbed in state["rob_events"]:
-            if landlord in (robber, robbed):
-                other = robbed if robber == landlord else robber
-                pair_robs[other] += 1
-        scores, multiples = settle(
-            variant=state["variant"],
-            stake=opts["stake_amount"],
-            bid=state["bid"],
-            landlord=landlord,
-            landlord_won=landlord_won,
-            doublings=doublings,
-            pair_robs=pair_robs,
-            global_robs=len(state["rob_events"]),
-            doubled=[bool(d) for d in state["doubles"]],
-            options=opts,
-        )
-        deltas = limited_liability(scores, state["coins"], landlord)
-        state["phase"] = "finished"
-        state["turn"] = None
-        state["spring"] = spring
-        state["result"] = {
-            "landlord": landlord,
-            "winner": "landlord" if landlord_won else "farmers",
-            "winners": [landlord] if landlord_won else farmers,
-            "bid": state["bid"],
-            "multiple": 2**doublings,
-            "multiples": multiples,
-            "spring": spring,
-            "bombs": state["bombs"],
-            "robs": len(state["rob_events"]),
-            "doubles": [bool(d) for d in state["doubles"]],
-            "scores": scores,
-            "deltas": deltas,
-            "limited": deltas != scores,
-            "hands": [list(h) for h in state["hands"]],
-            "bottom": list(state["bottom"]),
-            "next_first_seat": seat,
-        }
-        return state
 
     def outcome(self, state: State) -> Outcome | None:
         result = state.get("result")
@@ -468,7 +417,7 @@ class DoudizhuEngine:
         if previous is None:
             if rules.readings(hand):
                 return {"type": "play", "cards": rules.sort_cards(hand)}
-            return {"type": "play", "cards": rules.cards_for(hand, _lead_shape(counts))}
+            return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
         plays = rules.plays_from(tuple(counts), previous)
         if not plays:
             return dict(PASS)
@@ -476,29 +425,6 @@ class DoudizhuEngine:
 
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(self, state, seat)
-
-
-def _lead_shape(counts: list[int]) -> tuple[int, ...]:
-    """Lead the lowest group that breaks no bomb: a single, a pair, or a trio with the lowest single."""
-    groups = [r for r in range(rules.N_RANKS) if 0 < counts[r] < 4]
-    jokers = counts[rules.RANK_XJ] and counts[rules.RANK_DJ]
-    if jokers:
-        groups = [r for r in groups if r < rules.RANK_XJ]
-    play = [0] * rules.N_RANKS
-    if not groups:
-        bombs = [r for r in range(rules.N_RANKS) if counts[r] == 4]
-        if bombs:
-            play[bombs[0]] = 4
-        else:
-            play[rules.RANK_XJ] = play[rules.RANK_DJ] = 1
-        return tuple(play)
-    low = groups[0]
-    play[low] = counts[low]
-    if counts[low] == 3:
-        singles = [r for r in groups if counts[r] == 1 and r != low]
-        if singles:
-            play[singles[0]] = 1
-    return tuple(play)
 
 
 def action_copy(action: dict) -> dict:

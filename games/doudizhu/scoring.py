@@ -28,6 +28,15 @@ def limited_liability(scores: list[int], coins: list[int], landlord: int) -> lis
     return final
 
 
+def pair_robs(rob_events: list[list[int]], landlord: int) -> list[int]:
+    """Count, per farmer, the robs between him and the landlord (002: a rob doubles robber and robbed)."""
+    counts = [0, 0, 0]
+    for robber, robbed in rob_events:
+        if landlord in (robber, robbed):
+            counts[robbed if robber == landlord else robber] += 1
+    return counts
+
+
 def settle(
     *,
     variant: str,
@@ -81,3 +90,52 @@ def settle(
         scores[f] = sign * stake * multiples[f]
     scores[landlord] = -sum(scores[f] for f in farmers)
     return scores, multiples
+
+
+def close_hand(state: dict, seat: int) -> dict:
+    """End the hand in ``state`` (a fresh copy) because ``seat`` played his last card; settle it."""
+    landlord = state["landlord"]
+    landlord_won = seat == landlord
+    farmers = [s for s in range(3) if s != landlord]
+    spring = None
+    if landlord_won and all(state["plays"][f] == 0 for f in farmers):
+        spring = "spring"  # 春天: the farmers never played a card
+    elif not landlord_won and state["plays"][landlord] == 1:
+        spring = "anti_spring"  # 反春: the landlord played only his first lead
+    doublings = state["bombs"] + (1 if spring else 0)
+    opts = state["options"]
+    scores, multiples = settle(
+        variant=state["variant"],
+        stake=opts["stake_amount"],
+        bid=state["bid"],
+        landlord=landlord,
+        landlord_won=landlord_won,
+        doublings=doublings,
+        pair_robs=pair_robs(state["rob_events"], landlord),
+        global_robs=len(state["rob_events"]),
+        doubled=[bool(d) for d in state["doubles"]],
+        options=opts,
+    )
+    deltas = limited_liability(scores, state["coins"], landlord)
+    state["phase"] = "finished"
+    state["turn"] = None
+    state["spring"] = spring
+    state["result"] = {
+        "landlord": landlord,
+        "winner": "landlord" if landlord_won else "farmers",
+        "winners": [landlord] if landlord_won else farmers,
+        "bid": state["bid"],
+        "multiple": 2**doublings,
+        "multiples": multiples,
+        "spring": spring,
+        "bombs": state["bombs"],
+        "robs": len(state["rob_events"]),
+        "doubles": [bool(d) for d in state["doubles"]],
+        "scores": scores,
+        "deltas": deltas,
+        "limited": deltas != scores,
+        "hands": [list(h) for h in state["hands"]],
+        "bottom": list(state["bottom"]),
+        "next_first_seat": seat,
+    }
+    return state

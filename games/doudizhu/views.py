@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.base import State
 from games.doudizhu import rules
-from games.doudizhu.scoring import settle
+from games.doudizhu.scoring import pair_robs, settle
 
 RESULT_KEYS = (
     "winner",
@@ -25,10 +25,6 @@ def _live_multiples(state: State) -> list[int] | None:
     landlord = state["landlord"]
     if landlord is None:
         return None
-    pair_robs = [0, 0, 0]
-    for robber, robbed in state["rob_events"]:
-        if landlord in (robber, robbed):
-            pair_robs[robbed if robber == landlord else robber] += 1
     _scores, multiples = settle(
         variant=state["variant"],
         stake=1,
@@ -36,7 +32,7 @@ def _live_multiples(state: State) -> list[int] | None:
         landlord=landlord,
         landlord_won=True,
         doublings=state["bombs"] + (1 if state["spring"] else 0),
-        pair_robs=pair_robs,
+        pair_robs=pair_robs(state["rob_events"], landlord),
         global_robs=len(state["rob_events"]),
         doubled=[bool(d) for d in state["doubles"]],
         options=state["options"],

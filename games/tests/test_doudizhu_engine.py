@@ -100,10 +100,7 @@ def test_classic_anti_spring_doubles():
     assert outcome.details["spring"] == "anti_spring"
     assert outcome.deltas[ll] == -120
     assert outcome.details["next_first_seat"] == (ll + 1) % 3
-    assert outcome.details["hands"][ll] == ["Ks", "Kh"] or sorted(outcome.details["hands"][ll]) == [
-        "Kh",
-        "Ks",
-    ]
+    assert outcome.details["hands"][ll] == ["Ks", "Kh"]
 
 
 def test_no_spring_when_the_landlord_played_twice():
@@ -237,7 +234,7 @@ def test_redeal_when_everyone_passes():
 def test_classic_bidding_three_ends_at_once_and_bids_must_rise():
     state = ENGINE.new_hand(config("classic", first_seat=0), seats(), rng())
     state = act(state, bid(1))
-    with pytest.raises(IllegalAction, match="You must bid more than 1 points, or pass."):
+    with pytest.raises(IllegalAction, match="You must bid higher than 1, or pass."):
         act(state, bid(1))
     assert [a.get("points") for a in ENGINE.legal_actions(state, 1)] == [2, 3, None]
     state = act(state, bid(3))
@@ -309,12 +306,7 @@ def test_auto_actions_pass_when_bidding_and_play_smallest_when_leading():
 
 def test_hint_beats_with_the_smallest_play():
     state, ll = landlord_state("classic", ["55 KK 9", "66 AA 3333", "77 8"])
-    assert ENGINE.hint(state, ll) == {"type": "play", "cards": ["5s", "5h"]} or ENGINE.hint(state, ll)[
-        "cards"
-    ] in (
-        ["5h", "5s"],
-        ["5s", "5h"],
-    )
+    assert ENGINE.hint(state, ll) == {"type": "play", "cards": ["5s", "5h"]}
     state = act(state, play("KK"))
     assert sorted(ENGINE.hint(state, (ll + 1) % 3)["cards"]) == sorted(cards("AA"))
     state = act(state, play("AA"))
