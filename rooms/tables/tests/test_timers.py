@@ -4,7 +4,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from rooms.tables import services
+from rooms.tables import seating, services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.test_consumers import memory_layer, next_of, open_socket  # noqa: F401
 from rooms.tables.timers import timers_stop
@@ -60,7 +60,7 @@ def test_ready_regroups_a_player_to_another_waiting_table_of_the_tier(tier, make
     # Bob sits alone at a second table of the tier, between hands and not ready.
     there = Table.objects.create(tier=tier, seat_count=2)
     Seat.objects.bulk_create([Seat(table=there, index=0, user=bob), Seat(table=there, index=1)])
-    monkeypatch.setattr(services.secrets, "choice", lambda options: options[-1])
+    monkeypatch.setattr(seating.secrets, "choice", lambda options: options[-1])
 
     moved_to = services.table_ready(table_id=there.pk, user=bob)
 
@@ -84,7 +84,7 @@ async def test_a_socket_whose_player_was_regrouped_is_told_where_to_go(tier, mak
     there = await sync_to_async(second_table)()
     comm = await open_socket(there.pk, bob)
     await next_of(comm, "state")
-    monkeypatch.setattr(services.secrets, "choice", lambda options: options[-1])
+    monkeypatch.setattr(seating.secrets, "choice", lambda options: options[-1])
     await comm.send_json_to({"type": "ready"})
     moved = await next_of(comm, "moved")
     assert moved["table"] == here.pk and moved["url"] == f"/tables/{here.pk}/"

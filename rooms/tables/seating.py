@@ -1,0 +1,223 @@
+"""Seating: quick start, bots filling seats, ready and regrouping (分组), leaving.
+
+A user holds at most one seat (a partial unique constraint). Quick start
+prefers a waiting table of the tier where humans already wait; bots (when
+the tier allows them) fill the rest, at once or after ``TABLE_BOT_WAIT``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from rooms.models import RoomTier
+from rooms.tables import hands
+from rooms.tables.bots import bot_acquire
+from rooms.tables.broadcast import table_changed
+from rooms.tables.core import lock_seats, lock_table, schedule_next, setting
+from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
+from rooms.tables.models import Hand, Seat, Table
+
+
+def _table_create(tier: RoomTier) -> Table:
+    from games import REGISTRY
+
+    count = tier.seats or REGISTRY[tier.game.slug].max_seats
+    table = Table.objects.create(tier=tier, seat_count=count)
+    Seat.objects.bulk_create([Seat(table=table, index=i) for i in range(count)])
+    return table
+
+
+def _seat_user(table: Table, seat: Seat, user, *, is_bot: bool) -> None:
+    seat.user = user
+    seat.is_bot = is_bot
+    seat.ready = True
+    seat.trustee = False
+    seat.connected = is_bot
+    seat.seated_at = timezone.now()
+    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at"])
+
+
+def _free_seat(table: Table, seats: list[Seat]) -> Seat | None:
+    """Return an empty seat, or a bot's seat (a bot stands up for a human), or None."""
+    empty = [seat for seat in seats if seat.user_id is None]
+    if empty:
+        return empty[0]
+    bots = [seat for seat in seats if seat.is_bot]
+    if bots and table.status == Table.Status.WAITING:
+        _seat_clear(bots[-1])
+        return bots[-1]
+    return None
+
+
+def _seat_clear(seat: Seat) -> None:
+    seat.user = None
+    seat.is_bot = seat.ready = seat.trustee = seat.connected = False
+    seat.seated_at = None
+    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at"])
+
+
+def table_quick_start(*, tier_id: int, user) -> Table:
+    """Seat ``user`` at a table of the tier that needs players (or a new one) and return it.
+
+    Raises ``EntryRefused`` when the wallet does not meet the tier's rule and
+    ``AlreadySeated`` when the user already sits somewhere (one table at a time).
+    """
+    from rooms.services import tier_entry_check
+
+    with transaction.atomic(durable=True):
+        tier = RoomTier.objects.select_related("game").get(pk=tier_id)
+        current = Seat.objects.filter(user=user).first()
+        if current is not None:
+            raise AlreadySeated(current.table_id)
+        tier_entry_check(tier=tier, user=user)
+        candidates = list(
+            Table.objects.select_for_update(of=("self",))
+            .filter(tier=tier, status=Table.Status.WAITING)
+            .order_by("pk")
+        )
+        # Prefer tables where humans already wait, so people play people; then any with room.
+        with_humans = [t for t in candidates if t.seats.filter(user__isnull=False, is_bot=False).exists()]
+        with_room = [t for t in candidates if t.seats.filter(user__isnull=True).exists()]
+        pool = [t for t in with_humans if t in with_room] or with_room
+        table = secrets.choice(pool) if pool else _table_create(tier)
+        seats = lock_seats(table)
+        seat = _free_seat(table, seats)
+        if seat is None:  # every waiting table was full of humans: open a new one
+            table = _table_create(tier)
+            seats = lock_seats(table)
+            seat = seats[0]
+        _seat_user(table, seat, user, is_bot=False)
+        _after_seating(table)
+        table_changed(table)
+    return table
+
+
+def _after_seating(table: Table) -> None:
+    """Fill with bots when no wait is configured, then start a hand if every seat is ready."""
+    if table.tier.bots_enabled and setting("TABLE_BOT_WAIT", 3.0) <= 0:
+        _fill_bots(table)
+    _maybe_start(table)
+
+
+def _fill_bots(table: Table) -> int:
+    seats = lock_seats(table)
+    taken = {seat.user_id for seat in seats if seat.user_id}
+    filled = 0
+    for seat in seats:
+        if seat.user_id is None:
+            bot = bot_acquire(tier=table.tier, exclude=taken)
+            taken.add(bot.pk)
+            _seat_user(table, seat, bot, is_bot=True)
+            filled += 1
+    return filled
+
+
+def _maybe_start(table: Table) -> Hand | None:
+    if table.status != Table.Status.WAITING:
+        return None
+    seats = lock_seats(table)
+    if not all(seat.user_id and seat.ready for seat in seats):
+        return None
+    if not any(not seat.is_bot for seat in seats):
+        return None  # never play bots against bots alone
+    hand = hands.hand_start(table=table, seats=seats)
+    if hand is not None:
+        schedule_next(table, hand, seats)
+    return hand
+
+
+def table_fill_bots(*, table_id: int) -> int:
+    """Seat bots in every empty seat of a waiting table (staff action, or after the wait)."""
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        if table.status != Table.Status.WAITING:
+            return 0
+        filled = _fill_bots(table)
+        _maybe_start(table)
+        table_changed(table)
+    return filled
+
+
+def table_ready(*, table_id: int, user) -> Table:
+    """Mark the player ready for the next hand, regrouping them within the tier (分组).
+
+    Regrouping: the player goes back to the tier's pool and is seated, in a
+    random order drawn with ``secrets``, at one of the tier's waiting tables
+    that has another ready human and a free (empty or bot) seat, or stays here.
+    Returns the table the player now sits at.
+    """
+    from rooms.services import tier_entry_check
+
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, user=user).first()
+        if seat is None:
+            raise NotSeated()
+        if table.status != Table.Status.WAITING:
+            raise NotNow()
+        tier_entry_check(tier=table.tier, user=user)
+        waiting_ids = set(
+            Seat.objects.filter(
+                table__tier=table.tier, table__status=Table.Status.WAITING, ready=True, is_bot=False,
+                user__isnull=False,
+            )
+            .exclude(table=table)
+            .values_list("table_id", flat=True)
+        )
+        # skip_locked: another player regrouping at the same moment keeps their table; no deadlock.
+        others = list(
+            Table.objects.select_for_update(of=("self",), skip_locked=True)
+            .filter(pk__in=waiting_ids)
+            .order_by("pk")
+        )
+        choices = [table, *[t for t in others if _has_room(t)]]
+        target = secrets.choice(choices)
+        if target.pk == table.pk:
+            seat.ready = True
+            seat.seated_at = timezone.now()
+            seat.save(update_fields=["ready", "seated_at"])
+            _maybe_start(table)
+            table_changed(table)
+            return table
+        _seat_clear(seat)
+        _release_bots_if_alone(table)
+        table_changed(table)
+        target_seats = lock_seats(target)
+        _seat_user(target, _free_seat(target, target_seats), user, is_bot=False)
+        _maybe_start(target)
+        table_changed(target)
+        return target
+
+
+def _has_room(table: Table) -> bool:
+    return table.seats.filter(user__isnull=True).exists() or table.seats.filter(is_bot=True).exists()
+
+
+def _release_bots_if_alone(table: Table) -> None:
+    """With no human left at a waiting table, bots stand up and the table closes."""
+    seats = lock_seats(table)
+    if any(seat.user_id and not seat.is_bot for seat in seats):
+        return
+    for seat in seats:
+        if seat.user_id:
+            _seat_clear(seat)
+    table.status = Table.Status.CLOSED
+    table.save(update_fields=["status", "updated_at"])
+
+
+def table_leave(*, table_id: int, user) -> None:
+    """Stand up from the table (between hands only)."""
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, user=user).first()
+        if seat is None:
+            raise NotSeated()
+        if table.status == Table.Status.PLAYING:
+            raise NotNow()
+        _seat_clear(seat)
+        _release_bots_if_alone(table)
+        table_changed(table)
+
