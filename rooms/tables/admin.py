@@ -53,9 +53,24 @@ class HandAdmin(admin.ModelAdmin):
     search_fields = ["=id", "=table__id", "settlement_key"]
     inlines = [HandActionInline]
     readonly_fields = [
-        "table", "number", "game_slug", "status", "config", "players", "deadline", "deadline_token",
-        "action_count", "outcome", "cancel_reason", "stake_key", "settlement_link", "seed_hex",
-        "state_when_over", "started_at", "finished_at", "settled_at",
+        "table",
+        "number",
+        "game_slug",
+        "status",
+        "config",
+        "players",
+        "deadline",
+        "deadline_token",
+        "action_count",
+        "outcome",
+        "cancel_reason",
+        "stake_key",
+        "settlement_link",
+        "seed_hex",
+        "state_when_over",
+        "started_at",
+        "finished_at",
+        "settled_at",
     ]
     exclude = ["seed", "state", "participants"]
 

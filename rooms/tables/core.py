@@ -44,7 +44,6 @@ def open_hand(table: Table) -> Hand | None:
     )
 
 
-
 def record_action(hand: Hand, seat: int | None, action: dict, *, auto: bool, state: dict) -> None:
     hand.action_count += 1
     HandAction.objects.create(hand=hand, n=hand.action_count, seat=seat, action=action, auto=auto)
@@ -75,4 +74,3 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
 
     hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
     transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
-

@@ -83,7 +83,9 @@ def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:
                 state=state,
             )
             hand.participants.set([p["user"] for p in players if not p["is_bot"]])
-            legs = [(wallet, -p["carried"]) for wallet, p in zip(wallets, players, strict=True) if p["carried"]]
+            legs = [
+                (wallet, -p["carried"]) for wallet, p in zip(wallets, players, strict=True) if p["carried"]
+            ]
             total = sum(p["carried"] for p in players)
             if total:
                 hand.stake_key = f"hand:{hand.pk}:stake"
@@ -112,7 +114,15 @@ def hand_finish(*, table: Table, hand: Hand, outcome: Outcome) -> None:
     hand.finished_at = timezone.now()
     hand.outcome = {"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details}
     hand.save(
-        update_fields=["state", "deadline", "deadline_token", "action_count", "status", "finished_at", "outcome"]
+        update_fields=[
+            "state",
+            "deadline",
+            "deadline_token",
+            "action_count",
+            "status",
+            "finished_at",
+            "outcome",
+        ]
     )
     hand_id = hand.pk
 
@@ -280,4 +290,3 @@ def hand_settle(*, hand_id: int) -> str | None:
         _reset_after_hand(table)
         table_changed(table, notices=[result])
     return key
-

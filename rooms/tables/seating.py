@@ -161,7 +161,10 @@ def table_ready(*, table_id: int, user) -> Table:
         tier_entry_check(tier=table.tier, user=user)
         waiting_ids = set(
             Seat.objects.filter(
-                table__tier=table.tier, table__status=Table.Status.WAITING, ready=True, is_bot=False,
+                table__tier=table.tier,
+                table__status=Table.Status.WAITING,
+                ready=True,
+                is_bot=False,
                 user__isnull=False,
             )
             .exclude(table=table)
@@ -220,4 +223,3 @@ def table_leave(*, table_id: int, user) -> None:
         _seat_clear(seat)
         _release_bots_if_alone(table)
         table_changed(table)
-

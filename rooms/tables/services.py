@@ -30,8 +30,18 @@ logger = logging.getLogger(__name__)
 # The public services of the runtime, in one place: seating lives in seating.py,
 # a hand's money in hands.py.
 __all__ = [
-    "hand_cancel", "hand_settle", "lock_table", "table_act", "table_fill_bots", "table_leave",
-    "table_presence", "table_quick_start", "table_ready", "table_timeout", "table_trustee", "tables_tick",
+    "hand_cancel",
+    "hand_settle",
+    "lock_table",
+    "table_act",
+    "table_fill_bots",
+    "table_leave",
+    "table_presence",
+    "table_quick_start",
+    "table_ready",
+    "table_timeout",
+    "table_trustee",
+    "tables_tick",
 ]
 hand_cancel = hands.hand_cancel
 hand_settle = hands.hand_settle
@@ -69,8 +79,6 @@ def table_presence(*, table_id: int, user, connected: bool) -> bool:
             schedule_next(table, hand, seats)
         table_changed(table)
     return True
-
-
 
 
 # --- playing --------------------------------------------------------------------
@@ -175,7 +183,9 @@ def tables_tick() -> int:
     """
     now = timezone.now()
     done = 0
-    due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline__lte=now).values_list("pk", "deadline_token")
+    due = Hand.objects.filter(status=Hand.Status.PLAYING, deadline__lte=now).values_list(
+        "pk", "deadline_token"
+    )
     for hand_id, token in list(due.order_by("deadline")[:200]):
         try:
             done += table_timeout(hand_id=hand_id, token=token)

@@ -36,11 +36,19 @@ def fake_game():
 def tier(db, fake_game):
     from rooms.models import Game, RoomTier
 
-    game = Game.objects.create(slug=SLUG, name_zh="抢五", name_en="Race to five", family="seated",
-                               min_seats=2, max_seats=2)
+    game = Game.objects.create(
+        slug=SLUG, name_zh="抢五", name_en="Race to five", family="seated", min_seats=2, max_seats=2
+    )
     return RoomTier.objects.create(
-        game=game, code="low", name="初级场", base_stake=10, minimum_rule=RoomTier.MinimumRule.FIXED,
-        fixed_minimum=100, rake_bps=500, seats=2, bots_enabled=True,
+        game=game,
+        code="low",
+        name="初级场",
+        base_stake=10,
+        minimum_rule=RoomTier.MinimumRule.FIXED,
+        fixed_minimum=100,
+        rake_bps=500,
+        seats=2,
+        bots_enabled=True,
     )
 
 
@@ -88,11 +96,23 @@ def ddz_tier(db):
     info = games.REGISTRY["doudizhu"]
     game, _ = Game.objects.get_or_create(
         slug="doudizhu",
-        defaults={"name_zh": info.name_zh, "name_en": info.name_en, "family": "seated", "min_seats": 3,
-                  "max_seats": 3},
+        defaults={
+            "name_zh": info.name_zh,
+            "name_en": info.name_en,
+            "family": "seated",
+            "min_seats": 3,
+            "max_seats": 3,
+        },
     )
     return RoomTier.objects.create(
-        game=game, code="ddz-low", name="初级场", base_stake=1, room_factor=1,
-        minimum_rule=RoomTier.MinimumRule.FIXED, fixed_minimum=100, rake_bps=500,
-        options={"variant": "classic"}, bots_enabled=True,
+        game=game,
+        code="ddz-low",
+        name="初级场",
+        base_stake=1,
+        room_factor=1,
+        minimum_rule=RoomTier.MinimumRule.FIXED,
+        fixed_minimum=100,
+        rake_bps=500,
+        options={"variant": "classic"},
+        bots_enabled=True,
     )

@@ -135,7 +135,13 @@ async def test_an_illegal_act_is_an_error_to_that_player_only(long_tier, make_pl
 
     await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 9}})
     error = await next_of(comm, "error")
-    assert error == {"type": "error", "seq": state["seq"], "ref": 1, "code": "illegal", "message": "Add 1 or 2."}
+    assert error == {
+        "type": "error",
+        "seq": state["seq"],
+        "ref": 1,
+        "code": "illegal",
+        "message": "Add 1 or 2.",
+    }
     assert await watcher.receive_nothing(timeout=0.3)
     await comm.disconnect()
     await watcher.disconnect()
@@ -160,7 +166,9 @@ async def test_acting_out_of_turn_replaying_a_seq_or_for_another_seat_is_refused
     await next_of(watcher, "state")
     await watcher.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 1}})
     assert (await next_of(watcher, "error"))["code"] == "not_seated"
-    log = await sync_to_async(lambda: list(Hand.objects.get(table=table).actions.values_list("seat", "auto")))()
+    log = await sync_to_async(
+        lambda: list(Hand.objects.get(table=table).actions.values_list("seat", "auto"))
+    )()
     assert log[-1] == ((1 - bot_seat), False)  # her one accepted act is the last entry
     await comm.disconnect()
     await watcher.disconnect()
@@ -222,7 +230,9 @@ async def test_reconnect_and_resync_bring_the_full_current_view(long_tier, make_
     await again.disconnect()
 
 
-async def test_a_timeout_puts_the_player_under_trustee_and_one_click_takes_back_control(long_tier, make_player):
+async def test_a_timeout_puts_the_player_under_trustee_and_one_click_takes_back_control(
+    long_tier, make_player
+):
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     await until_my_turn(comm)

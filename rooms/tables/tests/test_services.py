@@ -223,8 +223,9 @@ def test_two_threads_settling_one_hand_post_one_transaction(tier, make_player):
     table = sit_connected(alice, tier)
     hand = open_hand(table)
     # Finish the hand without settling it, so both threads race for the settlement.
-    Hand.objects.filter(pk=hand.pk).update(status="finished", outcome={
-        "deltas": [10, -10], "winners": [0], "details": {}})
+    Hand.objects.filter(pk=hand.pk).update(
+        status="finished", outcome={"deltas": [10, -10], "winners": [0], "details": {}}
+    )
     results = []
     barrier = threading.Barrier(2)
 

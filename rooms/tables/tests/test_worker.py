@@ -58,9 +58,28 @@ class Workers:
 
         name = f"{self.queue}-{len(self.procs)}@localhost"
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "platform.celery_app", "worker", "-P", "solo",
-             "-Q", self.queue, "-n", name, "--without-mingle", "--without-gossip", "-l", "warning"],
-            cwd=ROOT, env=self.env(**extra), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "platform.celery_app",
+                "worker",
+                "-P",
+                "solo",
+                "-Q",
+                self.queue,
+                "-n",
+                name,
+                "--without-mingle",
+                "--without-gossip",
+                "-l",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env(**extra),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         self.procs.append(proc)
         deadline = time.monotonic() + 60
