@@ -153,11 +153,9 @@ class DoudizhuEngine:
             return [{"type": "double"}, dict(PASS)]
         hand = state["hands"][seat]
         previous = self._previous(state)
-        picker = rules.CardPicker(hand)
-        actions = [
-            {"type": "play", "cards": picker.pick(play)}
-            for play, _combo in rules.plays_from(tuple(rules.parse(hand)), previous)
-        ]
+        plays = rules.plays_from(tuple(rules.parse(hand)), previous)
+        picker = rules.CardPicker(hand, presorted=True)  # hands in a state are kept high to low
+        actions = [{"type": "play", "cards": picker.pick(play)} for play, _combo in plays]
         if previous is not None:
             actions.append(dict(PASS))
         return actions

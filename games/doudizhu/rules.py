@@ -303,6 +303,14 @@ def _gen_kind(counts: tuple[int, ...], kind: str, size: int | None, above: int):
 
 
 _BOMB_ORDER = {"bomb": 1, "rocket": 2}
+# Lead kinds worth generating given the largest rank count in the hand (no trio → no planes).
+_SMALL_KINDS = ("single", "pair", "straight", "pair_straight")
+_LEAD_KINDS = {
+    1: ("single", "straight"),
+    2: _SMALL_KINDS,
+    3: tuple(k for k in KINDS if k not in ("bomb", "rocket", "four_two_pairs", "four_two_singles")),
+    4: tuple(k for k in KINDS if k not in ("bomb", "rocket")),
+}
 
 
 @lru_cache(maxsize=16384)
@@ -316,8 +324,8 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
     """
     found: dict[tuple[int, ...], Combo] = {}
     if previous is None:
-        kinds = [k for k in KINDS if k not in ("bomb", "rocket")]
-        for kind in kinds:
+        most = max(counts)
+        for kind in _LEAD_KINDS.get(min(most, 4), ()):
             for play, combo in _gen_kind(counts, kind, None, -1):
                 found.setdefault(play, combo)
     elif previous.kind not in ("bomb", "rocket"):
@@ -352,9 +360,9 @@ class CardPicker:
 
     __slots__ = ("by_rank",)
 
-    def __init__(self, hand: list[str]) -> None:
+    def __init__(self, hand: list[str], *, presorted: bool = False) -> None:
         by_rank: list[list[str]] = [[] for _ in range(N_RANKS)]
-        for card in sort_cards(hand):
+        for card in hand if presorted else sort_cards(hand):
             by_rank[RANK_OF[card]].append(card)
         self.by_rank = by_rank
 
