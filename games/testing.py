@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -67,8 +68,27 @@ def random_playout(
     return state, steps
 
 
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_JSON_PRIVATE_KEY = re.compile(r'"(_(?:[^"\\]|\\.)*)"\s*:')
+
+
+def _json_text(obj: Any) -> str | None:
+    """Return ``obj`` as JSON (C-speed to scan), or None when it is not JSON-able."""
+    try:
+        return json.dumps(obj)
+    except (TypeError, ValueError):
+        return None
+
+
+def _unescape(raw: str) -> str:
+    return json.loads(f'"{raw}"') if "\\" in raw else raw
+
+
 def private_keys(obj: Any) -> list[str]:
     """Return every dict key starting with "_" anywhere inside ``obj``."""
+    text = _json_text(obj)
+    if text is not None:
+        return [_unescape(raw) for raw in _JSON_PRIVATE_KEY.findall(text)]
     found = []
     stack = [obj]
     while stack:
@@ -83,6 +103,9 @@ def private_keys(obj: Any) -> list[str]:
 
 def strings_in(obj: Any, vocabulary: set[str] | frozenset[str]) -> set[str]:
     """Return every string of ``vocabulary`` (e.g. the deck's card names) found anywhere in ``obj``."""
+    text = _json_text(obj)
+    if text is not None:
+        return {_unescape(raw) for raw in set(_JSON_STRING.findall(text))} & set(vocabulary)
     found: set[str] = set()
     stack = [obj]
     while stack:
@@ -93,7 +116,7 @@ def strings_in(obj: Any, vocabulary: set[str] | frozenset[str]) -> set[str]:
         elif isinstance(item, dict):
             stack.extend(item)
             stack.extend(item.values())
-        elif isinstance(item, list | tuple):
+        elif isinstance(item, list | tuple | set | frozenset):
             stack.extend(item)
     return found
 
