@@ -154,8 +154,14 @@ class DoudizhuEngine:
         hand = state["hands"][seat]
         previous = self._previous(state)
         plays = rules.plays_from(tuple(rules.parse(hand)), previous)
-        picker = rules.CardPicker(hand, presorted=True)  # hands in a state are kept high to low
-        actions = [{"type": "play", "cards": picker.pick(play)} for play, _combo in plays]
+        by_rank = rules.CardPicker(hand, presorted=True).by_rank  # hands in a state are kept high to low
+        parts = rules.play_parts
+        actions = []
+        for play, _combo in plays:
+            chosen: list[str] = []
+            for r, k in parts(play):
+                chosen += by_rank[r][-k:]  # the lowest suits of that rank
+            actions.append({"type": "play", "cards": chosen})
         if previous is not None:
             actions.append(dict(PASS))
         return actions

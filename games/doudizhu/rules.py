@@ -369,7 +369,7 @@ class CardPicker:
     def pick(self, play: tuple[int, ...]) -> list[str]:
         chosen: list[str] = []
         by_rank = self.by_rank
-        for r, k in _parts(play):
+        for r, k in play_parts(play):
             cards = by_rank[r]
             if len(cards) < k:
                 raise ValueError("the hand does not hold that play")
@@ -378,6 +378,6 @@ class CardPicker:
 
 
 @lru_cache(maxsize=65536)
-def _parts(play: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def play_parts(play: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """The (rank, count) pairs of a play, high ranks first."""
     return tuple((r, play[r]) for r in range(N_RANKS - 1, -1, -1) if play[r])
