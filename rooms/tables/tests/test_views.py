@@ -73,7 +73,9 @@ def test_admin_hides_a_live_hand_and_fills_seats_with_bots(client, tier, make_pl
     assert response.status_code == 200
     assert Seat.objects.filter(table=table, is_bot=True).count() == 1
     hand = Hand.objects.get(table=table)
-    page = client.get(reverse("admin:tables_hand_change", args=[hand.pk])).content.decode()
+    page = client.get(
+        reverse("admin:tables_hand_change", args=[hand.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
     assert "hidden until the hand is over" in page
     assert Table.objects.get(pk=table.pk).status == "playing"
 
