@@ -209,6 +209,8 @@ TABLE_AUTO_DELAY = float(os.environ.get("TABLE_AUTO_DELAY", "0.8"))
 TABLE_DISCONNECT_GRACE = float(os.environ.get("TABLE_DISCONNECT_GRACE", "5"))
 TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
 TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
+# Between hands, a player whose page has been gone this long stands up (seconds).
+TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 
 if not DEBUG:
     if not os.environ.get("SECRET_KEY"):

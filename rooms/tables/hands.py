@@ -140,13 +140,21 @@ def _reset_after_hand(table: Table) -> None:
         if seat.is_bot:
             seat.ready, seat.trustee = True, False
         elif not seat.connected:
-            seat.user, seat.ready, seat.trustee, seat.seated_at = None, False, False, None
+            seat.user, seat.ready, seat.trustee, seat.seated_at, seat.away_since = (
+                None,
+                False,
+                False,
+                None,
+                None,
+            )
         else:
             seat.ready, seat.trustee = False, False
-        seat.save(update_fields=["user", "ready", "trustee", "seated_at"])
+        seat.save(update_fields=["user", "ready", "trustee", "seated_at", "away_since"])
     seats = list(Seat.objects.filter(table=table))
     if not any(seat.user_id and not seat.is_bot for seat in seats):
-        Seat.objects.filter(table=table).update(user=None, is_bot=False, ready=False, connected=False)
+        Seat.objects.filter(table=table).update(
+            user=None, is_bot=False, ready=False, connected=False, away_since=None
+        )
         table.status = Table.Status.CLOSED
     else:
         table.status = Table.Status.WAITING

@@ -59,7 +59,10 @@ class Seat(models.Model):
     # 托管 (trustee): the server plays for this seat until the player takes control back.
     trustee = models.BooleanField(_("trustee (托管)"), default=False)
     connected = models.BooleanField(_("connected"), default=False)
+    # When the player sat down or last pressed ready (the bots' wait counts from here).
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
+    # When the player's last socket went away; between hands an away player stands up after a while.
+    away_since = models.DateTimeField(_("away since"), null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]

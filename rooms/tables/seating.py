@@ -37,7 +37,8 @@ def _seat_user(table: Table, seat: Seat, user, *, is_bot: bool) -> None:
     seat.trustee = False
     seat.connected = is_bot
     seat.seated_at = timezone.now()
-    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at"])
+    seat.away_since = None
+    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since"])
 
 
 def _free_seat(table: Table, seats: list[Seat]) -> Seat | None:
@@ -55,8 +56,8 @@ def _free_seat(table: Table, seats: list[Seat]) -> Seat | None:
 def _seat_clear(seat: Seat) -> None:
     seat.user = None
     seat.is_bot = seat.ready = seat.trustee = seat.connected = False
-    seat.seated_at = None
-    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at"])
+    seat.seated_at = seat.away_since = None
+    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since"])
 
 
 def table_quick_start(*, tier_id: int, user) -> Table:

@@ -73,7 +73,8 @@ def table_presence(*, table_id: int, user, connected: bool) -> bool:
         if seat is None or seat.connected == connected:
             return seat is not None
         seat.connected = connected
-        seat.save(update_fields=["connected"])
+        seat.away_since = None if connected else timezone.now()
+        seat.save(update_fields=["connected", "away_since"])
         hand = open_hand(table)
         if hand is not None and hand.status == Hand.Status.PLAYING:
             schedule_next(table, hand, seats)
@@ -175,7 +176,7 @@ def _play_due(engine, hand: Hand, seats: list[Seat]) -> None:
 
 
 def tables_tick() -> int:
-    """Fire every overdue deadline, fill waiting tables with bots, re-queue lost settlements.
+    """Fire overdue deadlines, fill waiting tables with bots, stand up long-gone players, re-queue lost settlements.
 
     Called every second by Celery beat (``tables.tick``) and by the in-process
     timer loop; a killed worker only delays this work, because the next tick
@@ -207,6 +208,18 @@ def tables_tick() -> int:
     )
     for table_id in list(waiting[:100]):
         done += bool(table_fill_bots(table_id=table_id))
+    away = Seat.objects.filter(
+        table__status=Table.Status.WAITING,
+        is_bot=False,
+        connected=False,
+        away_since__lte=now - timedelta(seconds=setting("TABLE_AWAY_LEAVE", 60.0)),
+    ).select_related("user")
+    for seat in list(away[:100]):
+        try:
+            table_leave(table_id=seat.table_id, user=seat.user)
+            done += 1
+        except TableError:
+            continue
     lost = Hand.objects.filter(status=Hand.Status.FINISHED, finished_at__lte=now - timedelta(seconds=30))
     for hand_id in list(lost.values_list("pk", flat=True)[:100]):
         from django.core.cache import cache

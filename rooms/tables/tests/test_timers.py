@@ -89,3 +89,19 @@ async def test_a_socket_whose_player_was_regrouped_is_told_where_to_go(tier, mak
     moved = await next_of(comm, "moved")
     assert moved["table"] == here.pk and moved["url"] == f"/tables/{here.pk}/"
     await comm.disconnect()
+
+
+def test_between_hands_a_player_long_gone_stands_up_and_the_table_closes(tier, make_player):
+    tier.bots_enabled = False
+    tier.save()
+    alice = make_player()
+    table = services.table_quick_start(tier_id=tier.pk, user=alice)
+    services.table_presence(table_id=table.pk, user=alice, connected=True)
+    services.table_presence(table_id=table.pk, user=alice, connected=False)
+    services.tables_tick()
+    assert Seat.objects.filter(user=alice).exists()  # a reload is not leaving
+
+    Seat.objects.filter(user=alice).update(away_since=timezone.now() - timezone.timedelta(minutes=2))
+    services.tables_tick()
+    assert not Seat.objects.filter(user=alice).exists()
+    assert Table.objects.get(pk=table.pk).status == "closed"
