@@ -95,3 +95,22 @@ def _celery_eager_unless_worker(request):
     app.conf.task_always_eager = eager
     yield
     app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(request, settings):
+    """Run tests in English, the language of the msgids their assertions quote.
+
+    The product's default is zh-hans; tests of the Chinese default mark
+    themselves ``@pytest.mark.zh`` and keep it. Setting LANGUAGE_CODE (not only
+    activating a language in this thread) also covers the threads a test starts:
+    consumers, the in-process web server, concurrent services.
+    """
+    from django.utils import translation
+
+    if request.node.get_closest_marker("zh"):
+        yield
+        return
+    settings.LANGUAGE_CODE = "en"
+    with translation.override("en"):
+        yield

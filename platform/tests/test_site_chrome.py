@@ -52,6 +52,7 @@ def test_staff_see_the_admin_link(client_en):
     assert f'href="{reverse("admin:index")}"' in page(client_en, "accounts:profile")
 
 
+@pytest.mark.zh
 def test_the_language_switch_posts_to_set_language_and_takes_effect():
     client = Client()
     html = page(client, "accounts:login")
