@@ -75,6 +75,13 @@ def parse_po(path: Path) -> list[Entry]:
     return entries
 
 
+@pytest.fixture(autouse=True)
+def restore_language():
+    """Put back the thread's language afterwards: LocaleMiddleware leaves the one it chose active."""
+    with translation.override(translation.get_language()):
+        yield
+
+
 @pytest.fixture(scope="module")
 def entries() -> list[Entry]:
     parsed = [e for e in parse_po(PO_PATH) if not e.obsolete]
