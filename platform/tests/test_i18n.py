@@ -19,6 +19,9 @@ from django.utils.translation import gettext, ngettext
 PO_PATH = Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 MO_PATH = PO_PATH.with_suffix(".mo")
 
+# These tests are about the product's default language, so they opt out of the suite's English.
+pytestmark = pytest.mark.zh
+
 # %(name)s with any flags/width/precision, and {name} as str.format uses it.
 NAMED_PERCENT = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]")
 UNNAMED_PERCENT = re.compile(r"%(?!\()[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]")
