@@ -60,4 +60,6 @@ async def test_a_socket_from_a_foreign_origin_is_refused_before_routing():
     await communicator.send_input({"type": "websocket.connect"})
     message = await communicator.receive_output(timeout=5)
     assert message["type"] == "websocket.close"
+    # The client then hangs up, as a browser does; the app must end cleanly.
+    await communicator.send_input({"type": "websocket.disconnect", "code": 1006})
     await communicator.wait(timeout=5)
