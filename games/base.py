@@ -17,8 +17,29 @@ State = dict[str, Any]
 Action = dict[str, Any]
 
 
+def gettext_noop(message: str) -> str:
+    """Mark ``message`` for the translation catalogue without translating it.
+
+    ``games/`` imports no Django, yet its refusals reach players in their own
+    language: the catalogue tools collect strings marked with this name, and
+    the table runtime translates :attr:`IllegalAction.template` when it
+    reports the refusal.
+    """
+    return message
+
+
 class IllegalAction(Exception):
-    """An action the rules refuse; ``str(exc)`` is a sentence a player can read."""
+    """An action the rules refuse; ``str(exc)`` is a sentence a player can read.
+
+    Pass the sentence as a template marked with :func:`gettext_noop` and its
+    values as keywords (``IllegalAction(gettext_noop("You do not hold {card}."),
+    card="Ks")``), so the runtime can translate the template before filling it in.
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template.format(**params) if params else template)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ JSON-able dicts; ``apply`` copies what it changes and never touches its input.
 
 from __future__ import annotations
 
-from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State
+from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
 from games.doudizhu import rules
 from games.doudizhu.assist import suggest_lead
 from games.doudizhu.scoring import close_hand
@@ -178,9 +178,9 @@ class DoudizhuEngine:
     def apply(self, state: State, seat: int, action: dict) -> State:
         """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
         if state["phase"] == "finished":
-            raise IllegalAction("The hand is over.")
+            raise IllegalAction(gettext_noop("The hand is over."))
         if seat != state["turn"]:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(gettext_noop("It is not your turn."))
         kind = action.get("type") if isinstance(action, dict) else None
         handler = {
             "bidding": self._apply_bid,
@@ -194,11 +194,11 @@ class DoudizhuEngine:
         if kind == "bid":
             points = action.get("points")
             if points not in (1, 2, 3) or isinstance(points, bool):
-                raise IllegalAction("A bid is 1, 2 or 3 points.")
+                raise IllegalAction(gettext_noop("A bid is 1, 2 or 3 points."))
             if points <= state["bid"]:
-                raise IllegalAction(f"You must bid higher than {state['bid']}, or pass.")
+                raise IllegalAction(gettext_noop("You must bid higher than {bid}, or pass."), bid=state["bid"])
         elif kind != "pass":
-            raise IllegalAction("Bid 1, 2 or 3 points, or pass.")
+            raise IllegalAction(gettext_noop("Bid 1, 2 or 3 points, or pass."))
         new = dict(state)
         new["bids"] = list(state["bids"])
         new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
@@ -258,7 +258,7 @@ class DoudizhuEngine:
 
     def _apply_rob(self, state: State, seat: int, kind, action) -> State:
         if kind not in ("rob", "pass"):
-            raise IllegalAction("Rob the landlord or pass.")
+            raise IllegalAction(gettext_noop("Rob the landlord or pass."))
         new = dict(state)
         new["robs"] = list(state["robs"])
         new["robs"][seat] = kind == "rob"
@@ -299,7 +299,7 @@ class DoudizhuEngine:
 
     def _apply_double(self, state: State, seat: int, kind, action) -> State:
         if kind not in ("double", "pass"):
-            raise IllegalAction("Double or pass.")
+            raise IllegalAction(gettext_noop("Double or pass."))
         new = dict(state)
         new["doubles"] = list(state["doubles"])
         new["doubles"][seat] = kind == "double"
@@ -311,7 +311,7 @@ class DoudizhuEngine:
         previous = self._previous(state)
         if kind == "pass":
             if previous is None:
-                raise IllegalAction("You lead this round, so you must play.")
+                raise IllegalAction(gettext_noop("You lead this round, so you must play."))
             new = dict(state)
             new["trick"] = list(state["trick"])
             new["trick"][seat] = "pass"
@@ -323,7 +323,7 @@ class DoudizhuEngine:
                 new["passes"] = 0
             return new
         if kind != "play":
-            raise IllegalAction("Play cards or pass.")
+            raise IllegalAction(gettext_noop("Play cards or pass."))
         cards = action.get("cards")
         hand = state["hands"][seat]
         last = state["last_play"]
@@ -362,22 +362,22 @@ class DoudizhuEngine:
     ) -> rules.Combo:
         """Return the reading of ``cards`` to play from ``hand``, or raise IllegalAction saying why."""
         if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
-            raise IllegalAction("Choose the cards to play.")
+            raise IllegalAction(gettext_noop("Choose the cards to play."))
         for card in cards:
             if card not in rules.RANK_OF:
-                raise IllegalAction(f"{card} is not a card.")
+                raise IllegalAction(gettext_noop("{card} is not a card."), card=card)
         if len(set(cards)) != len(cards):
-            raise IllegalAction("You chose the same card twice.")
+            raise IllegalAction(gettext_noop("You chose the same card twice."))
         held = set(hand)
         for card in cards:
             if card not in held:
-                raise IllegalAction(f"You do not hold {card}.")
+                raise IllegalAction(gettext_noop("You do not hold {card}."), card=card)
         combo = rules.best_reading(cards, previous)
         if combo is None:
             if previous is None or not rules.readings(cards):
-                raise IllegalAction(f"{_cards_text(cards)} is not a legal play.")
+                raise IllegalAction(gettext_noop("{cards} is not a legal play."), cards=_cards_text(cards))
             target = _cards_text(previous_cards) if previous_cards else previous.kind.replace("_", " ")
-            raise IllegalAction(f"Your {_cards_text(cards)} does not beat {target}.")
+            raise IllegalAction(gettext_noop("Your {cards} does not beat {target}."), cards=_cards_text(cards), target=target)
         return combo
 
     # -- the end -----------------------------------------------------------------------------

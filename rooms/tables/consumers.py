@@ -14,7 +14,9 @@ import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from rooms.tables import selectors, services
@@ -42,7 +44,30 @@ SHAPES: dict[str, dict[str, type]] = {
 }
 
 
+def scope_language(scope: dict) -> str:
+    """Return the language the player chose (cookie) or their browser asks for, as pages do."""
+    from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
+
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    headers = dict(scope.get("headers") or [])
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code in [cookie] + [lang for lang, _q in parse_accept_lang_header(accept) if lang != "*"]:
+        if not code:
+            continue
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message) -> None:
+        # Errors and notices go out in the socket owner's language; the consumer
+        # and the services it calls in threads share this context.
+        with translation.override(scope_language(self.scope)):
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")

@@ -106,7 +106,7 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
         try:
             state = engine.apply(hand.state, seat.index, action)
         except IllegalAction as exc:
-            raise ActionRefused(str(exc)) from exc
+            raise ActionRefused(illegal_action_text(exc)) from exc
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ActionRefused(_("That action is not understood.")) from exc
         if seat.trustee or not seat.connected:
@@ -116,6 +116,17 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
         record_action(hand, seat.index, action, auto=False, state=state)
         schedule_next(table, hand, seats)
         return table_changed(table)
+
+
+def illegal_action_text(exc: IllegalAction) -> str:
+    """Translate an engine's refusal into the active language, then fill in its values."""
+    template = getattr(exc, "template", None)
+    if not template:
+        return str(exc)
+    try:
+        return _(template).format(**exc.params)
+    except (KeyError, IndexError, ValueError):
+        return str(exc)  # a broken translation must not hide the refusal
 
 
 def table_timeout(*, hand_id: int, token: int) -> bool:
