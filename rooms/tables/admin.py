@@ -1,12 +1,50 @@
-"""Staff views of tables, hands and their action logs."""
+"""Staff views of tables, hands and their action logs, and the step-by-step replay of a finished hand."""
+
+import json
 
 from django.contrib import admin, messages
-from django.urls import reverse
-from django.utils.html import format_html
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.replay import HandNotReplayable, hand_dealt_cards, hand_replay
+
+
+def _cards(cards) -> str:
+    return " ".join(str(card) for card in cards) if cards else "–"
+
+
+def _compact(value) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, list | dict):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def _replay_rows(replay) -> list[dict]:
+    """Flatten a replay into what the step table shows: text per cell, nothing computed in the template."""
+    return [
+        {
+            "n": step.n,
+            "at": step.at,
+            "seat": step.seat,
+            "player": step.player,
+            "action": _compact(step.action) if step.action is not None else gettext("deal"),
+            "auto": step.auto,
+            "cards": [_cards(cards) if cards is not None else "–" for cards in step.cards],
+            "table": [(key, _compact(value)) for key, value in step.table.items()],
+            "error": step.error,
+        }
+        for step in replay.steps
+    ]
 
 
 class SeatInline(admin.TabularInline):
@@ -38,12 +76,19 @@ class HandActionInline(admin.TabularInline):
     model = HandAction
     extra = 0
     ordering = ["n"]
-    fields = ["n", "seat", "action", "auto", "created_at"]
+    fields = ["n", "seat", "player", "action", "auto", "created_at"]
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("player"))
+    def player(self, obj: HandAction) -> str:
+        players = obj.hand.players
+        if obj.seat is None or obj.seat >= len(players):
+            return "–"
+        return players[obj.seat].get("name", "")
 
 
 @admin.register(Hand)
@@ -52,11 +97,13 @@ class HandAdmin(admin.ModelAdmin):
     list_filter = ["status", "game_slug"]
     search_fields = ["=id", "=table__id", "settlement_key"]
     inlines = [HandActionInline]
+    change_form_template = "admin/tables/hand/change_form.html"
     readonly_fields = [
         "table",
         "number",
         "game_slug",
         "status",
+        "seats_table",
         "config",
         "players",
         "deadline",
@@ -95,6 +142,81 @@ class HandAdmin(admin.ModelAdmin):
     def state_when_over(self, obj: Hand):
         # Hidden while playing: staff must not see the cards of a live hand.
         return obj.state if obj.is_over else _("hidden until the hand is over")
+
+    @admin.display(description=_("seats"))
+    def seats_table(self, obj: Hand) -> str:
+        # Who played, what they carried and won; the dealt cards only once the hand is over.
+        try:
+            dealt = hand_dealt_cards(hand=obj) if obj.is_over else None
+        except HandNotReplayable:
+            dealt = None
+        net = (obj.outcome or {}).get("net") or (obj.outcome or {}).get("deltas") or []
+        rows = []
+        for index, player in enumerate(obj.players):
+            user_url = reverse("admin:accounts_user_change", args=[player["user"]])
+            if dealt is not None:
+                cards = _cards(dealt[index])
+            else:
+                cards = gettext("hidden until the hand is over")
+            rows.append(
+                (
+                    index,
+                    user_url,
+                    player.get("name", ""),
+                    gettext("bot") if player.get("is_bot") else "",
+                    player.get("carried", 0),
+                    net[index] if index < len(net) else "–",
+                    cards,
+                )
+            )
+        body = format_html_join(
+            "",
+            '<tr><td>{}</td><td><a href="{}">{}</a> {}</td><td>{}</td><td>{}</td><td class="cards">{}</td></tr>',
+            rows,
+        )
+        return format_html(
+            "<table><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            gettext("seat"),
+            gettext("player"),
+            gettext("carried"),
+            gettext("result"),
+            gettext("cards dealt"),
+            body,
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:object_id>/replay/",
+                self.admin_site.admin_view(self.replay_view),
+                name="tables_hand_replay",
+            ),
+            *super().get_urls(),
+        ]
+
+    def replay_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """Show the hand re-dealt from its seed and replayed action by action, and whether it matches."""
+        hand = get_object_or_404(Hand.objects.select_related("table"), pk=object_id)
+        if not self.has_view_permission(request, hand):
+            raise PermissionDenied
+        replay, refusal = None, ""
+        try:
+            replay = hand_replay(hand=hand)
+        except HandNotReplayable as exc:
+            refusal = str(exc)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": gettext("Replay of hand %(id)s") % {"id": hand.pk},
+            "opts": self.model._meta,
+            "original": hand,
+            "hand": hand,
+            "replay": replay,
+            "rows": _replay_rows(replay) if replay else [],
+            "refusal": refusal,
+            "seat_names": [p.get("name", "") for p in hand.players],
+        }
+        return TemplateResponse(request, "admin/tables/hand/replay.html", context)
 
     def has_add_permission(self, request) -> bool:
         return False
