@@ -96,9 +96,61 @@ TABLE_LABELS = {
 }
 
 
-def table_labels() -> dict[str, str]:
-    """Return every client label translated into the active language."""
-    return {key: str(value) for key, value in TABLE_LABELS.items()}
+# 炸金花 (zhajinhua): the words its table client (static/js/zhajinhua.js) adds to TABLE_LABELS.
+ZHAJINHUA_LABELS = {
+    "phase_betting": _("Betting"),
+    "pot": _("Pot"),
+    "stake": _("Stake"),
+    "ante": _("Ante"),
+    "round": _("Round {round}"),
+    "round_cap": _("Cap {rounds} rounds"),
+    "dealer": _("Dealer"),
+    "state_blind": _("Blind"),
+    "state_seen": _("Seen"),
+    "state_folded": _("Folded"),
+    "state_lost": _("Out"),
+    "bet_in": _("In {amount}"),
+    "coins_left": _("Left {amount}"),
+    "look": _("Look"),
+    "call_amount": _("Call {amount}"),
+    "raise_amount": _("Raise {amount}"),
+    "compare_amount": _("Compare {amount}"),
+    "fold": _("Fold"),
+    "choose_target": _("Compare with whom?"),
+    "cancel": _("Cancel"),
+    "cards_face_down": _("Your cards are face down. Look at them on your turn."),
+    "cards_hidden_out": _("Your cards stay hidden until the hand ends."),
+    "said_look": _("Looked"),
+    "said_call": _("Call {amount}"),
+    "said_raise": _("Raise {amount}"),
+    "said_fold": _("Fold"),
+    "said_cannot_cover": _("Could not cover"),
+    "said_compare_won": _("Compared: won"),
+    "said_compare_lost": _("Compared: lost"),
+    "compare_note": _("{seat} compared with {target}: {winner} won"),
+    "cat_leopard": _("Leopard"),
+    "cat_straight_flush": _("Straight flush"),
+    "cat_flush": _("Flush"),
+    "cat_straight": _("Straight"),
+    "cat_pair": _("Pair"),
+    "cat_high": _("High card"),
+    "you_win": _("You win"),
+    "winner_is": _("{names} wins"),
+    "winners_split": _("{names} split the pot"),
+    "ended_fold": _("Everyone else folded"),
+    "ended_compare": _("Decided by a comparison"),
+    "ended_showdown": _("Showdown"),
+    "shown_hands": _("Hands shown"),
+}
+
+# Per game: the table template and the labels its client adds (default: the 斗地主 table).
+GAME_PAGES = {"zhajinhua": ("tables/zhajinhua.html", ZHAJINHUA_LABELS)}
+
+
+def table_labels(slug: str = "") -> dict[str, str]:
+    """Return every client label (with the game's own, if any) translated into the active language."""
+    extra = GAME_PAGES.get(slug, ("", {}))[1]
+    return {key: str(value) for key, value in {**TABLE_LABELS, **extra}.items()}
 
 
 @login_required
@@ -111,7 +163,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "tier": table.tier,
         "lobby_url": lobby_url,
         "ws_path": f"/ws/tables/{table.pk}/",
-        "labels": table_labels(),
+        "labels": table_labels(table.tier.game.slug),
         "client_config": {
             "tableId": table.pk,
             "wsPath": f"/ws/tables/{table.pk}/",
@@ -119,7 +171,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "historyUrl": reverse("tables:history"),
         },
     }
-    return render(request, "tables/table.html", context)
+    template = GAME_PAGES.get(table.tier.game.slug, ("tables/table.html", {}))[0]
+    return render(request, template, context)
 
 
 _RANKS = "3456789TJQKA2"

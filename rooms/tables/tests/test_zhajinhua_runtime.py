@@ -1,0 +1,175 @@
+"""The runtime with the real 炸金花 (zhajinhua) engine: bot hands, the clock, and what each seat is sent."""
+
+import json
+
+import pytest
+from django.db.models import Sum
+
+import games
+from rooms.tables import broadcast, services
+from rooms.tables.models import Hand, HandAction, Seat
+from rooms.tables.tests.conftest import expire, run_clock
+from rooms.tables.tests.helpers import my_seat, open_hand, sit_connected, until_my_turn
+from wallets.models import Account, LedgerTransaction
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+
+@pytest.fixture
+def zjh_game():
+    """Make sure 炸金花 is in the registry (it registers itself once its page ships)."""
+    from games.zhajinhua import GAME
+
+    added = GAME.slug not in games.REGISTRY
+    if added:
+        games.REGISTRY[GAME.slug] = GAME
+    yield games.REGISTRY[GAME.slug]
+    if added:
+        games.REGISTRY.pop(GAME.slug, None)
+
+
+@pytest.fixture
+def zjh_tier(db, zjh_game):
+    """A four-seat 炸金花 room with bots and the demo's per-player cap."""
+    from rooms.models import Game, RoomTier
+
+    game, _ = Game.objects.get_or_create(
+        slug="zhajinhua",
+        defaults={"name_zh": "炸金花", "name_en": "Golden Flower", "family": "seated", "min_seats": 2, "max_seats": 5},
+    )
+    return RoomTier.objects.create(
+        game=game,
+        code="zjh-low",
+        name="初级场",
+        base_stake=1,
+        minimum_rule=RoomTier.MinimumRule.TABLE_CAP,
+        table_cap=100,
+        rake_bps=500,
+        options={"player_cap": 100},
+        seats=4,
+        bots_enabled=True,
+    )
+
+
+def play_out(table, user) -> Hand:
+    """Let the bots and 托管 (which folds for ``user``) play the open hand to settlement."""
+    hand = open_hand(table)
+    assert hand is not None and hand.status == "playing"
+    services.table_trustee(table_id=table.pk, user=user, on=True)
+    for _ in range(20):
+        run_clock(max_steps=1000)
+        hand.refresh_from_db()
+        if hand.status != "playing":
+            break
+    return hand
+
+
+def test_bots_play_whole_zhajinhua_hands_and_every_coin_is_accounted_for(zjh_tier, make_player):
+    alice = make_player(coins=5000)
+    table = sit_connected(alice, zjh_tier)
+    assert Seat.objects.filter(table=table, is_bot=True).count() == 3
+    for number in range(1, 4):
+        hand = play_out(table, alice)
+        assert hand.status == "settled", hand.cancel_reason
+        assert hand.state["phase"] == "finished"
+        assert sum(hand.outcome["deltas"]) == 0
+        tx = LedgerTransaction.objects.get(key=f"hand:{hand.pk}:settle")
+        assert sum(tx.entries.values_list("amount", flat=True)) == 0
+        assert Account.objects.get(code="escrow").balance == 0
+        # 托管 folds (the engine's auto action), so alice never wins a pot she did not contest.
+        assert HandAction.objects.filter(hand=hand, seat=my_seat(alice).index, action__type="fold").exists()
+        assert hand.outcome["deltas"][my_seat(alice).index] < 0
+        services.table_ready(table_id=table.pk, user=alice)
+    # Coins only moved between accounts: the books sum to zero, and the house kept the rake.
+    assert Account.objects.aggregate(total=Sum("balance"))["total"] == 0
+    assert Account.objects.get(code="rake").balance > 0
+    settled = list(Hand.objects.filter(status="settled").order_by("number"))
+    assert len(settled) == 3
+    # The deal passes on: each hand's dealer is the seat after the last one's.
+    assert settled[1].config["first_seat"] == settled[0].outcome["details"]["next_first_seat"]
+
+
+def test_a_player_whose_clock_runs_out_folds(zjh_tier, make_player):
+    alice = make_player(coins=5000)
+    table = sit_connected(alice, zjh_tier)
+    hand = until_my_turn(table, alice)
+    assert hand is not None
+    seat = my_seat(alice).index
+    assert hand.state["status"][seat] == "active"
+
+    expire(hand)
+    run_clock(max_steps=1)
+
+    hand.refresh_from_db()
+    assert hand.state["status"][seat] == "folded"
+    last = HandAction.objects.filter(hand=hand, seat=seat).order_by("-n").first()
+    assert last.action == {"type": "fold"} and last.auto
+    assert my_seat(alice).trustee
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    """Record every group message the runtime sends (group name, message), instead of sending it."""
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    return sent
+
+
+def _cards_in(payload: dict, cards: list[str]) -> bool:
+    text = json.dumps(payload, ensure_ascii=False)
+    return any(f'"{card}"' in text for card in cards)
+
+
+def test_state_frames_never_carry_another_seats_hidden_cards(zjh_tier, make_player, captured):
+    alice = make_player(coins=5000)
+    table = sit_connected(alice, zjh_tier)
+    hands: list[Hand] = []
+    compared = folded = False
+    for _ in range(8):
+        hand = play_out(table, alice)
+        assert hand.status == "settled", hand.cancel_reason
+        hands.append(hand)
+        log = hand.state["log"]
+        compared |= any(entry["type"] == "compare" for entry in log)
+        folded |= any(entry["type"] == "fold" for entry in log)
+        services.table_ready(table_id=table.pk, user=alice)
+        if compared and folded:
+            break
+    assert compared and folded, "the bots never compared: the check below would prove less"
+
+    by_id = {hand.pk: hand for hand in hands}
+    checked = 0
+    for group, message in captured:
+        for payload in message["events"]:
+            if payload.get("type") != "state":
+                continue
+            viewer = None if group.endswith("-watch") else int(group.rsplit("-", 1)[1])
+            for key in ("hand", "last_hand"):
+                part = payload.get(key)
+                if not part or part["id"] not in by_id or not part.get("view"):
+                    continue
+                full = by_id[part["id"]].state
+                view = part["view"]
+                for other, cards in enumerate(full["_hands"]):
+                    if other == viewer:
+                        continue
+                    allowed = False
+                    if view["phase"] == "finished":
+                        result = full["result"]
+                        # At the end: the hands that decided the pot, and those the viewer compared with.
+                        allowed = other in result["shown"] or any(
+                            {c["seat"], c["target"]} == {viewer, other} for c in full["compares"]
+                        )
+                    if not allowed:
+                        assert not _cards_in(part, cards), (
+                            f"seat {viewer} was sent seat {other}'s cards in hand {part['id']} ({view['phase']})"
+                        )
+                        checked += 1
+                if viewer is not None and view["phase"] == "betting":
+                    # Its own cards only after 看牌, and not after folding or losing a 比牌.
+                    own = full["_hands"][viewer]
+                    if not view["looked"][viewer] or view["status"][viewer] != "active":
+                        assert not _cards_in(part, own)
+                        assert view["hand"] is None
+                assert not any(str(k).startswith("_") for k in view)
+    assert checked > 100
