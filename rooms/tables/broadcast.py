@@ -107,6 +107,16 @@ def _hint(engine, hand: Hand, seat_index: int | None, actors: list[int]) -> dict
         return None
 
 
+def _deadline_ms(hand: Hand) -> int | None:
+    """The actors' deadline: a simultaneous countdown's own, not a bot's quicker turn within it."""
+    from rooms.tables.core import countdown_deadline
+
+    deadline = (
+        countdown_deadline(hand.state) if hand.status == Hand.Status.PLAYING else None
+    ) or hand.deadline
+    return int(deadline.timestamp() * 1000) if deadline else None
+
+
 def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) -> dict:
     """Return the full ``state`` message for one viewer (a seat index, or None for a spectator)."""
     table = ctx.table
@@ -121,7 +131,7 @@ def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) 
             "id": hand.pk,
             "number": hand.number,
             "status": hand.status,
-            "deadline": int(hand.deadline.timestamp() * 1000) if hand.deadline else None,
+            "deadline": _deadline_ms(hand),
             "actors": actors,
             "auto": [i for i in actors if i in by_index and seat_is_auto(by_index[i])],
             "view": engine.view(hand.state, seat_index),
