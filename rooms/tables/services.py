@@ -20,7 +20,15 @@ from games.base import IllegalAction
 from rooms.tables import hands
 from rooms.tables.bots import bot_choose_action
 from rooms.tables.broadcast import engine_for, seat_is_auto, table_changed
-from rooms.tables.core import lock_seats, lock_table, open_hand, record_action, schedule_next, setting
+from rooms.tables.core import (
+    countdown_over,
+    lock_seats,
+    lock_table,
+    open_hand,
+    record_action,
+    schedule_next,
+    setting,
+)
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.seating import table_fill_bots, table_leave, table_quick_start, table_ready
@@ -171,7 +179,8 @@ def _play_due(engine, hand: Hand, seats: list[Seat]) -> None:
         return
     by_index = {seat.index: seat for seat in seats}
     auto = [i for i in actors if seat_is_auto(by_index[i])]
-    due = auto or actors  # nobody auto: the humans' own time ran out
+    # Nobody auto, or a simultaneous countdown is over: the humans' own time ran out.
+    due = actors if not auto or countdown_over(hand.state, timezone.now()) else auto
     for index in due:
         if index not in engine.actors(hand.state):
             continue
