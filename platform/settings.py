@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -176,6 +177,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     # The table runtime's clock: overdue deadlines, bots filling seats, lost settlements.
     "tables-tick": {"task": "tables.tick", "schedule": 1.0},
+    # Nightly ledger reconciliation at 03:00 site time (CELERY_TIMEZONE is the site's zone).
+    "wallets-reconcile": {"task": "wallets.reconcile", "schedule": crontab(hour=3, minute=0)},
 }
 
 REST_FRAMEWORK = {

@@ -10,6 +10,7 @@ urlpatterns = [
     path("accounts/", include("platform.accounts.urls")),
     path("wallet/", include("wallets.urls")),
     path("tables/", include("rooms.tables.urls")),
+    path("", include("wallets.finance_urls")),  # /finance/ pages and /api/finance/
     path("", include("rooms.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -216,3 +216,39 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     @admin.display(description=_("kind"), ordering="transaction__kind")
     def kind(self, obj: LedgerEntry) -> str:
         return obj.transaction.get_kind_display()
+
+# --- reconciliation (finance) ---------------------------------------------------
+
+from django.db import transaction  # noqa: E402
+
+from wallets.finance_models import ReconciliationRecord  # noqa: E402
+from wallets.tasks import reconcile  # noqa: E402
+
+
+@admin.register(ReconciliationRecord)
+class ReconciliationRecordAdmin(ReadOnlyAdmin):
+    """Dated results of the nightly ledger check, with a button that runs it now."""
+
+    list_display = ["started_at", "trigger", "actor", "passed", "transactions", "entries", "problem_count"]
+    list_filter = ["passed", "trigger"]
+    readonly_fields = [f.name for f in ReconciliationRecord._meta.fields]
+    change_list_template = "admin/wallets/reconciliationrecord/change_list.html"
+
+    @admin.display(description=_("problems"))
+    def problem_count(self, obj: ReconciliationRecord) -> int:
+        return len(obj.problems)
+
+    def get_urls(self):
+        run = self.admin_site.admin_view(self.run_view)
+        return [path("run/", run, name="wallets_reconciliationrecord_run"), *super().get_urls()]
+
+    def run_view(self, request: HttpRequest) -> HttpResponse:
+        """Queue a reconciliation run now (it runs in-process when Celery is eager)."""
+        if request.method != "POST" or not self.has_view_permission(request):
+            raise PermissionDenied
+        actor_id = request.user.pk
+        transaction.on_commit(lambda: reconcile.delay(trigger="manual", actor_id=actor_id))
+        messages.info(
+            request, gettext("Reconciliation started; its record appears in this list when it finishes.")
+        )
+        return HttpResponseRedirect(reverse("admin:wallets_reconciliationrecord_changelist"))

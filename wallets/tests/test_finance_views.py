@@ -1,0 +1,181 @@
+"""Finance pages, CSV downloads and API: who may read them, what they show, the banner and the nav link."""
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from wallets.finance_models import ReconciliationRecord
+from wallets.reconciliation import reconciliation_run
+from wallets.tests.factories import UserFactory
+from wallets.tests.finance_books import build_books
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["index", "trial_balance", "rake", "bank", "statement", "search"]
+CSVS = ["trial_balance_csv", "rake_csv", "bank_csv", "statement_csv", "search_csv"]
+APIS = [
+    "finance-api-trial-balance",
+    "finance-api-rake",
+    "finance-api-bank",
+    "finance-api-statement",
+    "finance-api-transactions",
+]
+RANGE = "?start=2026-03-01&end=2026-03-02"
+
+
+@pytest.fixture
+def books(monkeypatch, settings):
+    settings.TIME_ZONE = "Asia/Shanghai"
+    return build_books(UserFactory, monkeypatch)
+
+
+def member_of(name: str):
+    user = UserFactory(username=f"{name}-member", is_staff=name != "player")
+    if name != "player":
+        user.groups.add(Group.objects.get(name=name))
+    return user
+
+
+@pytest.fixture
+def finance_client(client):
+    client.force_login(member_of("finance"))
+    return client
+
+
+def page_url(name: str) -> str:
+    return reverse(f"finance:{name}")
+
+
+@pytest.mark.parametrize("who", ["player", "support", "operators"])
+@pytest.mark.parametrize("url", PAGES + CSVS + APIS)
+def test_only_finance_staff_and_superusers_get_in(client, who, url):
+    target = reverse(url) if url.startswith("finance-api") else page_url(url)
+    client.force_login(member_of(who))
+    assert client.get(target).status_code == 403
+
+
+@pytest.mark.parametrize("url", PAGES + CSVS)
+def test_anonymous_visitors_are_sent_to_log_in(client, url):
+    response = client.get(page_url(url))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("accounts:login"))
+
+
+@pytest.mark.parametrize("url", APIS)
+def test_the_api_refuses_anonymous_requests(client, url):
+    assert client.get(reverse(url)).status_code == 403
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_finance_and_superusers_read_every_page(client, url):
+    for user in (member_of("finance"), UserFactory(username="root", is_staff=True, is_superuser=True)):
+        client.force_login(user)
+        assert client.get(page_url(url)).status_code == 200
+
+
+def _csv(response) -> list[list[str]]:
+    assert response["Content-Type"].startswith("text/csv")
+    return list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+
+
+def test_the_trial_balance_page_and_csv(books, finance_client):
+    page = finance_client.get(page_url("trial_balance") + "?on=2026-03-02").content.decode()
+    assert "Every invariant holds" in page
+    assert "-4,300" in page and "3,248" in page and "1,030" in page
+    rows = _csv(finance_client.get(page_url("trial_balance_csv") + "?on=2026-03-02"))
+    assert rows[0] == ["line", "coins", "entries"]
+    assert ["player", "3248", "21"] in rows
+    assert ["grand_total", "0", ""] in rows and ["issued", "4300", ""] in rows
+
+
+def test_the_rake_page_draws_a_chart_and_the_csv_totals(books, finance_client):
+    page = finance_client.get(page_url("rake") + RANGE).content.decode()
+    assert "<svg" in page and page.count('class="finance-chart__bar"') == 2
+    assert "中级场" in page
+    rows = _csv(finance_client.get(page_url("rake_csv") + RANGE))
+    assert rows[0] == ["day", "game", "tier", "coins", "transactions"]
+    assert rows[1] == ["2026-03-01", "斗地主", "初级场", "10", "1"]
+    assert rows[-1] == ["total", "", "", "22", "3"]
+
+
+def test_the_bank_page_explains_an_empty_table(finance_client):
+    page = finance_client.get(page_url("bank")).content.decode()
+    assert "No house-banked game is registered yet" in page
+    assert "No house-banked play in this range." in page
+
+
+def test_the_bank_csv(books, finance_client):
+    rows = _csv(finance_client.get(page_url("bank_csv") + RANGE))
+    assert rows == [
+        ["day", "game", "coins", "transactions"],
+        ["2026-03-02", "扎金花", "30", "2"],
+        ["total", "", "30", "2"],
+    ]
+
+
+def test_the_statement_page_and_csv(books, finance_client):
+    query = "?player=alice&start=2026-03-02"
+    page = finance_client.get(page_url("statement") + query).content.decode()
+    assert "1,690" in page and "1,723" in page and f"hand:{books.hands[2].pk}" in page
+    rows = _csv(finance_client.get(page_url("statement_csv") + query))
+    assert rows[0] == ["time", "kind", "reference", "game", "transaction", "amount", "balance_after"]
+    assert rows[1][-1] == "1690" and rows[-1][-2:] == ["33", "1723"]
+    assert rows[2][:4] == ["2026-03-02 07:30:00", "stake", f"hand:{books.hands[1].pk}", "doudizhu"]
+
+
+def test_the_statement_names_an_unknown_player(finance_client):
+    page = finance_client.get(page_url("statement") + "?player=nobody").content.decode()
+    assert "No player is called nobody." in page
+
+
+def test_the_search_page_and_csv(books, finance_client):
+    page = finance_client.get(page_url("search") + "?reference=zhajinhua:*").content.decode()
+    assert "2 transactions found." in page
+    rows = _csv(finance_client.get(page_url("search_csv") + "?kind=grant"))
+    assert rows[0] == ["id", "time", "kind", "reference", "amount", "legs", "key", "memo"]
+    assert [row[2] for row in rows[1:]] == ["grant"] * 3 and {row[4] for row in rows[1:]} == {"1000"}
+
+
+def test_the_api_answers_with_the_same_figures(books, finance_client):
+    tb = finance_client.get(reverse("finance-api-trial-balance") + "?on=2026-03-02").json()
+    assert (tb["grand_total"], tb["issued"], tb["held_by_house"], tb["alerts"]) == (0, 4300, 1052, [])
+    rake = finance_client.get(reverse("finance-api-rake") + RANGE).json()
+    assert rake["total"] == 22 and len(rake["rows"]) == 3
+    statement = finance_client.get(reverse("finance-api-statement") + "?player=alice&start=2026-03-02").json()
+    assert (statement["opening"], statement["closing"], len(statement["entries"])) == (1690, 1723, 4)
+    found = finance_client.get(reverse("finance-api-transactions") + "?kind=deposit").json()
+    assert found["count"] == 1 and found["results"][0]["amount"] == 500
+    bad = finance_client.get(reverse("finance-api-rake") + "?start=2026-03-05&end=2026-03-01")
+    assert bad.status_code == 400 and "The range starts after it ends." in bad.content.decode()
+
+
+def test_every_report_is_in_the_openapi_schema(client):
+    schema = client.get(reverse("api-schema")).content.decode()
+    for path in ("trial-balance", "rake", "house-bank", "statement", "transactions"):
+        assert f"/api/finance/{path}/" in schema
+
+
+def test_a_failed_reconciliation_puts_a_banner_on_every_finance_page(books, finance_client):
+    from wallets.models import Account
+
+    assert "latest reconciliation failed" not in finance_client.get(page_url("index")).content.decode()
+    Account.objects.filter(user=books.a).update(balance=5)
+    record = reconciliation_run(trigger=ReconciliationRecord.Trigger.MANUAL)
+    for name in PAGES:
+        page = finance_client.get(page_url(name)).content.decode()
+        assert "The latest reconciliation failed." in page
+        assert f"account #{record.problems[0]['row'].split('#')[1].split(' ')[0]}" in page
+    reconciliation_run(trigger=ReconciliationRecord.Trigger.MANUAL)  # still broken: the banner stays
+    Account.objects.filter(user=books.a).update(balance=1723)
+    reconciliation_run(trigger=ReconciliationRecord.Trigger.MANUAL)
+    assert "latest reconciliation failed" not in finance_client.get(page_url("rake")).content.decode()
+
+
+def test_the_nav_shows_finance_only_to_finance_staff(client):
+    client.force_login(member_of("player"))
+    assert reverse("finance:index") not in client.get(reverse("rooms:lobby")).content.decode()
+    client.force_login(member_of("finance"))
+    assert reverse("finance:index") in client.get(reverse("rooms:lobby")).content.decode()

@@ -1,0 +1,134 @@
+"""Every finance report against figures worked out by hand (see finance_books.py)."""
+
+import datetime as dt
+
+import pytest
+
+from wallets import reports
+from wallets.tests.factories import UserFactory
+from wallets.tests.finance_books import build_books
+
+pytestmark = pytest.mark.django_db
+
+D = dt.date
+
+
+@pytest.fixture
+def books(monkeypatch, settings):
+    settings.TIME_ZONE = "Asia/Shanghai"
+    return build_books(UserFactory, monkeypatch)
+
+
+def test_the_trial_balance_at_the_end_of_each_day(books):
+    first = reports.trial_balance(on=D(2026, 2, 28))
+    assert first.by_kind == {"player": 3000, "cashier": -3000}
+    assert (first.grants, first.deposits, first.withdrawals, first.issued) == (3000, 0, 0, 3000)
+
+    day1 = reports.trial_balance(on=D(2026, 3, 1))
+    # Hand 2 was staked at 23:30 UTC: already 3 March in Shanghai, so not in here.
+    assert day1.by_kind == {"player": 1690 + 700 + 900, "cashier": -3300, "escrow": 0, "rake": 10}
+    assert (day1.grants, day1.deposits, day1.withdrawals, day1.adjustments) == (3000, 500, 200, 0)
+    assert (day1.issued, day1.held_by_players, day1.in_escrow, day1.held_by_house) == (3300, 3290, 0, 10)
+    assert day1.grand_total == 0 and day1.alerts == []
+
+    day2 = reports.trial_balance(on=D(2026, 3, 2))
+    assert day2.by_kind == {
+        "player": 1723 + 795 + 730,
+        "cashier": -4300,
+        "escrow": 0,
+        "rake": 22,
+        "bank": 1030,
+    }
+    assert (day2.issued, day2.adjustments, day2.house_rake, day2.house_bank) == (4300, 1000, 22, 1030)
+    assert day2.entries_by_kind["rake"] == 3
+
+
+def test_the_trial_balance_alerts_when_the_cached_balances_disagree_with_the_entries(books):
+    from wallets.models import Account
+
+    Account.objects.filter(user=books.a).update(balance=1)  # corruption behind the service's back
+    today = reports.trial_balance(on=reports.site_today())
+    assert any("Player wallet balances total" in alert for alert in today.alerts)
+    # The past, computed from entries alone, is still consistent.
+    assert reports.trial_balance(on=D(2026, 3, 2)).alerts == []
+
+
+def test_rake_income_by_day_game_and_tier(books):
+    report = reports.rake_income(start=D(2026, 3, 1), end=D(2026, 3, 3))
+    assert [(r.day, r.game, r.tier, r.amount, r.count) for r in report.rows] == [
+        (D(2026, 3, 1), "斗地主", "初级场", 10, 1),
+        (D(2026, 3, 2), "斗地主", "初级场", 7, 1),
+        (D(2026, 3, 2), "斗地主", "中级场", 5, 1),
+    ]
+    assert report.total == 22
+    assert report.by_day == [(D(2026, 3, 1), 10), (D(2026, 3, 2), 12), (D(2026, 3, 3), 0)]
+
+
+def test_an_entry_at_23_30_utc_belongs_to_the_next_shanghai_day(books):
+    assert reports.rake_income(start=D(2026, 3, 1), end=D(2026, 3, 1)).total == 10
+    day2 = reports.rake_income(start=D(2026, 3, 2), end=D(2026, 3, 2))
+    assert [(r.tier, r.amount) for r in day2.rows if r.tier == "中级场"] == [("中级场", 5)]
+
+
+def test_the_house_bank_result_counts_game_rounds_not_staff_funding(books):
+    report = reports.bank_result(start=D(2026, 3, 1), end=D(2026, 3, 2))
+    assert [(r.day, r.game, r.amount, r.count) for r in report.rows] == [(D(2026, 3, 2), "扎金花", 30, 2)]
+    assert [g.slug for g in reports.banked_games()] == ["zhajinhua"]
+
+
+def test_the_house_bank_result_is_empty_without_play(db):
+    report = reports.bank_result(start=D(2026, 3, 1), end=D(2026, 3, 2))
+    assert report.rows == [] and report.total == 0 and reports.banked_games() == []
+
+
+def test_a_player_statement_runs_from_the_opening_to_the_closing_balance(books):
+    statement = reports.player_statement(player=books.a, start=D(2026, 3, 2), end=reports.site_today())
+    rows = [
+        (e.transaction.kind, e.transaction.reference, e.amount, e.balance_after) for e in statement.entries
+    ]
+    h2, h3 = books.hands[1].pk, books.hands[2].pk
+    assert rows == [
+        ("stake", f"hand:{h2}", -400, 1290),
+        ("settlement", f"hand:{h2}", 300, 1590),
+        ("stake", f"hand:{h3}", -200, 1390),
+        ("settlement", f"hand:{h3}", 333, 1723),
+    ]
+    assert (statement.opening, statement.credits, statement.debits, statement.closing) == (
+        1690,
+        633,
+        600,
+        1723,
+    )
+    assert statement.matches_wallet is True
+    assert [(e.hand_game, e.hand_tier) for e in statement.entries][0] == ("doudizhu", "中级场")
+
+
+def test_a_statement_of_a_past_range_closes_at_that_day(books):
+    statement = reports.player_statement(player=books.b, start=D(2026, 2, 1), end=D(2026, 3, 1))
+    assert (statement.opening, statement.closing) == (0, 700)
+    assert statement.entries.count() == 4
+    assert statement.matches_wallet is None
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ({"kind": "deposit"}, ["deposit"]),
+        ({"reference": "zhajinhua:*"}, ["payout", "bet"]),
+        ({"amount_min": 900, "amount_max": 900}, ["settlement", "stake"]),
+        ({"start": D(2026, 2, 28), "end": D(2026, 2, 28)}, ["grant", "grant", "grant"]),
+        ({"kind": "bet", "amount_max": 50}, ["bet"]),
+    ],
+)
+def test_transaction_search(books, query, expected):
+    assert [t.kind for t in reports.transaction_search(**query)] == expected
+
+
+def test_transaction_search_by_hand_and_player(books):
+    h1 = books.hands[0].pk
+    found = reports.transaction_search(reference=f"hand:{h1}")
+    assert [(t.kind, t.amount, t.legs) for t in found] == [("settlement", 900, 5), ("stake", 900, 4)]
+    assert [t.kind for t in reports.transaction_search(player=books.b, kind="settlement")] == [
+        "settlement"
+    ] * 2
+    assert reports.transaction_search(reference=f"staff:{books.staff.pk}").count() == 3
