@@ -217,6 +217,7 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     def kind(self, obj: LedgerEntry) -> str:
         return obj.transaction.get_kind_display()
 
+
 # --- reconciliation (finance) ---------------------------------------------------
 
 from django.db import transaction  # noqa: E402

@@ -153,5 +153,6 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.account} {self.amount:+d} → {self.balance_after}"
 
+
 # Registered here because Django discovers an app's models through this module.
 from wallets.finance_models import ReconciliationRecord  # noqa: E402, F401
