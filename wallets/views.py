@@ -13,9 +13,18 @@ ENTRIES_PER_PAGE = 25
 @login_required
 def wallet(request: HttpRequest) -> HttpResponse:
     """Show the balance and every entry with its running balance, newest first."""
+    # Coins carried into a hand sit in escrow until it settles; say where they are.
+    from rooms.tables.selectors import coins_in_play
+
+    in_play = coins_in_play(user=request.user)
     page = Paginator(wallet_entries(user=request.user), ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "wallets/wallet.html",
-        {"balance": wallet_balance(user=request.user), "page_obj": page, "entries": page.object_list},
+        {
+            "balance": wallet_balance(user=request.user),
+            "in_play": in_play,
+            "page_obj": page,
+            "entries": page.object_list,
+        },
     )

@@ -46,3 +46,18 @@ def table_snapshot(*, table_id: int, user) -> dict:
     from wallets.selectors import wallet_balance
 
     return snapshot(ctx, seat_index=None, balance=wallet_balance(user=user))
+
+
+def coins_in_play(*, user) -> list[dict]:
+    """Return the user's open hands with the coins they carried into each (held in escrow)."""
+    if user is None or not user.is_authenticated:
+        return []
+    open_hands = Hand.objects.filter(
+        participants=user, status__in=[Hand.Status.PLAYING, Hand.Status.FINISHED]
+    ).select_related("table__tier__game")
+    rows = []
+    for hand in open_hands:
+        carried = sum(p.get("carried", 0) for p in hand.players if p.get("user") == user.pk)
+        if carried:
+            rows.append({"hand": hand, "table_id": hand.table_id, "carried": carried})
+    return rows
