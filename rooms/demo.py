@@ -89,7 +89,23 @@ ZHAJINHUA_TIERS: tuple[dict[str, Any], ...] = tuple(
     for code, name, base in (("novice", "初级场", 1), ("middle", "中级场", 5), ("senior", "高级场", 20))
 )
 
-GAME_TIERS = {"doudizhu": DOUDIZHU_TIERS, "zhajinhua": ZHAJINHUA_TIERS}
+# 必下德州 (seed 001): the base is the small blind (the big blind is twice it); the fixed
+# stakes are 1, 2, 4 and 8 big blinds (the 高级场 has the seed's 200/400/800/1600);
+# enter with 100 small blinds, so even the largest stake leaves coins for the next hand.
+TEXAS_TIERS: tuple[dict[str, Any], ...] = tuple(
+    {
+        "code": code,
+        "name": name,
+        "base_stake": base,
+        "minimum_rule": RoomTier.MinimumRule.BASE_MULTIPLE,
+        "minimum_multiplier": 100,
+        "seats": 6,
+        "options": {"small_blind": base, "bet_sizes": [1, 2, 4, 8]},
+    }
+    for code, name, base in (("novice", "初级场", 5), ("middle", "中级场", 25), ("senior", "高级场", 100))
+)
+
+GAME_TIERS = {"doudizhu": DOUDIZHU_TIERS, "zhajinhua": ZHAJINHUA_TIERS, "texas": TEXAS_TIERS}
 FAMILY_TIERS = {Game.Family.SEATED: SEATED_TIERS, Game.Family.BANKER: BANKER_TIERS}
 
 

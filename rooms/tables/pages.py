@@ -143,8 +143,56 @@ ZHAJINHUA_LABELS = {
     "shown_hands": _("Hands shown"),
 }
 
+# 必下德州 (texas): the words its table client (static/js/texas.js) adds to TABLE_LABELS.
+TEXAS_LABELS = {
+    "phase_betting": _("Betting countdown"),
+    "dealer": _("Dealer"),
+    "dealer_short": _("D"),
+    "small_blind": _("Small blind"),
+    "small_blind_short": _("SB"),
+    "big_blind": _("Big blind"),
+    "big_blind_short": _("BB"),
+    "stake_amount": _("Stake {amount}"),
+    "coins_left": _("Left {amount}"),
+    "state_out": _("Out"),
+    "state_folded": _("Folded"),
+    "state_all_in": _("All-in"),
+    "said_check": _("Checked"),
+    "said_raise": _("Raised to {amount}"),
+    "said_bet": _("Bet {amount}"),
+    "check": _("Check"),
+    "fold": _("Fold"),
+    "raise_to": _("Raise to {amount}"),
+    "costs": _("Costs {amount} more"),
+    "bet_amount": _("Bet {amount}"),
+    "all_in_amount": _("All-in {amount}"),
+    "your_turn_bet": _("Your turn: choose your bet before the countdown ends."),
+    "decided_wait": _("Your bet is in. Waiting for the others."),
+    "countdown_note": _("Everyone bets at once."),
+    "waiting_players_short": _("Waiting"),
+    "main_pot": _("Main pot"),
+    "side_pot": _("Side pot {n}"),
+    "pot_won_by": _("won by {names}"),
+    "you_win": _("You win {amount}"),
+    "you_lose": _("You lose {amount}"),
+    "you_even": _("You break even"),
+    "winner_is": _("{names} wins"),
+    "cat_straight_flush": _("Straight flush"),
+    "cat_four_of_a_kind": _("Four of a kind"),
+    "cat_full_house": _("Full house"),
+    "cat_flush": _("Flush"),
+    "cat_straight": _("Straight"),
+    "cat_three_of_a_kind": _("Three of a kind"),
+    "cat_two_pair": _("Two pair"),
+    "cat_pair": _("Pair"),
+    "cat_high_card": _("High card"),
+}
+
 # Per game: the table template and the labels its client adds (default: the 斗地主 table).
-GAME_PAGES = {"zhajinhua": ("tables/zhajinhua.html", ZHAJINHUA_LABELS)}
+GAME_PAGES = {
+    "zhajinhua": ("tables/zhajinhua.html", ZHAJINHUA_LABELS),
+    "texas": ("tables/texas.html", TEXAS_LABELS),
+}
 
 
 def table_labels(slug: str = "") -> dict[str, str]:
