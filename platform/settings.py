@@ -54,10 +54,17 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "axes",
+    # The second factor for staff who move money (TOTP authenticators, one-time backup codes).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    # The audit trail of staff changes.
+    "auditlog",
     "platform.accounts",
     "wallets",
     "rooms",
     "rooms.tables",
+    "platform.staff",
 ]
 
 MIDDLEWARE = [
@@ -68,6 +75,10 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): whether this session passed the second factor.
+    "django_otp.middleware.OTPMiddleware",
+    # Staff changes made in the admin are written to the audit trail with their actor.
+    "platform.staff.audit.StaffAuditMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into a 429 page.
@@ -199,6 +210,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# The name authenticator apps show for the staff second factor (django-otp TOTP).
+OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Card room")
 
 # Coins granted to every new player at sign-up, paid from the cashier account.
 SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)

@@ -6,6 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    # The staff second-factor page lives beside the admin it protects.
+    path("admin/second-factor/", include("platform.staff.urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("platform.accounts.urls")),
     path("wallet/", include("wallets.urls")),

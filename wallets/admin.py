@@ -6,6 +6,8 @@ with the staff member as actor and a required reason; they need the
 ``wallets.move_money`` permission.
 """
 
+from platform.staff.otp import second_factor_redirect
+
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -93,6 +95,8 @@ class AccountAdmin(ReadOnlyAdmin):
         """Deposit, withdraw or adjust a player's coins with a reason, recorded with the staff actor."""
         if not request.user.has_perm(MOVE_MONEY_PERMISSION):
             raise PermissionDenied
+        if (verify := second_factor_redirect(request)) is not None:
+            return verify  # nothing is posted before the second factor
         account = get_object_or_404(
             Account.objects.select_related("user"), pk=object_id, kind=Account.Kind.PLAYER
         )
@@ -170,6 +174,8 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
         """Post the opposite legs of a transaction, with a reason, recorded with the staff actor."""
         if not request.user.has_perm(MOVE_MONEY_PERMISSION):
             raise PermissionDenied
+        if (verify := second_factor_redirect(request)) is not None:
+            return verify  # nothing is posted before the second factor
         original = get_object_or_404(LedgerTransaction, pk=object_id)
         form = ReversalForm(request.POST or None)
         if request.method == "POST" and form.is_valid():

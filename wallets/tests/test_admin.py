@@ -1,6 +1,7 @@
 """Staff see the ledger read-only and move coins only through forms that call the services."""
 
 import uuid
+from platform.staff.testing import client_pass_second_factor
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -18,6 +19,7 @@ def admin_client_en(client, make_player):
     admin = make_player(username="boss", is_staff=True, is_superuser=True)
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     client.force_login(admin)
+    client_pass_second_factor(client, admin)  # moving money needs the staff second factor
     client.user = admin
     return client
 
@@ -34,6 +36,7 @@ def cashier_client(client, make_player):
     )
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     client.force_login(staff)
+    client_pass_second_factor(client, staff)  # moving money needs the staff second factor
     client.user = staff
     return client
 

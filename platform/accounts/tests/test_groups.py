@@ -7,6 +7,8 @@ pytestmark = pytest.mark.django_db
 
 CRUD = ("add", "change", "delete", "view")
 WALLETS_READ = {"wallets.view_account", "wallets.view_ledgertransaction", "wallets.view_ledgerentry"}
+# Support and finance read the audit trail of staff changes (platform/staff/migrations).
+AUDIT_READ = {"auditlog.view_logentry"}
 
 
 def permissions_of(name: str) -> set[str]:
@@ -29,13 +31,19 @@ def test_operators_run_games_tiers_and_tables():
 
 def test_support_sees_and_edits_players_and_reads_wallets():
     held = permissions_of("support")
-    assert held == {"accounts.view_user", "accounts.change_user", "accounts.view_gamestats"} | WALLETS_READ
+    assert (
+        held
+        == {"accounts.view_user", "accounts.change_user", "accounts.view_gamestats"}
+        | WALLETS_READ
+        | AUDIT_READ
+    )
 
 
 def test_finance_reads_the_ledger_only():
     held = permissions_of("finance")
     assert WALLETS_READ <= held
-    assert all(p.startswith("wallets.view_") for p in held), held
+    assert all(p.startswith("wallets.view_") for p in held - AUDIT_READ), held
+    assert AUDIT_READ <= held
     assert "wallets.move_money" not in held
 
 
