@@ -14,7 +14,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 PO_PATH = Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.po"
 MO_PATH = PO_PATH.with_suffix(".mo")
@@ -136,8 +136,9 @@ def test_the_committed_mo_serves_what_the_po_says(entries):
     with translation.override("zh-hans"):
         for e in messages(entries):
             if "msgctxt" in e.fields:
-                continue
-            if "msgid_plural" in e.fields:
+                served = pgettext(e.fields["msgctxt"], e.msgid)
+                assert served == e.fields["msgstr"], (e.fields["msgctxt"], e.msgid)
+            elif "msgid_plural" in e.fields:
                 served = ngettext(e.msgid, e.fields["msgid_plural"], 2)
                 assert served == e.fields["msgstr[0]"], e.msgid
             else:
@@ -158,6 +159,25 @@ def test_table_client_labels_use_the_card_room_words():
     assert labels["trustee_off"] == "取消托管"
     assert labels["bid_points"].format(points=3) == "3分"
     assert labels["cards_left"].format(count=17) == "剩17张"
+
+
+def test_each_game_names_its_hands_in_its_own_words():
+    from rooms.tables.pages import table_labels
+
+    with translation.override("zh-hans"):
+        zhajinhua, texas = table_labels("zhajinhua"), table_labels("texas")
+    # The same English word is a different hand in each game: 金花 is 炸金花's flush, 同花 Texas'.
+    assert (zhajinhua["cat_flush"], zhajinhua["cat_straight_flush"], zhajinhua["cat_leopard"]) == (
+        "金花",
+        "顺金",
+        "豹子",
+    )
+    assert (texas["cat_flush"], texas["cat_straight_flush"], texas["cat_full_house"]) == (
+        "同花",
+        "同花顺",
+        "葫芦",
+    )
+    assert (zhajinhua["fold"], zhajinhua["look"], texas["check"]) == ("弃牌", "看牌", "过牌")
 
 
 @pytest.mark.django_db
