@@ -213,3 +213,30 @@ def test_load_demo_gives_the_demo_admin_backup_codes_and_keeps_them(settings):
     assert len(codes) == 10
     assert " ".join(codes) in again.getvalue()  # idempotent: the same unused codes
     assert StaticDevice.objects.filter(user__username="admin").count() == 1
+
+
+def test_a_superuser_enrols_staff_in_admin_and_sees_the_qr_code(client, teller, django_user_model):
+    boss = django_user_model.objects.create_superuser(username="boss", password="pw-Secret-123")
+    client.force_login(boss)
+
+    added = client.post(
+        reverse("admin:otp_totp_totpdevice_add"),
+        {
+            "user": teller.pk,
+            "name": "phone",
+            "confirmed": "on",
+            "key": "3132333435363738393031323334353637383930",
+            "step": 30,
+            "t0": 0,
+            "digits": 6,
+            "tolerance": 1,
+            "drift": 0,
+            "throttling_failure_count": 0,
+        },
+    )
+
+    assert added.status_code == 302
+    device = TOTPDevice.objects.get(user=teller)
+    qr = client.get(reverse("admin:otp_totp_totpdevice_qrcode", args=[device.pk]))
+    assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml"
+    assert b"<svg" in qr.content
