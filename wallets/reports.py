@@ -17,6 +17,12 @@ Attribution (how a transaction is tied to a game and room tier):
   reference ``<game slug>:<round id>`` (e.g. ``zhajinhua:812``). Only game
   kinds count (bet, payout, settlement, refund, stake, reversal); staff
   funding of the bank through the cashier is not a game result.
+
+Measured with bench/finance_reports.py (1,004,414 entries, 110,444 hands; a
+2-core machine under load): the join costs the rake report about 1.5 s over
+90 days on top of the 0.65 s day-only aggregate. If long rake ranges must be
+faster, store the tier on the settlement transaction (an indexed column
+written by ``hand_settle``) and drop the join.
 """
 
 import datetime as dt
