@@ -1,0 +1,68 @@
+"""The table socket speaks the player's language, engine refusals included."""
+
+import pytest
+from django.utils import translation
+
+from games.base import IllegalAction, gettext_noop
+from rooms.tables.consumers import scope_language
+from rooms.tables.services import illegal_action_text
+from rooms.tables.tests.test_consumers import memory_layer, open_socket, seated  # noqa: F401
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+
+def scope(cookie: str | None = None, accept: str | None = None) -> dict:
+    headers = [(b"accept-language", accept.encode())] if accept else []
+    return {"cookies": {"django_language": cookie} if cookie else {}, "headers": headers}
+
+
+def test_the_language_cookie_wins_over_the_browser_then_the_site_default(settings):
+    assert scope_language(scope(cookie="en", accept="zh-CN,zh;q=0.9")) == "en"
+    assert scope_language(scope(accept="zh-CN,zh;q=0.9")) == "zh-hans"
+    assert scope_language(scope(accept="fr-FR")) == settings.LANGUAGE_CODE
+    assert scope_language(scope()) == settings.LANGUAGE_CODE
+
+
+@pytest.mark.zh
+def test_an_engine_refusal_is_translated_then_filled_in():
+    refusal = IllegalAction(gettext_noop("You do not hold {card}."), card="Ks")
+    assert str(refusal) == "You do not hold Ks."
+    with translation.override("zh-hans"):
+        text = illegal_action_text(refusal)
+    assert "Ks" in text and text != "You do not hold Ks."
+    with translation.override("en"):
+        assert illegal_action_text(refusal) == "You do not hold Ks."
+
+
+def test_a_refusal_without_a_template_is_passed_through():
+    assert illegal_action_text(IllegalAction("Plain words.")) == "Plain words."
+
+
+async def test_socket_errors_follow_the_browser_language(tier, make_player):
+    from platform.asgi import application
+
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from rooms.tables.tests.test_consumers import session_cookie
+
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, tier)
+    cookie = await sync_to_async(session_cookie)(alice)
+    for accept, expected in (("zh-CN,zh;q=0.9", "未知的消息类型。"), ("en-US,en;q=0.9", "Unknown message type.")):
+        headers = [
+            (b"origin", b"http://testserver"),
+            (b"cookie", f"sessionid={cookie}".encode()),
+            (b"accept-language", accept.encode()),
+        ]
+        ws = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/", headers=headers)
+        connected, _ = await ws.connect()
+        assert connected
+        await ws.send_json_to({"type": "dance"})
+        while True:
+            message = await ws.receive_json_from(timeout=3)
+            if message["type"] == "error":
+                break
+        assert message["message"] == expected
+        await ws.disconnect()
+    await comm.disconnect()
