@@ -100,7 +100,8 @@ TEXAS_TIERS: tuple[dict[str, Any], ...] = tuple(
         "minimum_rule": RoomTier.MinimumRule.BASE_MULTIPLE,
         "minimum_multiplier": 100,
         "seats": 6,
-        "options": {"small_blind": base, "bet_sizes": [1, 2, 4, 8]},
+        # The small blind is the base (底分), the engine's default; the stakes are data.
+        "options": {"bet_sizes": [1, 2, 4, 8]},
     }
     for code, name, base in (("novice", "初级场", 5), ("middle", "中级场", 25), ("senior", "高级场", 100))
 )

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from rooms.tables.models import Hand, Table
 
@@ -177,15 +178,15 @@ TEXAS_LABELS = {
     "you_lose": _("You lose {amount}"),
     "you_even": _("You break even"),
     "winner_is": _("{names} wins"),
-    "cat_straight_flush": _("Straight flush"),
-    "cat_four_of_a_kind": _("Four of a kind"),
-    "cat_full_house": _("Full house"),
-    "cat_flush": _("Flush"),
-    "cat_straight": _("Straight"),
-    "cat_three_of_a_kind": _("Three of a kind"),
-    "cat_two_pair": _("Two pair"),
-    "cat_pair": _("Pair"),
-    "cat_high_card": _("High card"),
+    "cat_straight_flush": pgettext_lazy("texas hand", "Straight flush"),
+    "cat_four_of_a_kind": pgettext_lazy("texas hand", "Four of a kind"),
+    "cat_full_house": pgettext_lazy("texas hand", "Full house"),
+    "cat_flush": pgettext_lazy("texas hand", "Flush"),
+    "cat_straight": pgettext_lazy("texas hand", "Straight"),
+    "cat_three_of_a_kind": pgettext_lazy("texas hand", "Three of a kind"),
+    "cat_two_pair": pgettext_lazy("texas hand", "Two pair"),
+    "cat_pair": pgettext_lazy("texas hand", "Pair"),
+    "cat_high_card": pgettext_lazy("texas hand", "High card"),
 }
 
 # Per game: the table template and the labels its client adds (default: the 斗地主 table).

@@ -49,7 +49,7 @@ def texas_tier(transactional_db):
         minimum_rule=RoomTier.MinimumRule.BASE_MULTIPLE,
         minimum_multiplier=100,
         seats=4,
-        options={"small_blind": 5, "bet_sizes": [1, 2, 4, 8]},
+        options={"bet_sizes": [1, 2, 4, 8]},
         bots_enabled=True,
     )
     yield tier

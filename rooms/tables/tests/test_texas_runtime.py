@@ -54,7 +54,7 @@ def texas_tier_factory(db, texas_game):
             fixed_minimum=100,
             rake_bps=500,
             seats=seats,
-            options={"small_blind": 5, "bet_sizes": [1, 2, 4, 8], "turn_seconds": 20},
+            options={"bet_sizes": [1, 2, 4, 8], "turn_seconds": 20},
             bots_enabled=bots,
         )
 
