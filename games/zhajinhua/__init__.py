@@ -1,20 +1,18 @@
-"""炸金花 Golden Flower (a.k.a. 扎金花 / 詐金花, three-card brag).
+"""炸金花 Golden Flower (a.k.a. 扎金花 / 詐金花, three-card brag); its table page is templates/tables/zhajinhua.html."""
 
-Not registered in ``games.REGISTRY`` yet: its table page does not exist. To
-list it, add ``"games.zhajinhua"`` to ``games._load`` and call
-``games.register(GAME)`` here.
-"""
-
+from games import register
 from games.base import GameInfo
 from games.zhajinhua.engine import DEFAULT_OPTIONS, ZhajinhuaEngine
 
-GAME = GameInfo(
-    slug="zhajinhua",
-    name_zh="炸金花",
-    name_en="Golden Flower",
-    family="seated",
-    min_seats=2,
-    max_seats=5,
-    engine=ZhajinhuaEngine(),
-    default_options=dict(DEFAULT_OPTIONS),
+GAME = register(
+    GameInfo(
+        slug="zhajinhua",
+        name_zh="炸金花",
+        name_en="Golden Flower",
+        family="seated",
+        min_seats=2,
+        max_seats=5,
+        engine=ZhajinhuaEngine(),
+        default_options=dict(DEFAULT_OPTIONS),
+    )
 )

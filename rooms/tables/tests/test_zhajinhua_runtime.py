@@ -173,3 +173,21 @@ def test_state_frames_never_carry_another_seats_hidden_cards(zjh_tier, make_play
                         assert view["hand"] is None
                 assert not any(str(k).startswith("_") for k in view)
     assert checked > 100
+
+
+@pytest.mark.zh
+def test_the_table_page_loads_the_zhajinhua_client_with_chinese_labels(zjh_tier, make_player, client):
+    alice = make_player(coins=5000)
+    table = sit_connected(alice, zjh_tier)
+    client.force_login(alice)
+
+    html = client.get(f"/tables/{table.pk}/").content.decode()
+
+    assert "js/zhajinhua.js" in html and "js/table.js" not in html
+    assert "底池" in html  # 底池 Pot, in the page's default language
+    labels = json.loads(html.split('id="table-labels" type="application/json">')[1].split("</script>")[0])
+    assert labels["look"] == "看牌" and labels["fold"] == "弃牌"
+    assert labels["call_amount"].replace(" ", "") == "跟注{amount}"
+    assert labels["compare_amount"].replace(" ", "") == "比牌{amount}"
+    # 炸金花's own names for its hands, not 德州扑克's (同花顺, 同花).
+    assert labels["cat_straight_flush"] == "顺金" and labels["cat_flush"] == "金花"
