@@ -57,7 +57,7 @@ def texas_tier(transactional_db):
         games.REGISTRY.pop("texas", None)
 
 
-def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
+def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US") -> dict:
     """Drive Chromium through sign-up, the lobby, quick start and one whole hand; return what the page showed."""
     from playwright.sync_api import sync_playwright
 
@@ -67,7 +67,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            page = browser.new_page(viewport={"width": width, "height": height}, locale=locale)
             page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
             page.goto(f"{base_url}/accounts/signup/")
             page.fill("#id_username", username)
@@ -135,15 +135,18 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
     return seen
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tier, settings, size):  # noqa: F811
+# The phone plays in Chinese, the product's default (its browser asks for zh-CN).
+@pytest.mark.parametrize(
+    ("size", "locale"), [("desktop", "en-US"), pytest.param("phone", "zh-CN", marks=pytest.mark.zh)]
+)
+def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tier, settings, size, locale):  # noqa: F811
     from platform.accounts.models import User
 
     from rooms.tables.models import Hand, HandAction
     from wallets.models import LedgerEntry
     from wallets.selectors import wallet_balance
 
-    seen = play_one_hand(live_asgi, size, texas_tier.pk)
+    seen = play_one_hand(live_asgi, size, texas_tier.pk, locale)
     print(f"screenshots: {seen.get('turn_shot')} {seen['result_shot']}")
 
     assert seen["errors"] == [], seen["errors"]
@@ -174,4 +177,6 @@ def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tie
     assert seen["rows"] == 4
     assert seen["pots"] == [p["amount"] for p in hand.outcome["details"]["pots"]]
     assert str(hand.outcome["rake"]) in seen["rake_text"]
+    if locale == "zh-CN":
+        assert "抽水" in seen["rake_text"] or "服务费" in seen["rake_text"], seen["rake_text"]
     assert seen["fits"], "something overflows the screen"
