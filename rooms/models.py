@@ -70,7 +70,10 @@ class RoomTier(models.Model):
     fixed_minimum = models.PositiveBigIntegerField(_("fixed minimum"), null=True, blank=True)
     maximum_coins = models.PositiveBigIntegerField(_("maximum coins"), null=True, blank=True)
     rake_bps = models.PositiveIntegerField(
-        _("rake (basis points)"), default=500, help_text=_("500 = 5% of each winner's profit.")
+        _("rake (basis points)"),
+        default=500,
+        # xgettext:no-python-format
+        help_text=_("500 = 5% of each winner's profit."),
     )
     options = models.JSONField(_("variant options"), default=dict, blank=True)
     seats = models.PositiveSmallIntegerField(_("seats per table"), null=True, blank=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State
+from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
 from games.texas import rules
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -100,13 +100,13 @@ class TexasEngine:
     # -- acting ------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> State:
         if state["phase"] != "betting":
-            raise IllegalAction("The hand is over.")
+            raise IllegalAction(gettext_noop("The hand is over."))
         if not 0 <= seat < len(state["players"]) or state["decided"][seat]:
-            raise IllegalAction("You have already made your bet this hand.")
+            raise IllegalAction(gettext_noop("You have already made your bet this hand."))
         if not isinstance(action, dict) or ("amount" in action and type(action["amount"]) is not int):
-            raise IllegalAction("That is not a valid bet.")
+            raise IllegalAction(gettext_noop("That is not a valid bet."))
         if set(action) != _SHAPES.get(action.get("type"), set()):
-            raise IllegalAction("That is not an action in this game.")
+            raise IllegalAction(gettext_noop("That is not an action in this game."))
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
         # Only these lists change in a bet; everything else is shared, never mutated.
@@ -127,15 +127,15 @@ class TexasEngine:
         blind = seat in state["blind_seats"]
         if kind in ("bet", "raise"):
             if blind and kind == "bet":
-                return "You posted a blind: check or raise."
+                return gettext_noop("You posted a blind: check or raise.")
             if not blind and kind == "raise":
-                return "Choose one of the table's bets."
-            return "That bet is not one of the table's stakes you can afford."
+                return gettext_noop("Choose one of the table's bets.")
+            return gettext_noop("That bet is not one of the table's stakes you can afford.")
         if kind == "check":
-            return "Only the blinds may check; choose a bet or fold."
+            return gettext_noop("Only the blinds may check; choose a bet or fold.")
         if kind == "fold":
-            return "The blinds cannot fold: check instead."
-        return "That is not an action in this game."
+            return gettext_noop("The blinds cannot fold: check instead.")
+        return gettext_noop("That is not an action in this game.")
 
     def on_deadline(self, state: State) -> State:
         for seat in self.actors(state):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State
+from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
 from games.zhajinhua import rules
 from games.zhajinhua.settle import settle
 
@@ -141,17 +141,17 @@ class ZhajinhuaEngine:
     # -- acting ------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> State:
         if state["phase"] != "betting":
-            raise IllegalAction("The hand is over.")
+            raise IllegalAction(gettext_noop("The hand is over."))
         if state["turn"] != seat:
-            raise IllegalAction("It is not your turn.")
+            raise IllegalAction(gettext_noop("It is not your turn."))
         if not isinstance(action, dict):
-            raise IllegalAction("That is not an action.")
+            raise IllegalAction(gettext_noop("That is not an action."))
         kind = action.get("type")
         for key in ("amount", "target"):
             if key in action and type(action[key]) is not int:
-                raise IllegalAction("That amount or seat is not a whole number.")
+                raise IllegalAction(gettext_noop("That amount or seat is not a whole number."))
         if set(action) != _SHAPES.get(kind, set()):
-            raise IllegalAction("That is not an action in this game.")
+            raise IllegalAction(gettext_noop("That is not an action in this game."))
         if action not in self.legal_actions(state, seat):
             raise IllegalAction(self._refusal(state, seat, action))
         new = copy.deepcopy(state)
@@ -178,16 +178,16 @@ class ZhajinhuaEngine:
     def _refusal(self, state: State, seat: int, action: Action) -> str:
         kind = action.get("type")
         if kind == "look":
-            return "You have already looked at your cards."
+            return gettext_noop("You have already looked at your cards.")
         if kind == "call":
-            return "You do not have enough coins to call."
+            return gettext_noop("You do not have enough coins to call.")
         if kind == "raise":
-            return "You cannot raise by that amount now."
+            return gettext_noop("You cannot raise by that amount now.")
         if kind == "compare":
             if state["turns"][seat] < 1:
-                return "You can compare only from the second round."
-            return "You cannot compare with that player now."
-        return "That is not an action in this game."
+                return gettext_noop("You can compare only from the second round.")
+            return gettext_noop("You cannot compare with that player now.")
+        return gettext_noop("That is not an action in this game.")
 
     def _bet(self, state: State, seat: int, amount: int, kind: str) -> None:
         state["bets"][seat] += amount

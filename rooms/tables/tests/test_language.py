@@ -66,3 +66,25 @@ async def test_socket_errors_follow_the_browser_language(tier, make_player):
         assert message["message"] == expected
         await ws.disconnect()
     await comm.disconnect()
+
+
+def test_every_engine_refusal_is_marked_for_translation():
+    """A refusal written as a bare string would reach zh-hans players in English."""
+    import ast
+    from pathlib import Path
+
+    import games
+
+    bare = []
+    for path in Path(games.__file__).parent.rglob("*.py"):
+        if "tests" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "IllegalAction"
+                and node.args
+                and isinstance(node.args[0], ast.Constant | ast.JoinedStr)
+            ):
+                bare.append(f"{path.name}:{node.lineno}")
+    assert bare == []
