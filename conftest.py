@@ -28,7 +28,9 @@ def require_service(name: str, available: bool, why: str = "") -> None:
 def _tcp_open(url: str, default_port: int) -> bool:
     parsed = urlparse(url)
     try:
-        with socket.create_connection((parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=1):
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=1
+        ):
             return True
     except OSError:
         return False

@@ -44,8 +44,17 @@ def serve(argv: list[str]) -> None:
     run(str(PYTHON), "manage.py", "load_demo")
     print(f"\nOpen http://{host}:{port}/ in a browser (Ctrl-C stops the server).\n", flush=True)
     run(
-        str(PYTHON), "-m", "uvicorn", "platform.asgi:application",
-        "--host", host, "--port", port, "--lifespan", "off", *argv,
+        str(PYTHON),
+        "-m",
+        "uvicorn",
+        "platform.asgi:application",
+        "--host",
+        host,
+        "--port",
+        port,
+        "--lifespan",
+        "off",
+        *argv,
     )
 
 

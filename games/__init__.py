@@ -20,5 +20,5 @@ def register(info: GameInfo) -> GameInfo:
 
 # Each game package registers itself on import; add new games to this list.
 import games.doudizhu  # noqa: E402, F401
-import games.zhajinhua  # noqa: E402, F401
 import games.texas  # noqa: E402, F401
+import games.zhajinhua  # noqa: E402, F401

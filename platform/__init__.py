@@ -23,8 +23,5 @@ def _load_stdlib_platform():
 
 
 _stdlib_platform = _load_stdlib_platform()
-globals().update(
-    {name: value for name, value in vars(_stdlib_platform).items() if not name.startswith("__")}
-)
+globals().update({name: value for name, value in vars(_stdlib_platform).items() if not name.startswith("__")})
 __all__ = [name for name in vars(_stdlib_platform) if not name.startswith("_")]
-

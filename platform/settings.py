@@ -35,9 +35,7 @@ def env_int(name: str, default: int) -> int:
 
 
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get(
-    "SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789"
-)
+SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

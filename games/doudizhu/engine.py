@@ -196,7 +196,9 @@ class DoudizhuEngine:
             if points not in (1, 2, 3) or isinstance(points, bool):
                 raise IllegalAction(gettext_noop("A bid is 1, 2 or 3 points."))
             if points <= state["bid"]:
-                raise IllegalAction(gettext_noop("You must bid higher than {bid}, or pass."), bid=state["bid"])
+                raise IllegalAction(
+                    gettext_noop("You must bid higher than {bid}, or pass."), bid=state["bid"]
+                )
         elif kind != "pass":
             raise IllegalAction(gettext_noop("Bid 1, 2 or 3 points, or pass."))
         new = dict(state)
@@ -377,7 +379,9 @@ class DoudizhuEngine:
             if previous is None or not rules.readings(cards):
                 raise IllegalAction(gettext_noop("{cards} is not a legal play."), cards=_cards_text(cards))
             target = _cards_text(previous_cards) if previous_cards else previous.kind.replace("_", " ")
-            raise IllegalAction(gettext_noop("Your {cards} does not beat {target}."), cards=_cards_text(cards), target=target)
+            raise IllegalAction(
+                gettext_noop("Your {cards} does not beat {target}."), cards=_cards_text(cards), target=target
+            )
         return combo
 
     # -- the end -----------------------------------------------------------------------------

@@ -49,7 +49,10 @@ async def test_socket_errors_follow_the_browser_language(tier, make_player):
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, tier)
     cookie = await sync_to_async(session_cookie)(alice)
-    for accept, expected in (("zh-CN,zh;q=0.9", "未知的消息类型。"), ("en-US,en;q=0.9", "Unknown message type.")):
+    for accept, expected in (
+        ("zh-CN,zh;q=0.9", "未知的消息类型。"),
+        ("en-US,en;q=0.9", "Unknown message type."),
+    ):
         headers = [
             (b"origin", b"http://testserver"),
             (b"cookie", f"sessionid={cookie}".encode()),

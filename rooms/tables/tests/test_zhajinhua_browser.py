@@ -130,7 +130,10 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
             seen["row_balance"] = me.locator("td.balance").inner_text()
             seen["rows"] = page.locator("#result tbody tr").count()
             seen["shown_seats"] = sorted(
-                int(x) for x in page.eval_on_selector_all("#result .final-row", "els => els.map(e => e.dataset.seat)")
+                int(x)
+                for x in page.eval_on_selector_all(
+                    "#result .final-row", "els => els.map(e => e.dataset.seat)"
+                )
             )
             seen["fits"] = page.evaluate(
                 "() => [...document.querySelectorAll('.zj-seat, #actions')].every(el => {"
@@ -151,7 +154,9 @@ def test_a_new_player_plays_a_whole_zhajinhua_hand_against_bots(live_asgi, zjh_b
     from wallets.selectors import wallet_balance
 
     seen = play_one_hand(live_asgi, size, zjh_browser_tier.pk)
-    print(f"screenshots: {seen.get('blind_shot')} {seen.get('seen_shot')} {seen.get('picker_shot')} {seen['result_shot']}")
+    print(
+        f"screenshots: {seen.get('blind_shot')} {seen.get('seen_shot')} {seen.get('picker_shot')} {seen['result_shot']}"
+    )
 
     assert seen["errors"] == [], seen["errors"]
     user = User.objects.get(username=seen["username"])

@@ -35,7 +35,13 @@ def zjh_tier(db, zjh_game):
 
     game, _ = Game.objects.get_or_create(
         slug="zhajinhua",
-        defaults={"name_zh": "炸金花", "name_en": "Golden Flower", "family": "seated", "min_seats": 2, "max_seats": 5},
+        defaults={
+            "name_zh": "炸金花",
+            "name_en": "Golden Flower",
+            "family": "seated",
+            "min_seats": 2,
+            "max_seats": 5,
+        },
     )
     return RoomTier.objects.create(
         game=game,
@@ -68,7 +74,7 @@ def test_bots_play_whole_zhajinhua_hands_and_every_coin_is_accounted_for(zjh_tie
     alice = make_player(coins=5000)
     table = sit_connected(alice, zjh_tier)
     assert Seat.objects.filter(table=table, is_bot=True).count() == 3
-    for number in range(1, 4):
+    for _number in range(1, 4):
         hand = play_out(table, alice)
         assert hand.status == "settled", hand.cancel_reason
         assert hand.state["phase"] == "finished"
