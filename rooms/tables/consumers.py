@@ -44,6 +44,11 @@ SHAPES: dict[str, dict[str, type]] = {
 }
 
 
+def bucket_clock() -> float:
+    """The rate limiter's clock (a seam for tests; the event loop keeps its own)."""
+    return time.monotonic()
+
+
 def scope_language(scope: dict) -> str:
     """Return the language the player chose (cookie) or their browser asks for, as pages do."""
     from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
@@ -76,7 +81,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seq = 0
         self.last_act_seq: int | None = None
         self.tokens = float(RATE_PER_SECOND)
-        self.refilled = time.monotonic()
+        self.refilled = bucket_clock()
         self.refused = 0
         if self.user is None or not self.user.is_authenticated:
             await self.accept()  # accept first: a close code can only follow an open socket
@@ -146,7 +151,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await getattr(self, f"on_{kind}")(message)
 
     def _take_token(self) -> bool:
-        now = time.monotonic()
+        now = bucket_clock()
         self.tokens = min(float(RATE_PER_SECOND), self.tokens + (now - self.refilled) * RATE_PER_SECOND)
         self.refilled = now
         if self.tokens < 1:
