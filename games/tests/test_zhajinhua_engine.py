@@ -86,6 +86,8 @@ def test_compare_only_from_the_second_round_and_it_costs_twice_the_call():
     state = act(state, 0, type="call")
     state = act(state, 1, type="look")
     before = state["bets"][1]
+    assert ENGINE.view(state, 1)["compare_cost"] == 2 * 20  # what the button says
+    assert ENGINE.view(state, 2)["compare_cost"] is None  # not seat 2's turn
     state = act(state, 1, type="compare", target=2)
     assert state["bets"][1] - before == 2 * 20  # seen: call 20, comparison 40
     assert state["status"] == ["active", "active", "lost"]

@@ -197,8 +197,12 @@ class ZhajinhuaEngine:
         state["status"][seat] = "folded"
         state["log"].append({"seat": seat, "type": "fold", "reason": reason})
 
+    def compare_cost(self, state: State, seat: int) -> int:
+        """比牌 costs twice the current call (001)."""
+        return 2 * self.call_cost(state, seat)
+
     def _compare(self, state: State, seat: int, target: int) -> None:
-        cost = 2 * self.call_cost(state, seat)
+        cost = self.compare_cost(state, seat)
         self._bet(state, seat, cost, "compare")
         hands = state["_hands"]
         # Equal hands: the player who asked loses (001:735, 002:35-36).
@@ -368,6 +372,7 @@ class ZhajinhuaEngine:
                 "player": state["player_cap"],
             },
             "call_cost": None,
+            "compare_cost": None,
             "choices": [],
             "result": None,
         }
@@ -375,6 +380,7 @@ class ZhajinhuaEngine:
             view["hand_category"] = view["categories"][seat]
             if state["turn"] == seat:
                 view["call_cost"] = self.call_cost(state, seat)
+                view["compare_cost"] = self.compare_cost(state, seat)
                 view["choices"] = self.legal_actions(state, seat)
         if state["result"] is not None:
             view["result"] = copy.deepcopy(state["result"])

@@ -366,7 +366,7 @@ function renderActions(snap, view) {
   }
   if (compares.length) {
     // 比牌 costs twice the call (docs/rules/zhajinhua.md); the engine charges it, this only labels it.
-    const cost = 2 * (view.call_cost ?? 0);
+    const cost = view.compare_cost ?? 0;  // the server's figure; the client decides no rule
     const open = () => {
       model.picking = !model.picking;
       render();
