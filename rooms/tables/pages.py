@@ -291,6 +291,9 @@ class HandRecord:
     bottom: list[dict]
     seats: list[SeatRecord]
     seed_hex: str
+    # Games other than 斗地主 show what the player's own final view shows, in one column.
+    cards_only: bool = False
+    board: list[dict] = field(default_factory=list)
 
 
 def _card_list(value) -> list[str]:
@@ -352,6 +355,10 @@ def _hand_record(hand: Hand, user, settled: dict[str, int]) -> HandRecord:
                 left=card_faces(left),
             )
         )
+    cards_only = hand.game_slug != "doudizhu"
+    board: list[str] = []
+    if cards_only and not cancelled:
+        seats, board = _seen_at_the_end(hand, players, my_seat)
     tier = hand.table.tier
     return HandRecord(
         hand=hand,
@@ -372,7 +379,39 @@ def _hand_record(hand: Hand, user, settled: dict[str, int]) -> HandRecord:
         bottom=card_faces(bottom),
         seats=seats,
         seed_hex=bytes(hand.seed).hex(),
+        cards_only=cards_only,
+        board=card_faces(board),
     )
+
+
+def _seen_at_the_end(
+    hand: Hand, players: list[dict], my_seat: int | None
+) -> tuple[list[SeatRecord], list[str]]:
+    """Return every seat with the cards this player's final view shows, and the board if any.
+
+    The engine's view decides: in 炸金花 a player sees only the hands the rules
+    reveal to them, in 必下德州 the showdown hands; the revealed seed lets the
+    player re-derive the rest.
+    """
+    import games
+
+    info = games.REGISTRY.get(hand.game_slug)
+    if info is None or not hand.state:
+        return [], []
+    view = info.engine.view(hand.state, my_seat)
+    visible = view.get("hands") if isinstance(view.get("hands"), list) else []
+    seats = [
+        SeatRecord(
+            index=index,
+            name=player.get("name") or "",
+            is_bot=bool(player.get("is_bot")),
+            is_me=index == my_seat,
+            is_landlord=False,
+            left=card_faces(_card_list(visible[index]) if index < len(visible) else []),
+        )
+        for index, player in enumerate(players)
+    ]
+    return seats, _card_list(view.get("board"))
 
 
 def _settlement_paid(user, keys: list[str]) -> dict[str, int]:
