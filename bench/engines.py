@@ -1,0 +1,216 @@
+"""Measure the game engines: random legal playouts per second, side by side with peers.
+
+Run from the project root:
+
+    .venv/bin/python bench/engines.py [--seconds N] [--profile]
+
+For every game in ``games.REGISTRY`` it plays seeded random legal hands (the
+same loop as ``games.testing.random_playout``) for ``--seconds`` and reports
+hands per second. In the same run it times two peers, installed only for the
+benchmark into a cache folder outside the repository (never a project
+dependency): RLCard's raw ``DoudizhuGame`` (random legal play until
+``is_over``, no environment encoding) against our 斗地主 (Dou Dizhu), and
+treys' ``Evaluator.evaluate`` against ``games.texas.rules.hand_rank`` on the
+same random 7-card sets. A peer that cannot be installed is reported as such;
+our own figures are still printed. ``--profile`` adds a cProfile of the 斗地主
+playout (top functions by cumulative time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import importlib
+import io
+import pstats
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games import REGISTRY  # noqa: E402
+from games.base import SeatSpec  # noqa: E402
+from games.testing import random_playout  # noqa: E402
+from games.texas.rules import RANKS, SUITS, hand_rank  # noqa: E402
+
+PEER_DIR = Path("/tmp/cardroom-bench-peers")
+# How many seats each game's benchmark table has (a full 斗地主 table, typical ring games).
+SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6}
+SEED = 20261129
+
+
+def table_config(slug: str) -> dict:
+    """Return the config the runtime would pass for a plain tier of ``slug``."""
+    info = REGISTRY[slug]
+    return {**info.default_options, "base_stake": 10, "room_factor": 10, "first_seat": None}
+
+
+def timed(work: Callable[[int], object], seconds: float) -> tuple[int, float]:
+    """Call ``work(i)`` for i = 1, 2, ... until ``seconds`` pass; return (calls, elapsed).
+
+    ``work(0)`` runs first, untimed, so one-off set-up (lookup tables built on
+    first use, imports) is not charged to the rate.
+    """
+    work(0)
+    start = time.perf_counter()
+    deadline = start + seconds
+    calls = 0
+    while True:
+        work(calls + 1)
+        calls += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return calls, now - start
+
+
+def our_playout(slug: str) -> Callable[[int], object]:
+    """Return a function that plays hand ``i`` of ``slug`` with seeded random legal choices."""
+    info = REGISTRY[slug]
+    config = table_config(slug)
+    n = SEATS.get(slug, info.min_seats)
+    seats = [SeatSpec(player_id=p + 1, coins=100_000) for p in range(n)]
+    choices = random.Random(SEED)
+
+    def play(i: int) -> object:
+        return random_playout(info.engine, config, seats, f"bench-{slug}-{i}", choices)
+
+    return play
+
+
+def ensure_peers(packages: list[str]) -> str | None:
+    """Install ``packages`` into PEER_DIR unless importable; return an error text or None."""
+    if str(PEER_DIR) not in sys.path:
+        sys.path.append(str(PEER_DIR))
+    missing = []
+    for name in packages:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if not missing:
+        return None
+    print(f"installing benchmark-only peers {missing} into {PEER_DIR} ...", flush=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--target", str(PEER_DIR), *missing],
+        capture_output=True,
+        text=True,
+    )
+    importlib.invalidate_caches()
+    if done.returncode != 0:
+        return done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "pip failed"
+    return None
+
+
+def rlcard_playout() -> Callable[[int], object]:
+    """Return a function that plays one RLCard 斗地主 hand with random legal choices."""
+    import numpy as np
+    from rlcard.games.doudizhu.game import DoudizhuGame
+
+    game = DoudizhuGame()
+    game.np_random = np.random.RandomState(SEED)
+    choices = random.Random(SEED)
+
+    def play(_i: int) -> object:
+        # The raw game returns each state with its legal moves under "actions".
+        state, _player = game.init_game()
+        while not game.is_over():
+            state, _player = game.step(choices.choice(state["actions"]))
+        return game
+
+    return play
+
+
+def seven_card_sets(count: int) -> list[list[str]]:
+    """Return ``count`` seeded random 7-card sets (2 hole cards, then 5 board cards)."""
+    deck = [r + s for r in RANKS for s in SUITS]
+    rng = random.Random(SEED)
+    return [rng.sample(deck, 7) for _ in range(count)]
+
+
+def evaluations_per_second(evaluate: Callable, data: list, seconds: float) -> float:
+    """Evaluate ``data`` round and round for ``seconds``; return evaluations per second."""
+    size = len(data)
+    start = time.perf_counter()
+    deadline = start + seconds
+    calls = 0
+    while time.perf_counter() < deadline:
+        for item in data:
+            evaluate(item)
+        calls += size
+    return calls / (time.perf_counter() - start)
+
+
+def profile_doudizhu(hands: int = 300, top: int = 10) -> str:
+    """Profile ``hands`` 斗地主 playouts; return the top functions by cumulative time."""
+    play = our_playout("doudizhu")
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for i in range(hands):
+        play(i)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument("--profile", action="store_true", help="also cProfile the 斗地主 playout")
+    args = parser.parse_args()
+
+    rows: list[tuple[str, float, str, float | None]] = []
+    ours: dict[str, float] = {}
+    for slug in REGISTRY:
+        calls, elapsed = timed(our_playout(slug), args.seconds)
+        ours[slug] = calls / elapsed
+        print(f"  {slug}: {calls} hands in {elapsed:.2f} s", flush=True)
+
+    peer_error = ensure_peers(["numpy", "rlcard", "treys"])
+    if peer_error:
+        print(f"peers unavailable ({peer_error}); reporting our own figures only")
+
+    for slug, info in REGISTRY.items():
+        label = f"{info.name_zh} {slug} playouts ({SEATS.get(slug, info.min_seats)} seats)"
+        if slug == "doudizhu":
+            try:
+                calls, elapsed = timed(rlcard_playout(), args.seconds)
+                rows.append((label, ours[slug], "RLCard DoudizhuGame", calls / elapsed))
+            except Exception as exc:  # any peer failure is reported, not fatal
+                rows.append((label, ours[slug], f"RLCard unavailable: {exc}", None))
+        else:
+            rows.append((label, ours[slug], "-", None))
+
+    sets = seven_card_sets(20_000)
+    our_eval = evaluations_per_second(hand_rank, sets, args.seconds)
+    try:
+        from treys import Card, Evaluator
+
+        evaluator = Evaluator()
+        # Card conversion stays outside the timing: each library scores its own card type.
+        theirs = [([Card.new(c) for c in s[:2]], [Card.new(c) for c in s[2:]]) for s in sets]
+        peer_eval = evaluations_per_second(lambda hb: evaluator.evaluate(hb[0], hb[1]), theirs, args.seconds)
+        rows.append(("7-card hold'em evaluation", our_eval, "treys Evaluator", peer_eval))
+    except Exception as exc:  # any peer failure is reported, not fatal
+        rows.append(("7-card hold'em evaluation", our_eval, f"treys unavailable: {exc}", None))
+
+    print()
+    print(f"{'game':<42} {'ours /s':>12}  {'peer':<22} {'peer /s':>12} {'ratio':>7}")
+    for label, mine, peer, theirs in rows:
+        peer_rate = f"{theirs:>12,.0f}" if theirs else f"{'':>12}"
+        ratio = f"{mine / theirs:>6.1f}x" if theirs else f"{'':>7}"
+        print(f"{label:<42} {mine:>12,.0f}  {peer:<22} {peer_rate} {ratio}")
+    print("\ntargets (reported, not asserted): 斗地主 >= 10x RLCard, hold'em evaluation >= 4x treys")
+
+    if args.profile:
+        print("\n斗地主 playout profile (top 10 by cumulative time):")
+        print(profile_doudizhu())
+
+
+if __name__ == "__main__":
+    main()
