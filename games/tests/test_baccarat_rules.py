@@ -37,7 +37,7 @@ def deal(player: tuple[str, str], banker: tuple[str, str], *rest: str) -> Coup:
     return deal_coup([player[0], banker[0], player[1], banker[1], *rest])
 
 
-# The banker's table as both seeds write it (001:39-47, 003:254-260): for each
+# The banker's table as both seeds write it (001:30-48, 003:251-258): for each
 # banker total, the player third-card values on which the banker does NOT draw.
 BANKER_STANDS_ON = {
     0: set(),
