@@ -10,8 +10,16 @@ Each shuffle is done exactly as the table runtime does it: a fresh
 Dou Dizhu, 52 for 炸金花 Golden Flower and 德州 hold'em, 416 for an 8-deck
 shoe) it counts how often every card lands in every position. A fair shuffle
 puts each card in each position with probability 1/n, so the counts form an
-n × n table with expected value shuffles/n per cell; the chi-square statistic
-has (n − 1)² degrees of freedom (row and column totals are both fixed).
+n × n table with expected value shuffles/n per cell.
+
+The cells are not independent counts: one shuffle puts exactly one card in
+each position (a permutation matrix), so the covariance of a shuffle's
+centred cells is Q/(n − 1), where Q projects onto the (n − 1)²-dimensional
+space with zero row and column sums. Pearson's sum Σ(O − E)²/E is therefore
+n/(n − 1) times a chi-square with (n − 1)² degrees of freedom (its mean is
+n(n − 1), not (n − 1)²), and the script reports it rescaled by (n − 1)/n.
+Without the rescale a fair shuffle would look about 0.7 standard deviations
+too uneven at every deck size here.
 
 The 416-card shoe has 173,056 cells, so it gets fewer shuffles (``--shoe-shuffles``,
 default 20,000: about 48 expected per cell, well above the usual 5) and keeps
@@ -89,7 +97,9 @@ def card_position_test(deck_size: int, shuffles: int, seed_for: SeedSource = run
     """Run the card × position chi-square test on ``shuffles`` shuffles of ``deck_size`` cards."""
     counts = position_counts(deck_size, shuffles, seed_for)
     expected = shuffles / deck_size
-    statistic = sum((observed - expected) ** 2 for observed in counts) / expected
+    pearson = sum((observed - expected) ** 2 for observed in counts) / expected
+    # Each shuffle is a permutation, so Pearson's sum is n/(n − 1) × chi-square((n − 1)²).
+    statistic = pearson * (deck_size - 1) / deck_size
     dof = (deck_size - 1) ** 2
     return ChiSquare(deck_size, shuffles, statistic, dof, chi2_sf(statistic, dof))
 

@@ -43,6 +43,20 @@ def test_a_biased_shuffle_is_caught(monkeypatch):
     assert result.p_value < 1e-6
 
 
+def test_the_statistic_averages_its_degrees_of_freedom_for_a_fair_shuffle():
+    """Rescaled for the permutation's dependence, a fair deal's statistic has mean (n − 1)².
+
+    Pearson's raw sum would average n(n − 1) = 30 here, five above the 25 expected.
+    """
+    runs = [
+        card_position_test(6, 200, lambda i, run=run: hashlib.sha256(f"mean-{run}-{i}".encode()).digest())
+        for run in range(200)
+    ]
+    mean = sum(r.statistic for r in runs) / len(runs)
+    assert runs[0].dof == 25
+    assert abs(mean - 25) < 2.5, mean  # the mean's standard error is 0.5
+
+
 def test_each_shuffle_is_a_permutation():
     counts = position_counts(52, 100, fixed_seed)
     for card in range(52):
