@@ -10,6 +10,7 @@ change is never seen, and no consumer recomputes anything.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
@@ -136,6 +137,8 @@ def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) 
             "auto": [i for i in actors if i in by_index and seat_is_auto(by_index[i])],
             "view": engine.view(hand.state, seat_index),
             "hint": _hint(engine, hand, seat_index, actors),
+            # Provably fair: the seed's hash is published while the hand is played.
+            "seed_sha256": hashlib.sha256(bytes(hand.seed)).hexdigest(),
         }
     last_payload = None
     if ctx.last_hand is not None:
@@ -145,6 +148,9 @@ def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) 
             "number": last.number,
             "status": last.status,
             "view": engine_for(last.game_slug).view(last.state, seat_index) if last.state else None,
+            # The seed itself is revealed once the hand is over.
+            "seed_sha256": hashlib.sha256(bytes(last.seed)).hexdigest(),
+            "seed": bytes(last.seed).hex(),
         }
     seat = next((s for s in ctx.seats if s.index == seat_index), None)
     return {
