@@ -67,6 +67,9 @@ def scope_language(scope: dict) -> str:
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    # The messages this socket understands; a subclass for another kind of table swaps it.
+    shapes: dict[str, dict[str, type]] = SHAPES
+
     async def dispatch(self, message) -> None:
         # Errors and notices go out in the socket owner's language; the consumer
         # and the services it calls in threads share this context.
@@ -138,7 +141,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("malformed", _("A message must be an object with a type."))
             return
         kind = message["type"]
-        shape = SHAPES.get(kind)
+        shape = self.shapes.get(kind)
         if shape is None:
             await self._error("unknown_type", _("Unknown message type."))
             return
