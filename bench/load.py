@@ -1,0 +1,756 @@
+"""Load benchmark: bot clients play over real WebSockets against the ASGI server(s), PostgreSQL, Redis and Celery.
+
+    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu]
+
+What it does, in order (bench/README.md has the method and the latest figures):
+
+1. Prepares the database named by ``DATABASE_URL`` (default: a bench database,
+   ``cardroom_bench``, created if missing): migrate, catalogue_sync, a room
+   tier ``bench-load`` of the game with bots disabled (every seat is a bench
+   client), and ``--clients`` users ``bench-00000`` … with coins (sign-up
+   grant, topped up when low). Open hands and seats left by an earlier run are
+   cancelled (refunded) and vacated through the table services.
+2. Starts ``--servers`` uvicorn processes (``platform.asgi:application``,
+   ``--lifespan off``) on 127.0.0.1 from ``--port``, one Celery worker and
+   Celery beat, all on ``REDIS_URL`` (channel layer and broker), with the
+   table timers left to beat as in production.
+3. Runs the clients in this process (asyncio, the ``websockets`` package):
+   each signs in through the log-in form (CSRF cookie, POST), presses quick
+   start on the game page's form, opens ``/ws/tables/<id>/`` with its session
+   cookie and an Origin header, follows ``seq`` as static/js/socket.js does
+   (resync on a gap), and on its turn sends a random action among those its
+   ``state`` offers (the view's ``choices``; in 斗地主's play phase pass or
+   the server's 提示 ``hint``, as the browser's buttons do), falls back to
+   pass (or the hint) after an ``error``, and presses ready between hands.
+   With two servers each table's players are split between them.
+4. Measures over ``--seconds`` after a warm-up and prints the report, then
+   runs ``manage.py ledger_check``. Every process it started is stopped at the
+   end, on an error and on Ctrl-C.
+"""
+
+# ruff: noqa: E402 - the path is set before the imports, see below
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# The project's ``platform`` package must shadow the standard library's before anything imports it.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.parse
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+
+DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/cardroom_bench"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+SETTINGS = "bench.load_settings"
+PASSWORD = "bench-load-password"
+TIER_CODE = "bench-load"
+USER_PREFIX = "bench-"
+HOST = "127.0.0.1"
+PASS = {"type": "pass"}
+
+
+# --- processes ----------------------------------------------------------------
+
+
+class Processes:
+    """Every process the benchmark starts, each in its own process group, stopped together."""
+
+    def __init__(self, env: dict, logdir: Path) -> None:
+        self.env = env
+        self.logdir = logdir
+        self.procs: list[tuple[str, subprocess.Popen]] = []
+
+    def start(self, name: str, args: list[str]) -> subprocess.Popen:
+        log = open(self.logdir / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(
+            [sys.executable, *args],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # Ctrl-C reaches us only; we stop the group ourselves
+        )
+        self.procs.append((name, proc))
+        return proc
+
+    def check_alive(self) -> None:
+        for name, proc in self.procs:
+            if proc.poll() is not None:
+                raise RuntimeError(
+                    f"{name} exited with {proc.returncode}; see {self.logdir / (name + '.log')}"
+                )
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time (user + system) so far of each started process and its children, by name."""
+        tick = os.sysconf("SC_CLK_TCK")
+        groups = {proc.pid: name for name, proc in self.procs}
+        used: Counter = Counter()
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pgrp = int(fields[2])
+            if pgrp in groups:
+                used[groups[pgrp]] += (int(fields[11]) + int(fields[12])) / tick
+        return dict(used)
+
+    def stop(self) -> None:
+        for _name, proc in self.procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        deadline = time.monotonic() + 10
+        for _name, proc in self.procs:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait(5)
+        self.procs.clear()
+
+
+def manage(env: dict, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=check
+    )
+
+
+# --- the database ---------------------------------------------------------------
+
+
+def database_ensure(url: str) -> None:
+    """Create the PostgreSQL database named in ``url`` if it does not exist."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urllib.parse.urlparse(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"created database {name}")
+
+
+def django_setup(env: dict) -> None:
+    os.environ.update(env)
+    import django
+
+    django.setup()
+
+
+def data_prepare(*, game: str, clients: int, seats: int) -> tuple[int, list[str]]:
+    """Create (or reset) the bench tier and the users; return the tier id and the usernames."""
+    from platform.accounts.services import user_create
+
+    from django.contrib.auth import get_user_model
+
+    from rooms.models import Game, RoomTier
+    from rooms.tables import services
+    from rooms.tables.errors import TableError
+    from rooms.tables.models import Hand, Seat
+    from wallets.selectors import wallet_balance
+    from wallets.services import wallet_grant
+
+    game_row = Game.objects.get(slug=game)
+    tier, _ = RoomTier.objects.update_or_create(
+        game=game_row,
+        code=TIER_CODE,
+        defaults={
+            "name": "Load bench",
+            "base_stake": 1,
+            "room_factor": 1,
+            "minimum_rule": RoomTier.MinimumRule.FIXED,
+            "fixed_minimum": 100,
+            "maximum_coins": None,
+            "options": {"variant": "classic"} if game == "doudizhu" else {},
+            "seats": seats,
+            "bots_enabled": False,
+            "is_open": True,
+            "sort_order": 99,
+        },
+    )
+    # Leftovers of an earlier run: refund open hands, stand the bench users up.
+    open_hands = Hand.objects.filter(
+        table__seats__user__username__startswith=USER_PREFIX,
+        status__in=[Hand.Status.PLAYING, Hand.Status.FINISHED],
+    ).distinct()
+    for hand_id in list(open_hands.values_list("pk", flat=True)):
+        services.hand_cancel(hand_id=hand_id, reason="load bench reset")
+    for seat in list(Seat.objects.filter(user__username__startswith=USER_PREFIX).select_related("user")):
+        try:
+            services.table_leave(table_id=seat.table_id, user=seat.user)
+        except TableError:
+            pass
+    User = get_user_model()
+    names = [f"{USER_PREFIX}{i:05d}" for i in range(clients)]
+    existing = {u.username: u for u in User.objects.filter(username__in=names)}
+    for name in names:
+        user = existing.get(name) or user_create(username=name, password=PASSWORD)
+        balance = wallet_balance(user=user)
+        if balance < 5000:
+            wallet_grant(
+                user=user,
+                amount=10000 - balance,
+                key=f"bench-topup:{uuid.uuid4().hex}",
+                reason="load bench top-up",
+            )
+    return tier.pk, names
+
+
+def db_window(*, tier_id: int, start, end) -> dict:
+    """What the database recorded between ``start`` and ``end``: actions (by whom) and hands settled."""
+    from django.db.models import Count, Q
+
+    from rooms.tables.models import Hand, HandAction
+
+    actions = HandAction.objects.filter(
+        hand__table__tier_id=tier_id, created_at__gte=start, created_at__lt=end
+    )
+    counts = actions.aggregate(
+        players=Count("pk", filter=Q(auto=False)), auto=Count("pk", filter=Q(auto=True))
+    )
+    settled = Hand.objects.filter(
+        table__tier_id=tier_id, status=Hand.Status.SETTLED, settled_at__gte=start, settled_at__lt=end
+    ).count()
+    cancelled = Hand.objects.filter(
+        table__tier_id=tier_id, status=Hand.Status.CANCELLED, finished_at__gte=start, finished_at__lt=end
+    ).count()
+    tables = (
+        HandAction.objects.filter(hand__table__tier_id=tier_id, created_at__gte=start, created_at__lt=end)
+        .values("hand__table_id")
+        .distinct()
+        .count()
+    )
+    return {**counts, "settled": settled, "cancelled": cancelled, "tables": tables}
+
+
+# --- one browser ---------------------------------------------------------------
+
+
+class Browser:
+    """The HTTP side of one client: a cookie jar, the log-in form and the quick-start form."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.origin = f"http://{HOST}:{port}"
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, dict, str]:
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=120)
+        headers = {"Host": f"{HOST}:{self.port}", "Accept-Language": "zh-CN,zh;q=0.9"}
+        if self.cookies:
+            headers["Cookie"] = self.cookie_header()
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Origin"] = self.origin
+            headers["Referer"] = self.origin + path
+        try:
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+            for value in response.headers.get_all("Set-Cookie") or []:
+                name, _, rest = value.partition("=")
+                self.cookies[name.strip()] = rest.split(";", 1)[0]
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, text
+        finally:
+            conn.close()
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    @staticmethod
+    def csrf_token(page: str) -> str:
+        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if match is None:
+            raise RuntimeError("no CSRF token in the page")
+        return match.group(1)
+
+    def sign_in(self, username: str) -> None:
+        status, _, page = self.request("GET", "/accounts/login/")
+        if status != 200:
+            raise RuntimeError(f"log-in page: HTTP {status}")
+        form = {"csrfmiddlewaretoken": self.csrf_token(page), "username": username, "password": PASSWORD}
+        status, _, _ = self.request("POST", "/accounts/login/", form)
+        if status != 302 or "sessionid" not in self.cookies:
+            raise RuntimeError(f"log-in of {username} failed: HTTP {status}")
+
+    def quick_start(self, game: str, tier_id: int) -> int:
+        """Press 快速开始 on the game page; return the table id it redirects to."""
+        status, _, page = self.request("GET", f"/games/{game}/")
+        if status != 200:
+            raise RuntimeError(f"game page: HTTP {status}")
+        path = f"/tables/quick-start/{tier_id}/"
+        status, headers, _ = self.request("POST", path, {"csrfmiddlewaretoken": self.csrf_token(page)})
+        match = re.search(r"/tables/(\d+)/", headers.get("location", ""))
+        if status != 302 or match is None:
+            raise RuntimeError(f"quick start: HTTP {status} to {headers.get('location')}")
+        return int(match.group(1))
+
+
+# --- the bot clients -----------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    sent: int = 0
+    accepted: int = 0
+    latencies: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    errors_total: Counter = field(default_factory=Counter)
+    gaps: int = 0
+    decreasing: int = 0
+    results: int = 0
+    cancelled: int = 0
+    moved: int = 0
+    disconnects: int = 0
+    readies: int = 0
+
+
+class Bot:
+    """One player: a socket to its table, the seq rule of static/js/socket.js, random legal play."""
+
+    def __init__(self, *, name: str, game: str, browser: Browser, table_id: int, stats: Stats, rng) -> None:
+        self.name = name
+        self.game = game
+        self.browser = browser
+        self.table_id = table_id
+        self.stats = stats
+        self.rng = rng
+        self.ws = None
+        self.seq: int | None = None
+        self.state: dict | None = None
+        self.act_seq = 0
+        self.pending: tuple[int, int, float, bool] | None = None  # act seq, table seq, sent at, measured
+        self.acted_at: int | None = None  # the table seq we last acted on
+        self.fallback_at: int | None = None
+        self.ready_sent = False
+        self.connected = asyncio.Event()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        while not stop.is_set():
+            url = f"ws://{HOST}:{self.browser.port}/ws/tables/{self.table_id}/"
+            table = self.table_id
+            try:
+                async with connect(
+                    url,
+                    origin=self.browser.origin,
+                    additional_headers={"Cookie": self.browser.cookie_header()},
+                    open_timeout=60,
+                    max_size=2**20,
+                ) as ws:
+                    self.ws = ws
+                    self.act_seq = 0
+                    self.pending = None
+                    self.connected.set()
+                    await self.send({"type": "resync"})  # as the browser does on open
+                    stopper = asyncio.ensure_future(stop.wait())
+                    while not stop.is_set() and self.table_id == table:
+                        receiver = asyncio.ensure_future(ws.recv())
+                        done, _ = await asyncio.wait({receiver, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                        if receiver not in done:
+                            receiver.cancel()
+                            break
+                        await self.receive(json.loads(receiver.result()))
+                    stopper.cancel()
+            except (TimeoutError, ConnectionClosed, OSError):
+                if not stop.is_set():
+                    self.stats.disconnects += 1
+                    await asyncio.sleep(0.5)
+            finally:
+                self.ws = None
+
+    async def send(self, message: dict) -> None:
+        if self.ws is not None:
+            await self.ws.send(json.dumps(message, separators=(",", ":")))
+
+    async def receive(self, msg: dict) -> None:
+        kind = msg.get("type")
+        seq = msg.get("seq")
+        if kind in ("state", "result") and isinstance(seq, int):
+            last = self.seq
+            if last is not None and seq < last:
+                self.stats.decreasing += self.stats.measuring
+            if kind == "state" and last is not None and seq <= last:
+                return
+            if kind == "result" and last is not None and seq < last:
+                return
+            if last is not None and seq > last + 1:
+                self.stats.gaps += self.stats.measuring
+                await self.send({"type": "resync"})
+            self.seq = seq if last is None else max(last, seq)
+        if kind == "state":
+            self.state = msg
+            if self.pending is not None and seq > self.pending[1]:
+                _ref, _at, sent, measured = self.pending
+                if measured and self.stats.measuring:
+                    self.stats.accepted += 1
+                    self.stats.latencies.append(time.perf_counter() - sent)
+                self.pending = None
+            await self.maybe_act()
+        elif kind == "error":
+            code = msg.get("code", "?")
+            self.stats.errors_total[code] += 1
+            if self.stats.measuring:
+                self.stats.errors[code] += 1
+            if self.pending is not None and msg.get("ref") == self.pending[0]:
+                self.pending = None
+                await self.fall_back()
+        elif kind == "result":
+            self.stats.results += self.stats.measuring
+        elif kind == "cancelled":
+            self.stats.cancelled += self.stats.measuring
+        elif kind == "moved":
+            self.stats.moved += 1
+            self.table_id = int(msg["table"])  # the loop reconnects to the new table
+
+    def my_turn(self) -> dict | None:
+        state = self.state or {}
+        hand = state.get("hand")
+        seat = (state.get("you") or {}).get("seat")
+        if seat is None or not hand or hand.get("status") != "playing" or seat not in hand.get("actors", []):
+            return None
+        return hand
+
+    async def maybe_act(self) -> None:
+        state = self.state
+        seat = state["you"]["seat"]
+        if seat is None:
+            return
+        if state.get("hand") is not None and state["hand"].get("status") == "playing":
+            self.ready_sent = False
+        hand = self.my_turn()
+        if hand is not None:
+            if self.pending is None and self.acted_at != state["seq"]:
+                await self.act(self.choose(hand), state["seq"])
+            return
+        view = (state.get("hand") or {}).get("view") or {}
+        between = state.get("hand") is None or view.get("phase") == "finished"
+        mine = state["table"]["seats"][seat]
+        if between and state["table"]["status"] == "waiting" and not mine["ready"] and not self.ready_sent:
+            self.ready_sent = True  # once until a hand starts, as the browser hides its button
+            self.stats.readies += 1
+            await self.send({"type": "ready"})
+
+    async def act(self, action: dict, at: int) -> None:
+        self.act_seq += 1
+        self.acted_at = at
+        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring)
+        self.stats.sent += self.stats.measuring
+        await self.send({"type": "act", "seq": self.act_seq, "action": action})
+
+    def choose(self, hand: dict) -> dict:
+        """A random action among those the browser offers for this state."""
+        view = hand.get("view") or {}
+        hint = hand.get("hint")
+        choices = [c for c in view.get("choices") or [] if isinstance(c, dict)]
+        if self.game == "doudizhu" and view.get("phase") == "playing":
+            options = []
+            if view.get("can_pass") or any(c.get("type") == "pass" for c in choices):
+                options.append(dict(PASS))
+            if view.get("can_play") and hint and hint.get("type") == "play":
+                options.append(hint)
+        else:
+            options = choices
+        if not options:
+            options = [hint or dict(PASS)]
+        return self.rng.choice(options)
+
+    async def fall_back(self) -> None:
+        """After a refused act: pass when the browser would offer it, else the hint; once per state."""
+        hand = self.my_turn()
+        if hand is None or self.fallback_at == self.state["seq"]:
+            return
+        self.fallback_at = self.state["seq"]
+        view = hand.get("view") or {}
+        can_pass = view.get("can_pass") or any(c.get("type") == "pass" for c in view.get("choices") or [])
+        action = dict(PASS) if can_pass or not hand.get("hint") else hand["hint"]
+        await self.act(action, self.state["seq"])
+
+
+# --- the run ---------------------------------------------------------------------
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int], stats: Stats, procs) -> dict:
+    from django.utils import timezone
+
+    rng = random.Random(args.seed)
+    stop = asyncio.Event()
+    gate = asyncio.Semaphore(8)  # HTTP sign-ins at a time, so the servers are not swamped during setup
+    arrivals: Counter = Counter()
+    bots: list[Bot] = []
+    tasks: list[asyncio.Task] = []
+
+    async def join(name: str) -> None:
+        browser = Browser(ports[0])
+        async with gate:
+            await asyncio.to_thread(browser.sign_in, name)
+            table_id = await asyncio.to_thread(browser.quick_start, args.game, tier_id)
+        # Split each table's players between the servers: 1st, 2nd, 3rd arrival → 0, 1, 0 …
+        server = arrivals[table_id] % len(ports)
+        arrivals[table_id] += 1
+        browser.port = ports[server]
+        browser.origin = f"http://{HOST}:{ports[server]}"
+        bot = Bot(
+            name=name,
+            game=args.game,
+            browser=browser,
+            table_id=table_id,
+            stats=stats,
+            rng=random.Random(rng.getrandbits(64)),
+        )
+        bots.append(bot)
+        tasks.append(asyncio.create_task(bot.run(stop)))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(join(name) for name in names))
+    await asyncio.wait_for(asyncio.gather(*(bot.connected.wait() for bot in bots)), 120)
+    print(
+        f"{len(bots)} clients signed in, seated at {len(arrivals)} tables and connected "
+        f"in {time.perf_counter() - started:.1f} s; warming up {args.warmup} s"
+    )
+    await asyncio.sleep(args.warmup)
+    procs.check_alive()
+    cpu_before = procs.cpu_seconds()
+    load_before = load_average()
+    db_start = timezone.now()
+    stats.measuring = True
+    window_start = time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - window_start
+    db_end = timezone.now()
+    cpu_after = procs.cpu_seconds()
+    load_after = load_average()
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    window = await asyncio.to_thread(db_window, tier_id=tier_id, start=db_start, end=db_end)
+    cpu = {name: cpu_after.get(name, 0) - cpu_before.get(name, 0) for name in cpu_after}
+    return {
+        "elapsed": elapsed,
+        "tables": len(arrivals),
+        "db": window,
+        "cpu": cpu,
+        "load_before": load_before,
+        "load_after": load_after,
+    }
+
+
+def report(args, stats: Stats, run: dict, ledger: str) -> dict:
+    elapsed = run["elapsed"]
+    db = run["db"]
+    lat = [x * 1000 for x in stats.latencies]
+    figures = {
+        "clients": args.clients,
+        "servers": args.servers,
+        "game": args.game,
+        "seconds": round(elapsed, 1),
+        "tables_seated": run["tables"],
+        "tables_played": db["tables"],
+        "acts_sent": stats.sent,
+        "acts_accepted": stats.accepted,
+        "acts_per_second": round(stats.accepted / elapsed, 1),
+        "table_actions_per_second": round((db["players"] + db["auto"]) / elapsed, 1),
+        "player_actions_db": db["players"],
+        "auto_actions_db": db["auto"],
+        "latency_ms": {
+            "p50": round(percentile(lat, 50), 1),
+            "p95": round(percentile(lat, 95), 1),
+            "p99": round(percentile(lat, 99), 1),
+            "max": round(max(lat), 1) if lat else None,
+        },
+        "hands_settled": db["settled"],
+        "hands_settled_per_second": round(db["settled"] / elapsed, 2),
+        "hands_cancelled": db["cancelled"],
+        "results_received": stats.results,
+        "errors": dict(stats.errors),
+        "errors_outside_window": dict(stats.errors_total - stats.errors),
+        "seq_gaps": stats.gaps,
+        "seq_decreasing": stats.decreasing,
+        "disconnects": stats.disconnects,
+        "moved": stats.moved,
+        "cpu_seconds": {k: round(v, 1) for k, v in sorted(run["cpu"].items())},
+        "load_average": {"before": run["load_before"], "after": run["load_after"]},
+        "ledger_check": ledger,
+    }
+    print()
+    print(f"load: {args.clients} clients, {args.servers} server(s), {args.game}, {elapsed:.1f} s measured")
+    print(f"  tables seated / played   {figures['tables_seated']} / {figures['tables_played']}")
+    print(
+        f"  acts accepted            {stats.accepted} ({figures['acts_per_second']}/s); "
+        f"all table actions in the DB {db['players'] + db['auto']} ({figures['table_actions_per_second']}/s, "
+        f"{db['auto']} by the server)"
+    )
+    print(
+        f"  act → broadcast latency  p50 {figures['latency_ms']['p50']} ms, p95 {figures['latency_ms']['p95']} ms, "
+        f"p99 {figures['latency_ms']['p99']} ms, max {figures['latency_ms']['max']} ms"
+    )
+    print(
+        f"  hands settled            {db['settled']} ({figures['hands_settled_per_second']}/s); "
+        f"cancelled {db['cancelled']}; results received {stats.results}"
+    )
+    print(f"  errors                   {dict(stats.errors) or 'none'}")
+    print(f"  seq gaps / decreasing    {stats.gaps} / {stats.decreasing}; disconnects {stats.disconnects}")
+    print(f"  CPU seconds in window    {figures['cpu_seconds']}")
+    print(f"  load average             {run['load_before']} → {run['load_after']}")
+    print(f"  ledger_check             {ledger}")
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=200, help="bot clients (rounded down to whole tables)")
+    parser.add_argument("--seconds", type=float, default=60, help="measured seconds, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
+    parser.add_argument("--servers", type=int, default=1, help="ASGI processes serving the same tables")
+    parser.add_argument("--game", default="doudizhu", help="game slug (a seated game of the registry)")
+    parser.add_argument("--seats", type=int, default=3, help="seats per table")
+    parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
+    parser.add_argument("--port", type=int, default=18100, help="first server port on 127.0.0.1")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the clients' random choices")
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
+    args = parser.parse_args()
+    args.clients -= args.clients % args.seats
+    if args.clients <= 0:
+        parser.error("--clients must fill at least one table")
+
+    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+    redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    queue = f"bench-load-{os.getpid()}"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),  # as docker-compose.yml runs it
+        "TABLE_TIMERS_IN_PROCESS": "0",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "CELERY_QUEUE": queue,
+        "PYTHONPATH": str(ROOT),
+    }
+    logdir = Path(tempfile.mkdtemp(prefix="cardroom-load-"))
+    procs = Processes(env, logdir)
+    # SIGTERM stops like Ctrl-C: through the finally below.
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        print(
+            f"database {urllib.parse.urlparse(database_url).path.lstrip('/')}, redis {redis_url}, logs {logdir}"
+        )
+        database_ensure(database_url)
+        manage(env, "migrate", "--noinput")
+        manage(env, "catalogue_sync")
+        django_setup(env)
+        tier_id, names = data_prepare(game=args.game, clients=args.clients, seats=args.seats)
+        ports = [args.port + i for i in range(args.servers)]
+        worker_name = f"{queue}@localhost"
+        procs.start(
+            "worker",
+            ["-m", "celery", "-A", "platform.celery_app", "worker", "-Q", queue, "-n", worker_name,
+             "-c", str(args.workers), "--without-mingle", "--without-gossip", "-l", "warning"],
+        )  # fmt: skip
+        procs.start(
+            "beat",
+            ["-m", "celery", "-A", "platform.celery_app", "beat", "-l", "warning",
+             "-s", str(logdir / "celerybeat-schedule")],
+        )  # fmt: skip
+        for i, port in enumerate(ports):
+            procs.start(
+                f"asgi{i}",
+                ["-m", "uvicorn", "platform.asgi:application", "--host", HOST, "--port", str(port),
+                 "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
+            )  # fmt: skip
+        servers_wait(ports, procs)
+        worker_wait(worker_name, procs)
+        stats = Stats()
+        run = asyncio.run(
+            clients_run(args, tier_id=tier_id, names=names, ports=ports, stats=stats, procs=procs)
+        )
+        time.sleep(3)  # let the last settlements of the window land before checking the ledger
+        check = manage(env, "ledger_check", check=False)
+        ledger = (check.stdout.strip() or check.stderr.strip()).splitlines()[-1:] or ["(no output)"]
+        figures = report(args, stats, run, ledger[0])
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=2, ensure_ascii=False))
+        return 0 if check.returncode == 0 else 1
+    except KeyboardInterrupt:
+        print("\ninterrupted; stopping everything the benchmark started")
+        return 130
+    finally:
+        procs.stop()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def servers_wait(ports: list[int], procs: Processes) -> None:
+    deadline = time.monotonic() + 90
+    for port in ports:
+        while True:
+            procs.check_alive()
+            try:
+                conn = http.client.HTTPConnection(HOST, port, timeout=5)
+                conn.request("GET", "/accounts/login/")
+                if conn.getresponse().status == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the server on port {port} did not answer within 90 s")
+            time.sleep(0.3)
+
+
+def worker_wait(name: str, procs: Processes) -> None:
+    from platform.celery_app import app
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        procs.check_alive()
+        if app.control.ping(destination=[name], timeout=1):
+            return
+    raise RuntimeError("the Celery worker did not answer a ping within 90 s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""What one table action costs on the server: SQL queries, channel-layer sends, time, and a profile.
+
+    DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/load_profile.py [--actions 300] [--profile]
+
+Plays 斗地主 hands of the ``bench-load`` tier (made by bench/load.py; run that
+once first) in this process through ``services.table_act``, exactly as the
+consumer calls it, with three bench users at one table: random choices
+between pass and the hint, as the load clients do. Prints the SQL queries per
+action (``CaptureQueriesContext``, the statements grouped by their first
+words), the group sends per action, the mean time per action including the
+broadcast after commit, and with ``--profile`` the top functions by
+cumulative time.
+"""
+
+# ruff: noqa: E402 - the path is set before the imports
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import random
+import re
+import time
+from collections import Counter
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.load_settings")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--show-sql", action="store_true", help="print the statements of one action")
+    args = parser.parse_args()
+    import django
+
+    django.setup()
+    from channels.layers import get_channel_layer
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from rooms.models import RoomTier
+    from rooms.tables import services
+    from rooms.tables.broadcast import engine_for
+    from rooms.tables.errors import TableError
+    from rooms.tables.models import Hand, Seat
+
+    tier = RoomTier.objects.get(game__slug="doudizhu", code="bench-load")
+    users = list(get_user_model().objects.filter(username__startswith="bench-p").order_by("pk")[:3])
+    if len(users) < 3:
+        from platform.accounts.services import user_create
+
+        users = [user_create(username=f"bench-p{i}", password="x") for i in range(3)]
+    for user in users:
+        seat = Seat.objects.filter(user=user).first()
+        if seat is not None:
+            hand = Hand.objects.filter(table_id=seat.table_id, status__in=["playing", "finished"]).first()
+            if hand is not None:
+                services.hand_cancel(hand_id=hand.pk, reason="profile reset")
+            try:
+                services.table_leave(table_id=seat.table_id, user=user)
+            except TableError:
+                pass
+    layer = get_channel_layer()
+    sends = Counter()
+    real_send = layer.group_send
+
+    async def counting_send(group, message):
+        sends["group_send"] += 1
+        return await real_send(group, message)
+
+    layer.group_send = counting_send
+    if hasattr(layer, "group_send_many"):
+        real_many = layer.group_send_many
+
+        async def counting_many(*a, **kw):
+            sends["group_send_many"] += 1
+            return await real_many(*a, **kw)
+
+        layer.group_send_many = counting_many
+
+    table = None
+    for user in users:
+        table = services.table_quick_start(tier_id=tier.pk, user=user)
+        services.table_presence(table_id=table.pk, user=user, connected=True)
+    by_seat = {s.index: s.user for s in Seat.objects.filter(table=table).select_related("user")}
+    rng = random.Random(7)
+    per_action: list[int] = []
+    kinds: Counter = Counter()
+    sample: list[str] = []
+    elapsed = 0.0
+    profiler = cProfile.Profile() if args.profile else None
+    done = 0
+    while done < args.actions:
+        hand = Hand.objects.filter(table=table, status="playing").first()
+        if hand is None:
+            finished = Hand.objects.filter(table=table, status="finished").first()
+            if finished is not None:
+                services.hand_settle(hand_id=finished.pk)
+            for user in users:
+                try:
+                    services.table_ready(table_id=table.pk, user=user)
+                except TableError:
+                    pass
+            continue
+        engine = engine_for(hand.game_slug)
+        seat = engine.actors(hand.state)[0]
+        view = engine.view(hand.state, seat)
+        options = []
+        if view["phase"] == "playing":
+            if view.get("can_pass"):
+                options.append({"type": "pass"})
+            if view.get("can_play"):
+                options.append(engine.hint(hand.state, seat))
+        else:
+            options = view["choices"]
+        action = rng.choice(options)
+        with CaptureQueriesContext(connection) as queries:
+            started = time.perf_counter()
+            if profiler:
+                profiler.enable()
+            services.table_act(table_id=table.pk, user=by_seat[seat], action=action, client_seq=done + 1)
+            if profiler:
+                profiler.disable()
+            elapsed += time.perf_counter() - started
+        per_action.append(len(queries))
+        for q in queries.captured_queries:
+            kinds[" ".join(re.sub(r'"[^"]*"\.', "", q["sql"]).split()[:3])[:60]] += 1
+        if not sample:
+            sample = [q["sql"][:300] for q in queries.captured_queries]
+        done += 1
+    print(
+        f"{done} actions: {sum(per_action) / done:.1f} SQL queries per action (min {min(per_action)}, max {max(per_action)})"
+    )
+    print(f"  channel layer per action: { {k: round(v / done, 2) for k, v in sends.items()} }")
+    print(f"  {elapsed / done * 1000:.2f} ms per action (service + broadcast, this process)")
+    print("  statements per action by kind:")
+    for kind, n in kinds.most_common(20):
+        print(f"    {n / done:5.2f}  {kind}")
+    if args.show_sql:
+        print("\n".join(sample))
+    if profiler:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(35)
+        print(out.getvalue())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
