@@ -134,7 +134,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the decoder allows
             await self._error("malformed", _("That message is not valid JSON."))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
