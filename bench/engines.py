@@ -5,8 +5,9 @@ Run from the project root:
     .venv/bin/python bench/engines.py [--seconds N] [--profile]
 
 For every game in ``games.REGISTRY`` it plays seeded random legal hands (the
-same loop as ``games.testing.random_playout``) for ``--seconds`` and reports
-hands per second. In the same run it times two peers, installed only for the
+same loop as ``games.testing.random_playout``; for a banker-family game, whole
+shoes as ``games.testing.banker_playout`` deals them) for ``--seconds`` and
+reports hands (shoes) per second. In the same run it times two peers, installed only for the
 benchmark into a cache folder outside the repository (never a project
 dependency): RLCard's raw ``DoudizhuGame`` (random legal play until
 ``is_over``, no environment encoding) against our 斗地主 (Dou Dizhu), and
@@ -35,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from games import REGISTRY  # noqa: E402
 from games.base import SeatSpec  # noqa: E402
-from games.testing import random_playout  # noqa: E402
+from games.testing import banker_playout, random_playout  # noqa: E402
 from games.texas.rules import RANKS, SUITS, hand_rank  # noqa: E402
 
 PEER_DIR = Path("/tmp/cardroom-bench-peers")
@@ -69,8 +70,20 @@ def timed(work: Callable[[int], object], seconds: float) -> tuple[int, float]:
 
 
 def our_playout(slug: str) -> Callable[[int], object]:
-    """Return a function that plays hand ``i`` of ``slug`` with seeded random legal choices."""
+    """Return a function that plays hand ``i`` of ``slug`` with seeded random legal choices.
+
+    A banker-family game (百家乐) has no hands or seats: its "hand" is one whole
+    shoe dealt coup by coup with random bets (``games.testing.banker_playout``).
+    """
     info = REGISTRY[slug]
+    if info.family == "banker":
+        config = dict(info.default_options)
+        shoe_choices = random.Random(SEED)
+
+        def play_shoe(i: int) -> object:
+            return banker_playout(info.engine, config, f"bench-{slug}-{i}", shoe_choices)
+
+        return play_shoe
     config = table_config(slug)
     n = SEATS.get(slug, info.min_seats)
     seats = [SeatSpec(player_id=p + 1, coins=100_000) for p in range(n)]
@@ -176,7 +189,10 @@ def main() -> None:
         print(f"peers unavailable ({peer_error}); reporting our own figures only")
 
     for slug, info in REGISTRY.items():
-        label = f"{info.name_zh} {slug} playouts ({SEATS.get(slug, info.min_seats)} seats)"
+        if info.family == "banker":
+            label = f"{info.name_zh} {slug} shoes (to the cut card)"
+        else:
+            label = f"{info.name_zh} {slug} playouts ({SEATS.get(slug, info.min_seats)} seats)"
         if slug == "doudizhu":
             try:
                 calls, elapsed = timed(rlcard_playout(), args.seconds)

@@ -2,7 +2,9 @@
 
 Nothing in ``games/`` imports Django. Each game package exposes ``GAME``
 (a :class:`games.base.GameInfo`) and registers it on import; ``REGISTRY`` maps
-its slug to it.
+its slug to it. ``GAME.family`` says which protocol ``GAME.engine`` follows:
+"seated" → :class:`games.base.Engine` (hands at a table of seats), "banker" →
+:class:`games.base.BankerEngine` (house-banked rounds of bets on areas).
 """
 
 from games.base import GameInfo
@@ -22,3 +24,8 @@ def register(info: GameInfo) -> GameInfo:
 import games.doudizhu  # noqa: E402, F401
 import games.texas  # noqa: E402, F401
 import games.zhajinhua  # noqa: E402, F401
+
+# isort: split
+# Registered after the older games so a fresh catalogue_sync, which numbers the
+# lobby order in registry order, keeps them where they were.
+import games.baccarat  # noqa: E402, F401

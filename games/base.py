@@ -156,6 +156,46 @@ class Engine(Protocol):
     def outcome(self, state: State) -> Outcome | None: ...
 
 
+class BankerEngine(Protocol):
+    """A house-banked game (family "banker"): players bet on areas, the house deals coups.
+
+    There are no seats and no turns. The runtime keeps a shoe (牌靴) state,
+    opens a betting window on the areas :meth:`areas` lists, asks
+    :meth:`validate_bet` about each bet, calls :meth:`deal` once betting
+    closes, reveals ``result["steps"]`` one by one, and settles every bet with
+    :meth:`payout`. States and results are plain JSON-able dicts; every method
+    is pure (the shoe it is given is never changed).
+    """
+
+    def new_shoe(self, config: dict, rng: SeededRng) -> State:
+        """Shuffle a fresh shoe: its cards, cut position, position, coups dealt and history."""
+        ...
+
+    def shoe_finished(self, shoe: State) -> bool:
+        """Say whether no new round may start on ``shoe``."""
+        ...
+
+    def areas(self, config: dict, shoe: State) -> list[dict]:
+        """List the next coup's betting areas in display order: ``{"area", "odds", "open"}``."""
+        ...
+
+    def deal(self, config: dict, shoe: State) -> tuple[dict, State]:
+        """Deal the next coup; return ``(result, new_shoe)``, ``result["steps"]`` in dealing order."""
+        ...
+
+    def payout(self, config: dict, result: dict, area: str, stake: int) -> int:
+        """Return one bet's net coins: won (+), lost (−stake) or returned (0)."""
+        ...
+
+    def roads(self, shoe: State) -> dict:
+        """Return the shoe's roads (路单) for display."""
+        ...
+
+    def validate_bet(self, config: dict, shoe: State, area: str, amount: object) -> None:
+        """Raise :class:`IllegalAction` unless ``amount`` on ``area`` is a bet the rules take now."""
+        ...
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's entry in ``games.REGISTRY``."""
@@ -163,8 +203,8 @@ class GameInfo:
     slug: str
     name_zh: str
     name_en: str
-    family: str  # "seated" or "banker"
+    family: str  # "seated" (engine is an Engine) or "banker" (engine is a BankerEngine)
     min_seats: int
     max_seats: int
-    engine: Engine
+    engine: Engine | BankerEngine
     default_options: dict = field(default_factory=dict)

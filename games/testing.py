@@ -16,7 +16,16 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from games.base import Engine, IllegalAction, Outcome, SeatSpec, SeededRng, State, apply_rake
+from games.base import (
+    BankerEngine,
+    Engine,
+    IllegalAction,
+    Outcome,
+    SeatSpec,
+    SeededRng,
+    State,
+    apply_rake,
+)
 
 IllegalSampler = Callable[[State, random.Random], Iterable[tuple[int, dict]]]
 ViewCheck = Callable[[State, "int | None", dict], None]
@@ -224,3 +233,77 @@ def check_engine_invariants(
         steps += 1
     check_outcome(outcome, seats, rake_bps=rake_bps, zero_sum=zero_sum)
     return state, steps, outcome
+
+
+def banker_playout(
+    engine: BankerEngine,
+    config: dict,
+    seed: bytes | int | str,
+    rng_for_choices: random.Random,
+    *,
+    bets_per_coup: int = 3,
+    max_coups: int = 1000,
+    strict: bool = False,
+) -> tuple[State, int]:
+    """Deal one whole shoe of a banker-family game with random bets; return (final shoe, coups).
+
+    The banker counterpart of :func:`random_playout` (one shoe is one playout),
+    checking the :class:`games.base.BankerEngine` promises at every coup: a bet
+    that ``validate_bet`` takes is on an open area and pays between ``-stake``
+    and a bounded win, closed areas and bad amounts are refused with a
+    message, the result's steps are the cards each side holds, and the roads
+    count every coup. ``strict`` also checks, at every coup, that the shoe
+    round-trips through JSON and that ``deal`` leaves it unchanged (costly: the
+    shoe holds 416 cards and a growing history).
+    """
+    shoe = engine.new_shoe(config, SeededRng(_seed_bytes(seed), "shoe"))
+    coups = 0
+    while not engine.shoe_finished(shoe):
+        if coups >= max_coups:
+            raise InvariantError(f"the shoe is not finished after {max_coups} coups")
+        frozen = _frozen(shoe) if strict else ""
+        if strict and json.loads(frozen) != shoe:
+            raise InvariantError("shoe does not round-trip through JSON")
+        areas = engine.areas(config, shoe)
+        bets = []
+        for _ in range(bets_per_coup):
+            area = rng_for_choices.choice(areas)
+            stake = rng_for_choices.randint(1, 1000)
+            try:
+                engine.validate_bet(config, shoe, area["area"], stake)
+            except IllegalAction as exc:
+                if area["open"] or not str(exc):
+                    raise InvariantError(f"a bet on the open area {area} was refused: {exc}") from None
+                continue
+            if not area["open"]:
+                raise InvariantError(f"a bet on the closed area {area} was taken")
+            bets.append((area["area"], stake))
+        for bad in (0, -1, True, 1.5, "10"):
+            try:
+                engine.validate_bet(config, shoe, areas[0]["area"], bad)
+            except IllegalAction as exc:
+                if not str(exc):
+                    raise InvariantError(f"refusal of amount {bad!r} has no message") from None
+            else:
+                raise InvariantError(f"the amount {bad!r} was taken")
+        result, new = engine.deal(config, shoe)
+        if strict:
+            if _frozen(shoe) != frozen:
+                raise InvariantError("deal mutated its input shoe")
+            json.dumps(result)
+        for side in ("player", "banker"):
+            if [s["card"] for s in result["steps"] if s["side"] == side] != result[side]:
+                raise InvariantError(f"the steps do not deal the {side}'s cards {result[side]}")
+        for area, stake in bets:
+            net = engine.payout(config, result, area, stake)
+            if not isinstance(net, int) or not -stake <= net <= 12 * stake:
+                raise InvariantError(f"{stake} on {area} pays {net!r}")
+        shoe = new
+        coups += 1
+    if json.loads(json.dumps(shoe)) != shoe:
+        raise InvariantError("the finished shoe does not round-trip through JSON")
+    roads = engine.roads(shoe)
+    json.dumps(roads)
+    if sum(len(column) for column in roads["bead_plate"]) != coups:
+        raise InvariantError("the bead plate does not show every coup")
+    return shoe, coups
