@@ -7,145 +7,24 @@
 // message. Messages are described in docs/protocol.md; the view's keys in
 // docs/rules/texas.md.
 
-import { TableSocket } from "./socket.js";
 import { cardBack, cardElement } from "./cards.js";
+import { $, coins, h, root, seatedTable, t, tick } from "./tablekit.js";
 
-const config = JSON.parse(document.getElementById("table-config").textContent);
-const LABELS = JSON.parse(document.getElementById("table-labels").textContent);
-const root = document.getElementById("table-app");
+const model = {};
 
-/** Return the label `key` with its {placeholders} filled in. */
-function t(key, params = {}) {
-  let text = LABELS[key] ?? key;
-  for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
-  return text;
-}
-
-/** Create an element: h("div", {class: "x", dataset: {a: 1}}, child, "text"). */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") el.className = value;
-    else if (name === "dataset") Object.assign(el.dataset, value);
-    else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-    else el.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-const $ = (selector) => root.querySelector(selector);
-const coins = (n) => (typeof n === "number" ? n.toLocaleString() : "–");
-
-const model = {
-  snapshot: null, // the last `state` message
-  result: null, // the last `result` message, kept until the player moves on
-  resultDismissed: null, // hand id whose result panel the player closed
-  balance: null,
-  message: "",
-  messageKind: "",
-  pending: false, // an act is on its way: avoid double sends
-};
-
-const socket = new TableSocket(config.wsPath, {
-  onMessage: handleMessage,
-  onStatus: (status, detail) => {
-    if (status === "connected") model.pending = false;
-    renderConnection(status, detail);
+const kit = seatedTable({
+  model,
+  render,
+  onState(msg, previous) {
+    if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) kit.setMessage("");
   },
 });
-
-// ---- Incoming messages --------------------------------------------------
-
-function handleMessage(msg) {
-  if (msg.type === "state") applyState(msg);
-  else if (msg.type === "result") applyResult(msg);
-  else if (msg.type === "error") applyError(msg);
-  else if (msg.type === "cancelled") applyCancelled(msg);
-  else if (msg.type === "moved" && msg.url) window.location.assign(msg.url);
-}
-
-function applyState(msg) {
-  const previous = model.snapshot;
-  model.snapshot = msg;
-  model.pending = false;
-  // Spectators' broadcasts carry no balance: keep the one the connect-time state gave.
-  model.balance = shownBalance(msg) ?? model.balance;
-  if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) setMessage("");
-  if (model.result && msg.hand && msg.hand.id !== model.result.hand) model.result = null;
-  render();
-}
-
-function applyResult(msg) {
-  model.result = msg;
-  const mine = (msg.seats || []).find((row) => row.index === mySeat());
-  if (mine && typeof mine.balance === "number") model.balance = mine.balance;
-  render();
-}
-
-/** Return the coins to show as the player's balance: the wallet plus what is in escrow for this hand. */
-function shownBalance(msg) {
-  const you = msg.you || {};
-  if (typeof you.balance !== "number") return null;
-  const carried = typeof you.seat === "number" ? msg.table?.seats?.[you.seat]?.carried : null;
-  return you.balance + (typeof carried === "number" ? carried : 0);
-}
-
-function applyCancelled(msg) {
-  model.result = null;
-  setMessage(msg.reason || "", "note");
-  render();
-}
-
-function applyError(msg) {
-  model.pending = false;
-  setMessage(msg.message || msg.code || "", "error");
-  render();
-}
-
-// ---- Outgoing intents ---------------------------------------------------
-
-function act(action) {
-  if (model.pending) return;
-  model.pending = true;
-  setMessage("");
-  socket.act(action);
-  render();
-  // An answer always comes (a new state or an error); if it got lost, ask for the table again.
-  const sent = model.snapshot?.seq;
-  window.setTimeout(() => {
-    if (model.pending && model.snapshot?.seq === sent) {
-      model.pending = false;
-      socket.send({ type: "resync" });
-      render();
-    }
-  }, 5000);
-}
-
-function sendReady() {
-  if (model.result) model.resultDismissed = model.result.hand;
-  socket.send({ type: "ready" });
-  render();
-}
-
-function leaveTable() {
-  socket.send({ type: "leave" });
-  window.setTimeout(() => window.location.assign(config.lobbyUrl), 300);
-}
+const { button, mySeat } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
 function currentView() {
   return model.snapshot?.hand?.view || null;
-}
-
-function mySeat() {
-  const seat = model.snapshot?.you?.seat;
-  return typeof seat === "number" ? seat : null;
 }
 
 function actors() {
@@ -161,11 +40,6 @@ function isMyTurn() {
 function seatName(index) {
   const row = model.result?.seats?.find((r) => r.index === index);
   return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
-}
-
-function setMessage(text, kind = "") {
-  model.message = text;
-  model.messageKind = text ? kind : "";
 }
 
 /** The blind a seat posted (0 for the others). */
@@ -213,33 +87,10 @@ function render() {
   tick();
 }
 
-function renderConnection(status, detail = {}) {
-  const el = $("#connection");
-  el.dataset.status = status;
-  const text = {
-    connecting: t("connecting"),
-    connected: t("connected"),
-    reconnecting: t("reconnecting", { seconds: detail.seconds ?? "" }),
-    closed: t("login_again"),
-  }[status] || t("disconnected");
-  el.querySelector(".label").textContent = text;
-  el.title = text;
-}
-
 function renderInfo(snap, view) {
-  const tier = snap?.table?.tier;
-  $("#tier-name").textContent = tier?.name || "";
-  $("#hand-number").textContent = snap?.hand ? t("hand_number", { number: snap.hand.number }) : "";
-  const lastView = snap?.last_hand?.view;
-  const blindsFrom = view || lastView;
+  kit.renderTopBar();
+  const blindsFrom = view || snap?.last_hand?.view;
   $("#blinds").textContent = blindsFrom ? `${coins(blindsFrom.small_blind)}/${coins(blindsFrom.big_blind)}` : "–";
-  const balance = $("#my-balance");
-  balance.textContent = model.balance === null ? "–" : model.balance.toLocaleString();
-  balance.dataset.value = model.balance === null ? "" : String(model.balance);
-  const seat = mySeat();
-  $("#my-level").textContent = seat === null ? "–" : snap?.table?.seats?.[seat]?.level || "–";
-  const between = !snap?.hand || view?.phase === "finished";
-  $("#leave").hidden = seat === null || !between;
 }
 
 /** Seats in table order starting after the viewer (the viewer's own seat is drawn below the felt). */
@@ -396,36 +247,19 @@ function choiceButton(choice, view) {
   return button(choice.type, choice.type, choice, "");
 }
 
-function button(label, action, payload, kind, data = {}, title = null) {
-  const onclick = typeof payload === "function" ? payload : () => act(payload);
-  return h("button", { type: "button", class: `dz-btn ${kind}`, dataset: { action, ...data }, onclick, disabled: model.pending, title }, label);
-}
-
 function renderActions(snap, view) {
   const bar = $("#actions");
   const buttons = [];
   const seat = mySeat();
   const you = snap?.you;
-  const between = !snap?.hand || view?.phase === "finished";
   if (seat !== null && isMyTurn() && !you?.trustee && view) {
     for (const choice of view.choices || []) buttons.push(choiceButton(choice, view));
     if (snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
   }
-  const mine = snap?.table?.seats?.[seat];
-  if (seat !== null && between && mine && !mine.ready && $("#result").hidden) {
-    buttons.push(button(t("ready_button"), "ready", sendReady, "primary"));
-  }
+  const ready = kit.readyButton();
+  if (ready) buttons.push(ready);
   bar.replaceChildren(...buttons);
-
-  const trustee = $("#trustee");
-  trustee.hidden = seat === null || between;
-  trustee.textContent = you?.trustee ? t("trustee_off") : t("trustee_on");
-  trustee.dataset.on = you?.trustee ? "yes" : "no";
-  $("#trustee-banner").hidden = !(you?.trustee && !between);
-
-  const note = $("#hand-message");
-  note.textContent = model.message;
-  note.dataset.kind = model.messageKind;
+  kit.renderTrusteeAndMessage();
 }
 
 function potName(i) {
@@ -498,30 +332,6 @@ function renderResult(liveView) {
   panel.querySelector('[data-action="next-hand"]').disabled = !result;
 }
 
-/** Refresh every countdown from its deadline (epoch milliseconds). */
-function tick() {
-  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
-    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
-    el.textContent = t("seconds", { seconds: left });
-    el.classList.toggle("urgent", left <= 5);
-  }
-}
-
 // ---- Wiring -------------------------------------------------------------
 
-$("#trustee").addEventListener("click", () => {
-  const on = model.snapshot?.you?.trustee;
-  socket.send({ type: "trustee", on: !on });
-});
-$("#trustee-cancel").addEventListener("click", () => socket.send({ type: "trustee", on: false }));
-$("#leave").addEventListener("click", leaveTable);
-$("#result").querySelector('[data-action="next-hand"]').addEventListener("click", sendReady);
-$("#result").querySelector('[data-action="leave"]').addEventListener("click", leaveTable);
-window.setInterval(tick, 250);
-
-render();
-renderConnection("connecting");
-socket.connect();
-
-// Exposed for debugging in the console and for the browser test's diagnostics.
-window.tableClient = { model, socket };
+kit.start();

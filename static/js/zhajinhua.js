@@ -6,145 +6,36 @@
 // action comes back as an `error` shown under the buttons. Messages are in
 // docs/protocol.md; the view's keys in docs/rules/zhajinhua.md.
 
-import { TableSocket } from "./socket.js";
 import { cardBack, cardElement } from "./cards.js";
+import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
 
-const config = JSON.parse(document.getElementById("table-config").textContent);
-const LABELS = JSON.parse(document.getElementById("table-labels").textContent);
-const root = document.getElementById("table-app");
 // Display order only (A high, 2 low); the server ranks hands.
 const RANKS = "23456789TJQKA";
 
-/** Return the label `key` with its {placeholders} filled in. */
-function t(key, params = {}) {
-  let text = LABELS[key] ?? key;
-  for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
-  return text;
-}
-
-/** Create an element: h("div", {class: "x", dataset: {a: 1}}, child, "text"). */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name === "class") el.className = value;
-    else if (name === "dataset") Object.assign(el.dataset, value);
-    else if (name === "style") el.style.cssText = value;
-    else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-    else el.setAttribute(name, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-const $ = (selector) => root.querySelector(selector);
-const fmt = (n) => (typeof n === "number" ? n.toLocaleString() : "–");
-
 const model = {
-  snapshot: null,
-  result: null,
-  resultDismissed: null,
-  balance: null,
   picking: false, // the 比牌 target picker is open
-  message: "",
-  messageKind: "",
-  pending: false,
 };
 
-const socket = new TableSocket(config.wsPath, {
-  onMessage: handleMessage,
-  onStatus: (status, detail) => {
-    if (status === "connected") model.pending = false;
-    renderConnection(status, detail);
+const kit = seatedTable({
+  model,
+  render,
+  onState(msg, previous) {
+    const before = previous?.hand;
+    const view = msg.hand?.view;
+    if (!before || !msg.hand || before.id !== msg.hand.id || before.view?.turn !== view?.turn) {
+      setMessage("");
+      model.picking = false;
+    }
+  },
+  onAct() {
+    model.picking = false;
   },
 });
-
-// ---- Incoming messages --------------------------------------------------
-
-function handleMessage(msg) {
-  if (msg.type === "state") applyState(msg);
-  else if (msg.type === "result") applyResult(msg);
-  else if (msg.type === "error") {
-    model.pending = false;
-    setMessage(msg.message || msg.code || "", "error");
-    render();
-  } else if (msg.type === "cancelled") {
-    model.result = null;
-    setMessage(msg.reason || "", "note");
-    render();
-  } else if (msg.type === "moved" && msg.url) window.location.assign(msg.url);
-}
-
-function applyState(msg) {
-  const before = model.snapshot?.hand;
-  model.snapshot = msg;
-  model.pending = false;
-  model.balance = shownBalance(msg) ?? model.balance;
-  const view = msg.hand?.view;
-  if (!before || !msg.hand || before.id !== msg.hand.id || before.view?.turn !== view?.turn) {
-    setMessage("");
-    model.picking = false;
-  }
-  if (model.result && msg.hand && msg.hand.id !== model.result.hand) model.result = null;
-  render();
-}
-
-function applyResult(msg) {
-  model.result = msg;
-  const mine = (msg.seats || []).find((row) => row.index === mySeat());
-  if (mine && typeof mine.balance === "number") model.balance = mine.balance;
-  render();
-}
-
-/** Return the wallet plus the coins carried into the hand (they sit in escrow until settlement). */
-function shownBalance(msg) {
-  const you = msg.you || {};
-  if (typeof you.balance !== "number") return null;
-  const carried = typeof you.seat === "number" ? msg.table?.seats?.[you.seat]?.carried : null;
-  return you.balance + (typeof carried === "number" ? carried : 0);
-}
-
-// ---- Outgoing intents ---------------------------------------------------
-
-function act(action) {
-  if (model.pending) return;
-  model.pending = true;
-  model.picking = false;
-  setMessage("");
-  socket.act(action);
-  render();
-  const sent = model.snapshot?.seq;
-  window.setTimeout(() => {
-    if (model.pending && model.snapshot?.seq === sent) {
-      model.pending = false;
-      socket.send({ type: "resync" });
-      render();
-    }
-  }, 5000);
-}
-
-function sendReady() {
-  if (model.result) model.resultDismissed = model.result.hand;
-  socket.send({ type: "ready" });
-  render();
-}
-
-function leaveTable() {
-  socket.send({ type: "leave" });
-  window.setTimeout(() => window.location.assign(config.lobbyUrl), 300);
-}
+const { act, button, mySeat, setMessage } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
 const currentView = () => model.snapshot?.hand?.view || null;
-
-function mySeat() {
-  const seat = model.snapshot?.you?.seat;
-  return typeof seat === "number" ? seat : null;
-}
 
 function actorsOf(snap) {
   const hand = snap?.hand;
@@ -160,11 +51,6 @@ function isMyTurn() {
 
 function seatName(index) {
   return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
-}
-
-function setMessage(text, kind = "") {
-  model.message = text;
-  model.messageKind = text ? kind : "";
 }
 
 /** The finished hand's view: the live one while it settles, then the table's last hand. */
@@ -222,32 +108,10 @@ function render() {
   tick();
 }
 
-function renderConnection(status, detail = {}) {
-  const el = $("#connection");
-  el.dataset.status = status;
-  const text = {
-    connecting: t("connecting"),
-    connected: t("connected"),
-    reconnecting: t("reconnecting", { seconds: detail.seconds ?? "" }),
-    closed: t("login_again"),
-  }[status] || t("disconnected");
-  el.querySelector(".label").textContent = text;
-  el.title = text;
-}
-
 function renderInfo(snap, view) {
-  const tier = snap?.table?.tier;
-  $("#tier-name").textContent = tier?.name || "";
-  $("#hand-number").textContent = snap?.hand ? t("hand_number", { number: snap.hand.number }) : "";
-  $("#ante").textContent = view?.ante ?? tier?.base_stake ?? "–";
+  kit.renderTopBar();
+  $("#ante").textContent = view?.ante ?? snap?.table?.tier?.base_stake ?? "–";
   $("#stake").textContent = view?.stake ?? "–";
-  const balance = $("#my-balance");
-  balance.textContent = fmt(model.balance);
-  balance.dataset.value = model.balance === null ? "" : String(model.balance);
-  const seat = mySeat();
-  $("#my-level").textContent = seat === null ? "–" : snap?.table?.seats?.[seat]?.level || "–";
-  const between = !snap?.hand || view?.phase === "finished";
-  $("#leave").hidden = seat === null || !between;
 }
 
 /** Place seats around an oval: the viewer at the bottom, then in the order of play (to the right). */
@@ -343,17 +207,11 @@ function renderCenter(snap, view) {
   $("#status").textContent = status;
 }
 
-function button(label, action, onclick, kind, data = {}) {
-  return h("button", { type: "button", class: `dz-btn ${kind}`, dataset: { action, ...data }, onclick, disabled: model.pending }, label);
-}
-
 function renderActions(snap, view) {
   const bar = $("#actions");
   const targets = $("#targets");
   const buttons = [];
-  const seat = mySeat();
   const you = snap?.you;
-  const between = !snap?.hand || view?.phase === "finished";
   const choices = isMyTurn() && !you?.trustee && view ? view.choices || [] : [];
   const compares = choices.filter((c) => c.type === "compare");
   for (const choice of choices) {
@@ -374,10 +232,8 @@ function renderActions(snap, view) {
     buttons.splice(buttons.length - 1, 0, button(t("compare_amount", { amount: cost }), "compare", open, "secondary", { amount: cost }));
   }
   if (choices.length && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  const mine = snap?.table?.seats?.[seat];
-  if (seat !== null && between && mine && !mine.ready && $("#result").hidden) {
-    buttons.push(button(t("ready_button"), "ready", sendReady, "primary"));
-  }
+  const ready = kit.readyButton();
+  if (ready) buttons.push(ready);
   bar.replaceChildren(...buttons);
 
   targets.hidden = !(model.picking && compares.length);
@@ -387,14 +243,7 @@ function renderActions(snap, view) {
     button(t("cancel"), "cancel-compare", () => { model.picking = false; render(); }, "ghost small"),
   );
 
-  const trustee = $("#trustee");
-  trustee.hidden = seat === null || between;
-  trustee.textContent = you?.trustee ? t("trustee_off") : t("trustee_on");
-  trustee.dataset.on = you?.trustee ? "yes" : "no";
-  $("#trustee-banner").hidden = !(you?.trustee && !between);
-  const note = $("#hand-message");
-  note.textContent = model.message;
-  note.dataset.kind = model.messageKind;
+  kit.renderTrusteeAndMessage();
 }
 
 /** The viewer's three cards: face down until 看牌 (the view sends them only then). */
@@ -473,26 +322,6 @@ function renderResult() {
   panel.querySelector('[data-action="next-hand"]').disabled = !result;
 }
 
-/** Refresh every countdown from its deadline (epoch milliseconds). */
-function tick() {
-  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
-    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
-    el.textContent = t("seconds", { seconds: left });
-    el.classList.toggle("urgent", left <= 5);
-  }
-}
-
 // ---- Wiring -------------------------------------------------------------
 
-$("#trustee").addEventListener("click", () => socket.send({ type: "trustee", on: !model.snapshot?.you?.trustee }));
-$("#trustee-cancel").addEventListener("click", () => socket.send({ type: "trustee", on: false }));
-$("#leave").addEventListener("click", leaveTable);
-$("#result").querySelector('[data-action="next-hand"]').addEventListener("click", sendReady);
-$("#result").querySelector('[data-action="leave"]').addEventListener("click", leaveTable);
-window.setInterval(tick, 250);
-
-render();
-renderConnection("connecting");
-socket.connect();
-
-window.tableClient = { model, socket };
+kit.start();

@@ -1,0 +1,275 @@
+// What every table client shares: the labels and DOM helpers, the socket with
+// its connection badge, the message line and the countdowns (`connectTable`),
+// and for the seated games (斗地主, 炸金花, 必下德州) the common handling of
+// `state`/`result`/`error`/`cancelled`, act / ready / leave, 托管 and the
+// balance shown (`seatedTable`). Each game's client draws its own felt.
+//
+// The page (templates/tables/_table_base.html) provides #table-app and two JSON
+// script tags: the client config and the labels, translated on the server.
+
+import { TableSocket } from "./socket.js";
+
+export const config = JSON.parse(document.getElementById("table-config").textContent);
+export const LABELS = JSON.parse(document.getElementById("table-labels").textContent);
+export const root = document.getElementById("table-app");
+
+export const $ = (selector) => root.querySelector(selector);
+
+/** Format a coin amount for display ("–" when unknown). */
+export const coins = (n) => (typeof n === "number" ? n.toLocaleString() : "–");
+
+/** Return the label `key` with its {placeholders} filled in. */
+export function t(key, params = {}) {
+  let text = LABELS[key] ?? key;
+  for (const [name, value] of Object.entries(params)) text = text.replaceAll(`{${name}}`, String(value));
+  return text;
+}
+
+/** Create an element: h("div", {class: "x", dataset: {a: 1}}, child, "text"). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "class") el.className = value;
+    else if (name === "dataset") Object.assign(el.dataset, value);
+    else if (name === "style") el.style.cssText = value;
+    else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else el.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Show the connection state in the top bar's badge. */
+export function renderConnection(status, detail = {}) {
+  const el = $("#connection");
+  el.dataset.status = status;
+  const text = {
+    connecting: t("connecting"),
+    connected: t("connected"),
+    reconnecting: t("reconnecting", { seconds: detail.seconds ?? "" }),
+    closed: t("login_again"),
+  }[status] || t("disconnected");
+  el.querySelector(".label").textContent = text;
+  el.title = text;
+}
+
+/** Refresh every countdown from its deadline (epoch milliseconds). */
+export function tick() {
+  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+    el.textContent = t("seconds", { seconds: left });
+    el.classList.toggle("urgent", left <= 5);
+  }
+}
+
+/** Draw the player's balance into #my-balance (its data-value is what the tests read). */
+export function renderBalance(value) {
+  const el = $("#my-balance");
+  el.textContent = coins(value ?? null);
+  el.dataset.value = typeof value === "number" ? String(value) : "";
+}
+
+/**
+ * Open the table's socket and keep the badge, the message line and the clocks alive.
+ *
+ * `model` gains `message`, `messageKind` and `pending`; `onMessage` gets every
+ * server message; `render` redraws the whole page.
+ */
+export function connectTable({ model, onMessage, render }) {
+  Object.assign(model, { message: "", messageKind: "", pending: false, ...model });
+  const socket = new TableSocket(config.wsPath, {
+    onMessage,
+    onStatus: (status, detail) => {
+      // A fresh connection has nothing in flight: let the buttons work again.
+      if (status === "connected") model.pending = false;
+      renderConnection(status, detail);
+    },
+  });
+
+  function setMessage(text, kind = "") {
+    model.message = text;
+    model.messageKind = text ? kind : "";
+  }
+
+  /** Draw the message line (#hand-message): a refused action in red, a note otherwise. */
+  function renderMessage() {
+    const note = $("#hand-message");
+    note.textContent = model.message;
+    note.dataset.kind = model.messageKind;
+  }
+
+  function start() {
+    window.setInterval(tick, 250);
+    render();
+    renderConnection("connecting");
+    socket.connect();
+    // Exposed for debugging in the console and for the browser tests' diagnostics.
+    window.tableClient = { model, socket };
+  }
+
+  return { socket, setMessage, renderMessage, start };
+}
+
+/**
+ * The shared client of the seated games: what `state`, `result`, `error` and
+ * `cancelled` do to the model, the intents every seat sends, and the top bar,
+ * 托管 and Ready controls they draw alike.
+ *
+ * `onState(msg, previous)` lets the game drop what the new snapshot made stale
+ * (selected cards, an open picker, a note); `onAct()` runs before an action is sent.
+ */
+export function seatedTable({ model, render, onState = () => {}, onAct = () => {} }) {
+  Object.assign(model, { snapshot: null, result: null, resultDismissed: null, balance: null, ...model });
+  const kit = connectTable({ model, onMessage: handleMessage, render });
+  const { socket, setMessage } = kit;
+
+  function handleMessage(msg) {
+    if (msg.type === "state") applyState(msg);
+    else if (msg.type === "result") applyResult(msg);
+    else if (msg.type === "error") applyError(msg);
+    else if (msg.type === "cancelled") applyCancelled(msg);
+    else if (msg.type === "moved" && msg.url) window.location.assign(msg.url);
+  }
+
+  function applyState(msg) {
+    const previous = model.snapshot;
+    model.snapshot = msg;
+    model.pending = false;
+    // Spectators' broadcasts carry no balance: keep the one the connect-time state gave.
+    model.balance = shownBalance(msg) ?? model.balance;
+    onState(msg, previous);
+    if (model.result && msg.hand && msg.hand.id !== model.result.hand) model.result = null;
+    render();
+  }
+
+  function applyResult(msg) {
+    model.result = msg;
+    const mine = (msg.seats || []).find((row) => row.index === mySeat());
+    if (mine && typeof mine.balance === "number") model.balance = mine.balance;
+    render();
+  }
+
+  function applyCancelled(msg) {
+    model.result = null;
+    setMessage(msg.reason || "", "note");
+    render();
+  }
+
+  function applyError(msg) {
+    model.pending = false;
+    setMessage(msg.message || msg.code || "", "error");
+    render();
+  }
+
+  /** Return the coins to show as the player's balance: the wallet plus what is in escrow for this hand. */
+  function shownBalance(msg) {
+    const you = msg.you || {};
+    if (typeof you.balance !== "number") return null;
+    const carried = typeof you.seat === "number" ? msg.table?.seats?.[you.seat]?.carried : null;
+    return you.balance + (typeof carried === "number" ? carried : 0);
+  }
+
+  function act(action) {
+    if (model.pending) return;
+    model.pending = true;
+    onAct();
+    setMessage("");
+    socket.act(action);
+    render();
+    // An answer always comes (a new state or an error); if it got lost, ask for the table again.
+    const sent = model.snapshot?.seq;
+    window.setTimeout(() => {
+      if (model.pending && model.snapshot?.seq === sent) {
+        model.pending = false;
+        socket.send({ type: "resync" });
+        render();
+      }
+    }, 5000);
+  }
+
+  function sendReady() {
+    if (model.result) model.resultDismissed = model.result.hand;
+    socket.send({ type: "ready" });
+    render();
+  }
+
+  function leaveTable() {
+    socket.send({ type: "leave" });
+    window.setTimeout(() => window.location.assign(config.lobbyUrl), 300);
+  }
+
+  function mySeat() {
+    const seat = model.snapshot?.you?.seat;
+    return typeof seat === "number" ? seat : null;
+  }
+
+  /** True between hands (no hand yet, or the last one finished). */
+  function between() {
+    const snap = model.snapshot;
+    return !snap?.hand || snap.hand.view?.phase === "finished";
+  }
+
+  /** A button that sends `payload` as an action, or calls it when it is a function. */
+  function button(label, action, payload, kind, data = {}, title = null) {
+    const onclick = typeof payload === "function" ? payload : () => act(payload);
+    return h("button", { type: "button", class: `dz-btn ${kind}`, dataset: { action, ...data }, onclick, disabled: model.pending, title }, label);
+  }
+
+  /** The top bar: tier, hand number, balance, level and the Leave button. */
+  function renderTopBar() {
+    const snap = model.snapshot;
+    $("#tier-name").textContent = snap?.table?.tier?.name || "";
+    $("#hand-number").textContent = snap?.hand ? t("hand_number", { number: snap.hand.number }) : "";
+    renderBalance(model.balance);
+    const seat = mySeat();
+    $("#my-level").textContent = seat === null ? "–" : snap?.table?.seats?.[seat]?.level || "–";
+    $("#leave").hidden = seat === null || !between();
+  }
+
+  /** The Ready button, when the seat may start the next hand and no result panel covers it. */
+  function readyButton() {
+    const seat = mySeat();
+    const mine = model.snapshot?.table?.seats?.[seat];
+    if (seat === null || !between() || !mine || mine.ready || !$("#result").hidden) return null;
+    return button(t("ready_button"), "ready", sendReady, "primary");
+  }
+
+  /** The 托管 (trustee) toggle and banner, then the message line. */
+  function renderTrusteeAndMessage() {
+    const you = model.snapshot?.you;
+    const trustee = $("#trustee");
+    trustee.hidden = mySeat() === null || between();
+    trustee.textContent = you?.trustee ? t("trustee_off") : t("trustee_on");
+    trustee.dataset.on = you?.trustee ? "yes" : "no";
+    $("#trustee-banner").hidden = !(you?.trustee && !between());
+    kit.renderMessage();
+  }
+
+  function start() {
+    $("#trustee").addEventListener("click", () => socket.send({ type: "trustee", on: !model.snapshot?.you?.trustee }));
+    $("#trustee-cancel").addEventListener("click", () => socket.send({ type: "trustee", on: false }));
+    $("#leave").addEventListener("click", leaveTable);
+    $("#result").querySelector('[data-action="next-hand"]').addEventListener("click", sendReady);
+    $("#result").querySelector('[data-action="leave"]').addEventListener("click", leaveTable);
+    kit.start();
+  }
+
+  return {
+    socket,
+    setMessage,
+    act,
+    sendReady,
+    leaveTable,
+    mySeat,
+    between,
+    button,
+    readyButton,
+    renderTopBar,
+    renderTrusteeAndMessage,
+    start,
+  };
+}
