@@ -1,4 +1,4 @@
-"""ASGI entry point: Django over HTTP, the table consumers over WebSockets."""
+"""ASGI entry point: Django over HTTP, the table and round consumers over WebSockets."""
 
 import os
 
@@ -11,11 +11,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from rooms.tables.routing import websocket_urlpatterns  # noqa: E402
+from rooms.rounds.routing import websocket_urlpatterns as round_routes  # noqa: E402
+from rooms.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter([*table_routes, *round_routes]))
+        ),
     }
 )

@@ -34,6 +34,11 @@ def env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+def env_float(name: str, default: float | None = None) -> float | None:
+    value = os.environ.get(name)
+    return float(value) if value else default
+
+
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production-0123456789")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
@@ -62,6 +67,7 @@ INSTALLED_APPS = [
     "wallets",
     "rooms",
     "rooms.tables",
+    "rooms.rounds",
     "platform.staff",
 ]
 
@@ -226,6 +232,12 @@ TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
 TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
+# Banker-game rounds (百家乐): a table nobody has watched for this long opens no new round.
+ROUNDS_IDLE_SECONDS = float(os.environ.get("ROUNDS_IDLE_SECONDS", "30"))
+# Overrides of every tier's phase lengths (unset: the tier's options decide); for demos and tests.
+ROUNDS_BET_SECONDS = env_float("ROUNDS_BET_SECONDS")
+ROUNDS_REVEAL_MS = env_float("ROUNDS_REVEAL_MS")
+ROUNDS_RESULT_SECONDS = env_float("ROUNDS_RESULT_SECONDS")
 
 if not DEBUG:
     if not os.environ.get("SECRET_KEY"):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("accounts/", include("platform.accounts.urls")),
     path("wallet/", include("wallets.urls")),
     path("tables/", include("rooms.tables.urls")),
+    path("rounds/", include("rooms.rounds.urls")),
     path("", include("wallets.finance_urls")),  # /finance/ pages and /api/finance/
     path("", include("rooms.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -106,7 +106,36 @@ TEXAS_TIERS: tuple[dict[str, Any], ...] = tuple(
     for code, name, base in (("novice", "初级场", 5), ("middle", "中级场", 25), ("senior", "高级场", 100))
 )
 
-GAME_TIERS = {"doudizhu": DOUDIZHU_TIERS, "zhajinhua": ZHAJINHUA_TIERS, "texas": TEXAS_TIERS}
+# 百家乐 (seeds 001, 003): one table per tier, bets from 10 coins (the engine's min_bet);
+# enter with 20 minimum bets. No rake: the house edge is the game's own (经典场's 5%
+# commission on banker wins, 免佣场's half pay on a banker 6), so rake_bps is 0.
+BACCARAT_TIERS: tuple[dict[str, Any], ...] = (
+    {
+        "code": "classic",
+        "name": "经典场",
+        "base_stake": 10,
+        "minimum_rule": RoomTier.MinimumRule.FIXED,
+        "fixed_minimum": 200,
+        "rake_bps": 0,
+        "options": {"variant": "commission"},
+    },
+    {
+        "code": "no-commission",
+        "name": "免佣场",
+        "base_stake": 10,
+        "minimum_rule": RoomTier.MinimumRule.FIXED,
+        "fixed_minimum": 200,
+        "rake_bps": 0,
+        "options": {"variant": "super6"},
+    },
+)
+
+GAME_TIERS = {
+    "doudizhu": DOUDIZHU_TIERS,
+    "zhajinhua": ZHAJINHUA_TIERS,
+    "texas": TEXAS_TIERS,
+    "baccarat": BACCARAT_TIERS,
+}
 FAMILY_TIERS = {Game.Family.SEATED: SEATED_TIERS, Game.Family.BANKER: BANKER_TIERS}
 
 

@@ -11,6 +11,7 @@ import games
 # The variants each engine accepts in ``tier.options["variant"]`` (contract in the team brief).
 KNOWN_VARIANTS: dict[str, tuple[str, ...]] = {
     "doudizhu": ("classic", "yifa", "jiabei"),
+    "baccarat": ("commission", "super6"),
 }
 
 

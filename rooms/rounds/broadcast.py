@@ -1,0 +1,240 @@
+"""What viewers of a banker table see, and how it reaches them after a commit.
+
+A change builds ONE public ``state`` (the same for every viewer, ``you`` left
+null) for the watch group, and a small per-user part (``you`` and ``mine``)
+for each player the change concerns (a bettor after a bet, every bettor after
+a payout) on that player's own group. The consumer keeps the newest part it
+got and merges it into each public state, so each socket receives the full
+``state`` of docs/protocol.md. Parts go out before the public state, so a
+socket normally sees one state per change.
+
+The stored result is never sent beyond the revealed steps: ``cards`` and
+``totals`` come from ``result["steps"][:revealed]``, and ``result`` itself
+only once the round shows its result.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F, Sum
+
+import games
+from rooms.rounds.models import Bet, Round, Shoe
+from rooms.tables.models import Table
+
+logger = logging.getLogger(__name__)
+
+
+def watch_group(table_id: int) -> str:
+    return f"round-{table_id}-watch"
+
+
+def user_group(table_id: int, user_id: int) -> str:
+    return f"round-{table_id}-user-{user_id}"
+
+
+def engine_for(slug: str):
+    return games.REGISTRY[slug].engine
+
+
+def tier_config(tier) -> dict:
+    """Return the game's default options with the tier's own on top."""
+    info = games.REGISTRY[tier.game.slug]
+    options = tier.options if isinstance(tier.options, dict) else {}
+    return {**info.default_options, **options}
+
+
+def live_round(table_id: int) -> Round | None:
+    return Round.objects.filter(table_id=table_id, phase__in=Round.LIVE_PHASES).select_related("shoe").first()
+
+
+def _ms(moment) -> int | None:
+    return int(moment.timestamp() * 1000) if moment else None
+
+
+def revealed_view(engine, result: dict | None, revealed: int) -> tuple[dict, dict]:
+    """Return ``(cards, totals)`` over the first ``revealed`` reveal steps only (what viewers may see).
+
+    The engine's ``revealed(result, n)`` says what n steps show; an engine
+    without it gets the cards grouped by side and each side's total once every
+    step is out (a partial total needs the game's own arithmetic).
+    """
+    if not result:
+        return {}, {}
+    hook = getattr(engine, "revealed", None)
+    if callable(hook):
+        shown = hook(result, revealed)
+        return shown["cards"], shown["totals"]
+    steps = result.get("steps") or []
+    cards: dict[str, list[str]] = {}
+    for step in steps:
+        cards.setdefault(step["side"], [])
+    for step in steps[:revealed]:
+        cards[step["side"]].append(step["card"])
+    done = revealed >= len(steps)
+    return cards, {side: result.get(f"{side}_total") for side in cards} if done else {}
+
+
+def _round_payload(rnd: Round, engine) -> dict:
+    cards, card_totals = revealed_view(engine, rnd.result, rnd.revealed)
+    totals = rnd.area_totals or {}
+    result = None
+    if rnd.phase == Round.Phase.RESULT and rnd.result:
+        result = {k: v for k, v in rnd.result.items() if k != "steps"}
+    return {
+        "id": rnd.pk,
+        "number": rnd.number,
+        "shoe": rnd.shoe.number,
+        "coup": rnd.coup,
+        "phase": rnd.phase,
+        "deadline": _ms(rnd.deadline),
+        "areas": [
+            {
+                "area": a["area"],
+                "odds": a["odds"],
+                "open": a["open"],
+                "total": totals.get(a["area"], 0),
+                "mine": 0,
+            }
+            for a in rnd.areas
+        ],
+        "cards": cards,
+        "totals": card_totals,
+        "result": result,
+        "shoe_seed_sha256": hashlib.sha256(bytes(rnd.shoe.seed)).hexdigest(),
+    }
+
+
+def public_state(table: Table) -> dict:
+    """Return the ``state`` every viewer of ``table`` shares (``you`` and ``mine`` still empty)."""
+    tier = table.tier
+    slug = tier.game.slug
+    engine = engine_for(slug)
+    rnd = live_round(table.pk)
+    config = rnd.config if rnd is not None else tier_config(tier)
+    shoes = list(Shoe.objects.filter(table=table).order_by("-number")[:2])
+    current = shoes[0] if shoes else None
+    if rnd is not None and rnd.phase != Round.Phase.RESULT:
+        roads = rnd.roads  # the coup being dealt is not on the road until its result shows
+    elif current is not None:
+        roads = engine.roads(current.state)
+    else:
+        roads = {}
+    finished = next((s for s in shoes if s.finished_at is not None), None)
+    last_shoe = None
+    if finished is not None:
+        seed = bytes(finished.seed)
+        last_shoe = {
+            "number": finished.number,
+            "seed_sha256": hashlib.sha256(seed).hexdigest(),
+            "seed": seed.hex(),  # revealed once the shoe is finished: anyone can re-shuffle it
+        }
+    return {
+        "type": "state",
+        "seq": table.seq,
+        "table": {
+            "id": table.pk,
+            "game": slug,
+            "game_name": tier.game.name_zh,
+            "tier": {
+                "id": tier.pk,
+                "name": tier.name,
+                "variant": config.get("variant"),
+                "chips": config.get("chips", []),
+                "min_bet": config.get("min_bet"),
+                "area_limits": config.get("area_limits", {}),
+                "table_limit": config.get("table_limit"),
+            },
+        },
+        "round": _round_payload(rnd, engine) if rnd is not None else None,
+        "roads": roads,
+        "last_shoe": last_shoe,
+        "you": None,
+    }
+
+
+def user_stakes(round_id: int | None, user_id: int) -> dict[str, int]:
+    if round_id is None:
+        return {}
+    rows = (
+        Bet.objects.filter(round_id=round_id, user_id=user_id)
+        .values("area")
+        .annotate(total=Sum("amount"))
+        .order_by("area")
+    )
+    return {row["area"]: int(row["total"]) for row in rows}
+
+
+def user_part(*, seq: int, round_id: int | None, user_id: int, balance: int | None) -> dict:
+    """Return one player's own part of the state: their stakes this round and their balance."""
+    stakes = user_stakes(round_id, user_id)
+    return {
+        "seq": seq,
+        "round": round_id,
+        "you": {"balance": balance, "stakes": stakes, "staked": sum(stakes.values())},
+    }
+
+
+def merge(public: dict, part: dict | None) -> dict:
+    """Fill a public state with one viewer's part (an older round's part keeps only the balance)."""
+    rnd = public.get("round")
+    balance = part["you"]["balance"] if part else None
+    if part is None or rnd is None or part["round"] != rnd["id"]:
+        you = {"balance": balance, "stakes": {}, "staked": 0}
+    else:
+        you = part["you"]
+    state = {**public, "you": you}
+    if rnd is not None:
+        stakes = you["stakes"]
+        state["round"] = {**rnd, "areas": [{**a, "mine": stakes.get(a["area"], 0)} for a in rnd["areas"]]}
+    return state
+
+
+def balances_of(user_ids) -> dict[int, int]:
+    from wallets.models import Account
+
+    return dict(Account.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "balance"))
+
+
+def round_changed(table: Table, *, users=(), payouts: list[dict] | None = None) -> int:
+    """Bump the table's event sequence and send the public state (and ``users``' parts) after commit.
+
+    Call once, last, in a service that changed the table (under its row lock).
+    ``payouts`` (one ``payout`` message per bettor, with ``"user"``) follow the
+    state and carry the same ``seq``.
+    """
+    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+    table.refresh_from_db(fields=["seq"])
+    public = public_state(table)
+    seq = table.seq
+    round_id = public["round"]["id"] if public["round"] else None
+    users = set(users) | {p["user"] for p in payouts or []}
+    balances = balances_of(users)
+    messages: list[tuple[str, dict]] = []
+    for user_id in sorted(users):
+        part = user_part(seq=seq, round_id=round_id, user_id=user_id, balance=balances.get(user_id, 0))
+        messages.append((user_group(table.pk, user_id), {"type": "round.part", "part": part}))
+    messages.append((watch_group(table.pk), {"type": "round.public", "state": public}))
+    for payout in payouts or []:
+        message = {k: v for k, v in payout.items() if k != "user"}
+        message.update(type="payout", seq=seq, balance=balances.get(payout["user"], 0))
+        messages.append((user_group(table.pk, payout["user"]), {"type": "round.payout", "payout": message}))
+    transaction.on_commit(lambda: send_messages(messages))
+    return seq
+
+
+def send_messages(messages: list[tuple[str, dict]]) -> None:
+    """Send prepared group messages; a failing channel layer loses a broadcast, never a change."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for group, message in messages:
+        try:
+            async_to_sync(layer.group_send)(group, message)
+        except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
+            logger.exception("broadcast to %s failed", group)

@@ -1,0 +1,120 @@
+"""The banker table's WebSocket: bets in, the round's state out.
+
+Built on the table socket (framing, size and rate limits, language, errors);
+it listens on the table's watch group (the public state) and on the player's
+own group (their stakes and balance, their payouts), and merges the newest
+part into each public state, so every ``state`` it sends is the viewer's
+whole view. It holds no game state of its own beyond that merge.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
+
+from rooms.rounds import selectors, services
+from rooms.rounds.broadcast import merge, user_group, watch_group
+from rooms.tables import consumers as table_sockets
+from rooms.tables.consumers import CLOSE_ANONYMOUS, CLOSE_NO_TABLE, TableConsumer
+from rooms.tables.models import Table
+from rooms.tables.timers import timers_ensure_started
+
+SHAPES: dict[str, dict[str, type]] = {
+    "bet": {"seq": int, "area": str, "amount": int},
+    "resync": {},
+    "ping": {},
+}
+
+
+def _is_banker_table(table_id: int) -> bool:
+    return Table.objects.filter(pk=table_id, tier__game__family="banker").exists()
+
+
+class RoundConsumer(TableConsumer):
+    shapes = SHAPES
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.groups_joined: list[str] = []
+        self.seq = 0
+        self.last_bet_seq: int | None = None
+        self.public: dict | None = None
+        self.part: dict | None = None
+        self.present = False
+        self.tokens = float(table_sockets.RATE_PER_SECOND)
+        self.refilled = table_sockets.bucket_clock()
+        self.refused = 0
+        if self.user is None or not self.user.is_authenticated:
+            await self.accept()  # accept first: a close code can only follow an open socket
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        if not await database_sync_to_async(_is_banker_table)(self.table_id):
+            await self.accept()
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        timers_ensure_started()
+        for group in (watch_group(self.table_id), user_group(self.table_id, self.user.pk)):
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+        await database_sync_to_async(services.round_presence)(
+            table_id=self.table_id, user=self.user, channel=self.channel_name, connected=True
+        )
+        self.present = True
+        await self.accept()
+        await self._send_state()
+
+    async def disconnect(self, code: int) -> None:
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.groups_joined = []
+        if getattr(self, "present", False):
+            self.present = False
+            await database_sync_to_async(services.round_presence)(
+                table_id=self.table_id, user=self.user, channel=self.channel_name, connected=False
+            )
+
+    # --- incoming -------------------------------------------------------------
+
+    async def on_bet(self, message: dict) -> None:
+        seq = message["seq"]
+        if self.last_bet_seq is not None and seq <= self.last_bet_seq:
+            await self._error("stale_seq", _("That bet was already sent."), ref=seq)
+            return
+        self.last_bet_seq = seq
+        await self._call(services.round_bet, ref=seq, area=message["area"], amount=message["amount"])
+
+    # --- outgoing -------------------------------------------------------------
+
+    async def round_public(self, event: dict) -> None:
+        state = event["state"]
+        if self.public is not None and state["seq"] < self.public["seq"]:
+            return  # an older change overtaken by a newer one
+        self.public = state
+        await self._send(merge(state, self.part))
+
+    async def round_part(self, event: dict) -> None:
+        part = event["part"]
+        if self.part is not None and part["seq"] < self.part["seq"]:
+            return
+        self.part = part
+        if self.public is not None and self.public["seq"] == part["seq"]:
+            # The public state of this change went out first with the older part: send it again.
+            await self._send(merge(self.public, part))
+
+    async def round_payout(self, event: dict) -> None:
+        await self._send(event["payout"])
+
+    async def _send_state(self) -> None:
+        state = await database_sync_to_async(selectors.round_snapshot)(table_id=self.table_id, user=self.user)
+        public = {**state, "you": None}
+        if self.public is None or public["seq"] >= self.public["seq"]:
+            self.public = public
+        part = {
+            "seq": state["seq"],
+            "round": state["round"]["id"] if state["round"] else None,
+            "you": state["you"],
+        }
+        if self.part is None or part["seq"] >= self.part["seq"]:
+            self.part = part
+        await self._send(state)

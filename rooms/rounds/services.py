@@ -1,0 +1,545 @@
+"""Writes of the round runtime: entering a banker table, betting, the round clock, payouts and refunds.
+
+Every service that changes a table runs in one durable transaction that first
+locks the table's row (``select_for_update``), so PostgreSQL serialises
+everything that happens at one table: bets, the clock, the payout. Locks are
+always taken in the order table → round → bets → wallets → house accounts.
+The last step of each is ``round_changed``: the event sequence moves on and
+the viewers get the new state after commit.
+
+A round: ``betting`` until its deadline → ``dealing`` (the engine deals the
+whole coup at once; one step is revealed per ``reveal_ms``) → ``result``
+(the payout is queued to Celery on entering it) → ``over``, and the next
+round opens at once unless nobody has watched the table for
+``ROUNDS_IDLE_SECONDS``. Money: each bet is one ledger transaction into
+escrow; the round ends in one payout (``round:<id>:settle``) or one refund
+(``round:<id>:refund``) transaction.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.db.models import Max, Q, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import games
+from games.base import IllegalAction, SeededRng, apply_rake
+from rooms.rounds.broadcast import engine_for, round_changed, tier_config
+from rooms.rounds.errors import (
+    AreaClosed,
+    BadAmount,
+    BadArea,
+    BelowMinimum,
+    BetRefused,
+    BettingClosed,
+    InsufficientCoins,
+    NotABankerTable,
+    OverAreaLimit,
+    OverTableLimit,
+)
+from rooms.rounds.models import Bet, Round, Shoe, Viewer
+from rooms.tables.core import lock_table
+from rooms.tables.errors import TableError
+from rooms.tables.models import Table
+
+logger = logging.getLogger(__name__)
+
+BANKER = "banker"
+
+
+def _setting(name: str, default):
+    return getattr(settings, name, default)
+
+
+def _lock_banker_table(table_id: int) -> Table:
+    table = lock_table(table_id)
+    if table.tier.game.family != BANKER:
+        raise NotABankerTable()
+    return table
+
+
+def _live_round(table: Table) -> Round | None:
+    return (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("shoe")
+        .filter(table=table, phase__in=Round.LIVE_PHASES)
+        .first()
+    )
+
+
+def _timing(config: dict, key: str, default: float) -> float:
+    """A phase's length: the settings override (tests, demos) if set, else the round's config."""
+    override = _setting(f"ROUNDS_{key.upper()}", None)
+    value = override if override is not None else config.get(key, default)
+    return max(float(value), 0.0)
+
+
+# --- entering -------------------------------------------------------------------
+
+
+def round_enter(*, tier_id: int, user) -> Table:
+    """Check the tier's entry rule for ``user`` and return the tier's open table, creating it.
+
+    Raises ``EntryRefused`` (the rule) or ``NotABankerTable`` (a seated game's tier).
+    """
+    from rooms.models import Game, RoomTier
+    from rooms.services import tier_entry_check
+
+    with transaction.atomic(durable=True):
+        # The tier row serialises first entries, so a tier never gets two open tables.
+        tier = RoomTier.objects.select_for_update(of=("self",)).select_related("game").get(pk=tier_id)
+        if tier.game.family != Game.Family.BANKER:
+            raise NotABankerTable()
+        tier_entry_check(tier=tier, user=user)
+        table = Table.objects.filter(tier=tier).exclude(status=Table.Status.CLOSED).order_by("pk").first()
+        if table is None:
+            table = Table.objects.create(tier=tier, seat_count=0, status=Table.Status.PLAYING)
+        return table
+
+
+def round_presence(*, table_id: int, user, channel: str, connected: bool) -> None:
+    """Record that a socket started or stopped watching the table (a table nobody watches goes idle)."""
+    now = timezone.now()
+    if connected:
+        Viewer.objects.update_or_create(
+            channel=channel, defaults={"table_id": table_id, "user": user, "left_at": None}
+        )
+        Viewer.objects.filter(table_id=table_id, left_at__lt=now - timedelta(hours=1)).delete()
+    else:
+        Viewer.objects.filter(channel=channel).update(left_at=now)
+
+
+def _watched(table_id: int, now: datetime) -> bool:
+    since = now - timedelta(seconds=_setting("ROUNDS_IDLE_SECONDS", 30.0))
+    return (
+        Viewer.objects.filter(table_id=table_id)
+        .filter(Q(left_at__isnull=True) | Q(left_at__gte=since))
+        .exists()
+    )
+
+
+# --- betting --------------------------------------------------------------------
+
+
+def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
+    """Place one bet on the table's round in its betting window; return the new event sequence.
+
+    Checks, in order: betting open and its deadline not passed, the area
+    exists and is open, the engine takes the bet, the minimum bet, the
+    player's limit on the area (限红) and the round's table limit (限额); then
+    moves the coins from the wallet to escrow in one ledger transaction
+    (refused if the wallet is short). Any refusal changes nothing.
+    """
+    from wallets.errors import InsufficientFunds
+    from wallets.models import LedgerTransaction
+    from wallets.services import house_account, ledger_post, wallet_for_user
+
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise BadAmount()
+    if not isinstance(area, str):
+        raise BadArea()
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id)
+        rnd = _live_round(table)
+        if (
+            rnd is None
+            or rnd.phase != Round.Phase.BETTING
+            or rnd.deadline is None
+            or rnd.deadline <= timezone.now()
+        ):
+            raise BettingClosed()
+        offered = {a["area"]: a for a in rnd.areas}
+        if area not in offered:
+            raise BadArea()
+        if not offered[area]["open"]:
+            raise AreaClosed()
+        config = rnd.config
+        try:
+            engine_for(rnd.game_slug).validate_bet(config, rnd.shoe.state, area, amount)
+        except IllegalAction as exc:
+            from rooms.tables.services import illegal_action_text
+
+            raise BetRefused(illegal_action_text(exc), code=getattr(exc, "code", None)) from exc
+        minimum = int(config.get("min_bet") or 1)
+        if amount < minimum:
+            raise BelowMinimum(
+                _("The smallest bet at this table is %(minimum)s coins.") % {"minimum": minimum}
+            )
+        limit = (config.get("area_limits") or {}).get(area)
+        if limit is not None:
+            mine = Bet.objects.filter(round=rnd, user=user, area=area).aggregate(s=Sum("amount"))["s"] or 0
+            if mine + amount > limit:
+                raise OverAreaLimit(
+                    _(
+                        "Your bets on one area may total at most %(limit)s coins a round; "
+                        "you already have %(mine)s on it."
+                    )
+                    % {"limit": limit, "mine": mine}
+                )
+        table_limit = config.get("table_limit")
+        if table_limit is not None and rnd.staked + amount > table_limit:
+            raise OverTableLimit(
+                _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
+                % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
+            )
+        wallet = wallet_for_user(user=user)
+        try:
+            with transaction.atomic():
+                bet = Bet.objects.create(round=rnd, user=user, area=area, amount=amount)
+                bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
+                bet.save(update_fields=["ledger_key"])
+                ledger_post(
+                    key=bet.ledger_key,
+                    kind=LedgerTransaction.Kind.BET,
+                    legs=[(wallet, -amount), (house_account(code="escrow"), amount)],
+                    reference=f"round:{rnd.pk}",
+                    memo=f"table {table.pk} round {rnd.number}: {amount} on {area}",
+                )
+        except InsufficientFunds as exc:
+            raise InsufficientCoins(
+                _("You have %(balance)s coins; that bet needs %(amount)s.")
+                % {"balance": exc.balance, "amount": amount}
+            ) from exc
+        rnd.area_totals = {**rnd.area_totals, area: rnd.area_totals.get(area, 0) + amount}
+        rnd.staked += amount
+        rnd.save(update_fields=["area_totals", "staked"])
+        return round_changed(table, users=[user.pk])
+
+
+# --- the clock ------------------------------------------------------------------
+
+
+def _open_round(table: Table, now: datetime) -> Round:
+    """Open the next round's betting window at the locked table, on a fresh shoe if the last is done."""
+    tier = table.tier
+    info = games.REGISTRY[tier.game.slug]
+    engine = info.engine
+    config = tier_config(tier)
+    shoe = Shoe.objects.select_for_update(of=("self",)).filter(table=table, finished_at__isnull=True).first()
+    if shoe is not None and engine.shoe_finished(shoe.state):
+        shoe.finished_at = now
+        shoe.save(update_fields=["finished_at"])
+        shoe = None
+    if shoe is None:
+        number = (Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+        seed = secrets.token_bytes(32)
+        state = engine.new_shoe(config, SeededRng(seed, "shoe"))
+        shoe = Shoe.objects.create(table=table, number=number, seed=seed, state=state)
+    number = (Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+    coup = Round.objects.filter(shoe=shoe, dealt_at__isnull=False).count() + 1
+    return Round.objects.create(
+        table=table,
+        shoe=shoe,
+        number=number,
+        coup=coup,
+        game_slug=info.slug,
+        config=config,
+        phase=Round.Phase.BETTING,
+        deadline=now + timedelta(seconds=_timing(config, "bet_seconds", 15)),
+        areas=engine.areas(config, shoe.state),
+        roads=engine.roads(shoe.state),
+    )
+
+
+def _deal(rnd: Round, now: datetime) -> None:
+    """Close the betting and deal the whole coup; the steps are revealed one by one after this."""
+    engine = engine_for(rnd.game_slug)
+    shoe = Shoe.objects.select_for_update(of=("self",)).get(pk=rnd.shoe_id)
+    result, new_shoe = engine.deal(rnd.config, shoe.state)
+    shoe.state = new_shoe
+    shoe.save(update_fields=["state"])
+    rnd.shoe = shoe
+    rnd.result = result
+    rnd.coup = int(result.get("coup") or rnd.coup)
+    rnd.phase = Round.Phase.DEALING
+    rnd.revealed = 0
+    rnd.dealt_at = now
+    rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
+    rnd.save(update_fields=["shoe", "result", "coup", "phase", "revealed", "dealt_at", "deadline"])
+
+
+def _reveal(rnd: Round, now: datetime) -> None:
+    """Show the next card, or once every card is shown, the result (and queue the payout)."""
+    steps = (rnd.result or {}).get("steps") or []
+    if rnd.revealed < len(steps):
+        rnd.revealed += 1
+        rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
+        rnd.save(update_fields=["revealed", "deadline"])
+        return
+    rnd.phase = Round.Phase.RESULT
+    rnd.result_at = now
+    rnd.deadline = now + timedelta(seconds=_timing(rnd.config, "result_seconds", 5))
+    if rnd.staked:
+        rnd.status = Round.Status.DUE
+        round_id = rnd.pk
+        transaction.on_commit(lambda: _queue_settlement(round_id))
+    else:
+        rnd.status = Round.Status.SETTLED  # nothing staked: nothing to pay
+        rnd.paid, rnd.rake, rnd.settled_at = 0, 0, now
+    rnd.save(update_fields=["phase", "result_at", "deadline", "status", "paid", "rake", "settled_at"])
+
+
+def _queue_settlement(round_id: int) -> None:
+    from rooms.rounds.tasks import settle_round
+
+    try:
+        settle_round.delay(round_id)
+    except Exception:  # noqa: BLE001 - the tick re-queues a payout that never ran
+        logger.warning("could not queue the payout of round %s", round_id, exc_info=True)
+
+
+def _finish(table: Table, rnd: Round, now: datetime) -> None:
+    """End the round's display; finish its shoe if the engine says no coup may follow."""
+    rnd.phase = Round.Phase.OVER
+    rnd.deadline = None
+    rnd.save(update_fields=["phase", "deadline"])
+    shoe = rnd.shoe
+    if shoe.finished_at is None and engine_for(rnd.game_slug).shoe_finished(shoe.state):
+        shoe.finished_at = now
+        shoe.save(update_fields=["finished_at"])
+
+
+def round_advance(*, table_id: int) -> bool:
+    """Move the table's round on if its deadline has passed (or open one); return whether anything changed.
+
+    Re-checks everything under the table lock, so a late, early or doubled
+    call does nothing wrong. An engine that fails while dealing refunds the
+    round's bets.
+    """
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id)
+        now = timezone.now()
+        rnd = _live_round(table)
+        payouts: list[dict] = []
+        if rnd is None:
+            if table.status == Table.Status.CLOSED or not _watched(table.pk, now):
+                return False
+            _open_round(table, now)
+        elif rnd.deadline is not None and rnd.deadline > now:
+            return False
+        elif rnd.phase == Round.Phase.BETTING:
+            try:
+                with transaction.atomic():
+                    _deal(rnd, now)
+            except DatabaseError:
+                raise
+            except Exception:
+                logger.exception("round %s could not be dealt; refunding it", rnd.pk)
+                _refund_locked(rnd, reason=_("The round could not be dealt."))
+                payouts = _refund_notices(rnd)
+        elif rnd.phase == Round.Phase.DEALING:
+            _reveal(rnd, now)
+        else:
+            _finish(table, rnd, now)
+            if table.status != Table.Status.CLOSED and _watched(table.pk, now):
+                _open_round(table, now)
+        round_changed(table, payouts=payouts)
+    return True
+
+
+def rounds_tick() -> int:
+    """Move every due round on, open rounds at watched tables, re-queue lost payouts; return the work done.
+
+    Called at the end of ``rooms.tables.services.tables_tick``, so Celery beat
+    and the in-process timer loop both drive it; a killed worker only delays a
+    round, because the next tick finds the same overdue rows.
+    """
+    now = timezone.now()
+    done = 0
+    due = Round.objects.filter(phase__in=Round.LIVE_PHASES, deadline__lte=now).order_by("deadline")
+    tables = list(due.values_list("table_id", flat=True)[:200])
+    since = now - timedelta(seconds=_setting("ROUNDS_IDLE_SECONDS", 30.0))
+    watched = (
+        Viewer.objects.filter(Q(left_at__isnull=True) | Q(left_at__gte=since))
+        .exclude(table__rounds__phase__in=Round.LIVE_PHASES)
+        .exclude(table__status=Table.Status.CLOSED)
+        .values_list("table_id", flat=True)
+        .distinct()
+    )
+    tables += [t for t in watched[:100] if t not in tables]
+    for table_id in tables:
+        try:
+            done += round_advance(table_id=table_id)
+        except TableError:
+            continue
+    lost = Round.objects.filter(status=Round.Status.DUE, result_at__lte=now - timedelta(seconds=30))
+    for round_id in list(lost.values_list("pk", flat=True)[:100]):
+        from django.core.cache import cache
+
+        # At most once a minute per round, so a worker outage does not pile up copies.
+        if cache.add(f"rounds:settle-requeued:{round_id}", 1, timeout=60):
+            _queue_settlement(round_id)
+            done += 1
+    return done
+
+
+# --- money ----------------------------------------------------------------------
+
+
+def _test_pause() -> None:
+    # Test-only hook (the worker tests): hold the locks a while so two deliveries overlap.
+    seconds = float(os.environ.get("ROUNDS_TEST_SETTLE_PAUSE") or 0)
+    if seconds > 0:
+        time.sleep(seconds)
+
+
+def _users(ids) -> dict:
+    User = Bet._meta.get_field("user").related_model
+    return {u.pk: u for u in User.objects.filter(pk__in=list(ids))}
+
+
+def round_settle(*, round_id: int) -> str | None:
+    """Pay out a round whose result is shown, once: one balanced ledger transaction, stats, the table told.
+
+    The transaction empties the round's escrow (−total staked) into each
+    winner's wallet (stake + net − rake), the rake account (tier.rake_bps of
+    each player's net profit for the round) and the house bank (the rest,
+    either sign). Idempotent: a round not ``due`` is left alone. Returns the
+    payout transaction key, or None if there was nothing to do. A result the
+    engine cannot pay refunds the round instead.
+    """
+    from platform.accounts.services import stats_record_hand
+
+    from wallets.models import LedgerTransaction
+    from wallets.services import house_account, ledger_post, wallet_for_user
+
+    table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return None
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        rnd = Round.objects.select_for_update(of=("self",)).select_related("shoe").get(pk=round_id)
+        if rnd.status != Round.Status.DUE:
+            return None
+        _test_pause()
+        engine = engine_for(rnd.game_slug)
+        bets = list(Bet.objects.select_for_update(of=("self",)).filter(round=rnd).order_by("pk"))
+        try:
+            nets = [engine.payout(rnd.config, rnd.result, bet.area, bet.amount) for bet in bets]
+        except (ValueError, KeyError, TypeError, IllegalAction):
+            logger.exception("round %s cannot be paid out; refunding it", rnd.pk)
+            _refund_locked(rnd, reason=_("The round could not be paid out."))
+            round_changed(table, payouts=_refund_notices(rnd))
+            return None
+        staked: dict[int, int] = defaultdict(int)
+        gross: dict[int, int] = defaultdict(int)
+        for bet, net in zip(bets, nets, strict=True):
+            bet.net = net
+            staked[bet.user_id] += bet.amount
+            gross[bet.user_id] += net
+        total = sum(staked.values())
+        if total != rnd.staked:
+            raise RuntimeError(f"round {rnd.pk}: bets sum to {total}, the round holds {rnd.staked}")
+        order = sorted(staked)
+        net_after, rake = apply_rake([gross[uid] for uid in order], table.tier.rake_bps)
+        users = _users(order)
+        credits = {uid: staked[uid] + net for uid, net in zip(order, net_after, strict=True)}
+        paid = sum(credits.values())
+        legs = [(house_account(code="escrow"), -total)]
+        legs += [(wallet_for_user(user=users[uid]), credit) for uid, credit in credits.items() if credit]
+        if rake:
+            legs.append((house_account(code="rake"), rake))
+        bank = total - paid - rake
+        if bank:
+            legs.append((house_account(code="bank"), bank))
+        key = f"round:{rnd.pk}:settle"
+        ledger_post(
+            key=key,
+            kind=LedgerTransaction.Kind.PAYOUT,
+            legs=legs,
+            reference=f"round:{rnd.pk}",
+            memo=f"table {table.pk} round {rnd.number}: payout, rake {rake}",
+        )
+        Bet.objects.bulk_update(bets, ["net"])
+        for uid, net in zip(order, net_after, strict=True):
+            stats_record_hand(user=users[uid], game_slug=rnd.game_slug, won=net > 0)
+        rnd.status = Round.Status.SETTLED
+        rnd.settle_key = key
+        rnd.paid = paid
+        rnd.rake = rake
+        rnd.settled_at = timezone.now()
+        rnd.save(update_fields=["status", "settle_key", "paid", "rake", "settled_at"])
+        net_of = dict(zip(order, net_after, strict=True))
+        payouts = [
+            {
+                "user": uid,
+                "round": rnd.pk,
+                "net": net_of[uid],
+                "bets": [
+                    {"area": b.area, "amount": b.amount, "net": b.net} for b in bets if b.user_id == uid
+                ],
+            }
+            for uid in order
+        ]
+        round_changed(table, payouts=payouts)
+    return key
+
+
+def _refund_locked(rnd: Round, *, reason: str) -> bool:
+    """Return every bet of the locked round from escrow in one transaction; end the round."""
+    from wallets.models import LedgerTransaction
+    from wallets.services import house_account, ledger_post, wallet_for_user
+
+    if rnd.status not in (Round.Status.OPEN, Round.Status.DUE):
+        return False
+    stakes: dict[int, int] = defaultdict(int)
+    for user_id, amount in Bet.objects.filter(round=rnd).values_list("user_id", "amount"):
+        stakes[user_id] += amount
+    key = ""
+    if stakes:
+        users = _users(stakes)
+        key = f"round:{rnd.pk}:refund"
+        ledger_post(
+            key=key,
+            kind=LedgerTransaction.Kind.REFUND,
+            legs=[
+                (house_account(code="escrow"), -sum(stakes.values())),
+                *[(wallet_for_user(user=users[uid]), amount) for uid, amount in sorted(stakes.items())],
+            ],
+            reference=f"round:{rnd.pk}",
+            memo=f"round {rnd.pk} refunded: {reason}"[:200],
+        )
+        Bet.objects.filter(round=rnd).update(net=0)
+    rnd.status = Round.Status.REFUNDED
+    rnd.refund_key = key
+    rnd.refund_reason = reason[:200]
+    if rnd.is_live:
+        rnd.phase = Round.Phase.OVER
+    rnd.deadline = None
+    rnd.settled_at = timezone.now()
+    rnd.save(update_fields=["status", "refund_key", "refund_reason", "phase", "deadline", "settled_at"])
+    return True
+
+
+def _refund_notices(rnd: Round) -> list[dict]:
+    """One ``payout`` message per bettor of a refunded round: every bet back, net 0."""
+    bets: dict[int, list[dict]] = defaultdict(list)
+    for user_id, area, amount in rnd.bets.order_by("pk").values_list("user_id", "area", "amount"):
+        bets[user_id].append({"area": area, "amount": amount, "net": 0})
+    return [
+        {"user": uid, "round": rnd.pk, "net": 0, "refunded": True, "bets": rows}
+        for uid, rows in sorted(bets.items())
+    ]
+
+
+def round_refund(*, round_id: int, reason: str) -> bool:
+    """Return every bet of a round cut short by a fault; False if it was already paid or refunded."""
+    table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    with transaction.atomic(durable=True):
+        table = lock_table(table_id)
+        rnd = Round.objects.select_for_update(of=("self",)).select_related("shoe").get(pk=round_id)
+        if not _refund_locked(rnd, reason=reason):
+            return False
+        round_changed(table, payouts=_refund_notices(rnd))
+    return True

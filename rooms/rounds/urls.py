@@ -1,0 +1,9 @@
+from django.urls import path
+
+from rooms.rounds import pages, views
+
+app_name = "rounds"
+urlpatterns = [
+    path("enter/<int:tier_id>/", views.enter, name="enter"),
+    path("<int:table_id>/", pages.round_page, name="table"),
+]
