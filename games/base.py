@@ -84,13 +84,18 @@ class SeededRng:
         """Return an independent stream under the same seed (for a redeal, say)."""
         return SeededRng(self.seed, f"{self.label}/{label}")
 
+    def _block(self) -> bytes:
+        """Return the next 32 bytes of the stream: HMAC-SHA256(seed, "label:counter")."""
+        message = f"{self.label}:{self._counter}".encode()
+        self._counter += 1
+        return hmac.digest(self.seed, message, hashlib.sha256)
+
     def _bytes(self, n: int) -> bytes:
-        while len(self._buffer) < n:
-            message = f"{self.label}:{self._counter}".encode()
-            self._buffer += hmac.new(self.seed, message, hashlib.sha256).digest()
-            self._counter += 1
-        out, self._buffer = self._buffer[:n], self._buffer[n:]
-        return out
+        buffer = self._buffer
+        while len(buffer) < n:
+            buffer += self._block()
+        self._buffer = buffer[n:]
+        return buffer[:n]
 
     def randbelow(self, n: int) -> int:
         """Return a uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
@@ -105,10 +110,32 @@ class SeededRng:
                 return value
 
     def shuffle(self, items: list) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates).
+
+        Draws exactly what ``j = self.randbelow(i + 1)`` would for i = len-1 … 1
+        (so a revealed seed re-derives the same deck), inlined because an
+        8-deck 百家乐 shoe makes 415 draws.
+        """
+        buffer, used = self._buffer, 0
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
-            items[i], items[j] = items[j], items[i]
+            n = i + 1
+            bits = n.bit_length()
+            nbytes = (bits + 7) // 8
+            mask = (1 << bits) - 1
+            while True:
+                if len(buffer) - used < nbytes:
+                    buffer, used = buffer[used:] + self._block(), 0
+                if nbytes == 1:
+                    value = buffer[used] & mask
+                elif nbytes == 2:
+                    value = ((buffer[used] << 8) | buffer[used + 1]) & mask
+                else:
+                    value = int.from_bytes(buffer[used : used + nbytes], "big") & mask
+                used += nbytes
+                if value < n:
+                    break
+            items[i], items[value] = items[value], items[i]
+        self._buffer = buffer[used:]
 
     def choice(self, items):
         return items[self.randbelow(len(items))]
