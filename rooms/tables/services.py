@@ -250,4 +250,6 @@ def tables_tick() -> int:
         if cache.add(f"tables:settle-requeued:{hand_id}", 1, timeout=60):
             settle_hand.delay(hand_id)
             done += 1
-    return done
+    from rooms.rounds.services import rounds_tick
+
+    return done + rounds_tick()
