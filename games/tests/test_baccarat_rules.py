@@ -37,20 +37,6 @@ def deal(player: tuple[str, str], banker: tuple[str, str], *rest: str) -> Coup:
     return deal_coup([player[0], banker[0], player[1], banker[1], *rest])
 
 
-# The banker's table as both seeds write it (001:30-48, 003:251-258): for each
-# banker total, the player third-card values on which the banker does NOT draw.
-BANKER_STANDS_ON = {
-    0: set(),
-    1: set(),
-    2: set(),
-    3: {8},
-    4: {0, 1, 8, 9},
-    5: {0, 1, 2, 3, 8, 9},
-    6: {0, 1, 2, 3, 4, 5, 8, 9},
-    7: set(range(10)),
-}
-
-
 def test_card_values_and_totals():
     assert [card_value(r + "s") for r in "A23456789TJQK"] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]
     assert hand_total(["9s", "8h"]) == 7
@@ -78,19 +64,102 @@ def test_two_card_totals_naturals_and_stands(player_total, banker_total):
             assert coup.banker[2] == "5s"
 
 
-@pytest.mark.parametrize("banker_total", range(8))
-@pytest.mark.parametrize("third_value", range(10))
-@pytest.mark.parametrize("player_total", range(6))
-def test_banker_table_against_player_third_card(banker_total, third_value, player_total):
-    third = CARD_OF_VALUE[third_value]
-    coup = deal(two_cards(player_total), two_cards(banker_total), third, "9c")
-    assert coup.player[2] == third
-    expected_draw = third_value not in BANKER_STANDS_ON[banker_total]
-    assert len(coup.banker) == (3 if expected_draw else 2)
-    assert coup.cards_dealt == (6 if expected_draw else 5)
-    assert banker_draws(banker_total, third) is expected_draw
-    if expected_draw:
-        assert coup.banker[2] == "9c"
+# -- the drawing tables, cell by cell ------------------------------------------
+#
+# Written out as the seeds print them, independently of rules.banker_draws.
+# Player (闲) table, 001:6-28 and 003:251-260: two-card total -> what happens.
+PLAYER_TABLE = {
+    0: "draws",
+    1: "draws",
+    2: "draws",
+    3: "draws",
+    4: "draws",
+    5: "draws",
+    6: "stands",
+    7: "stands",
+    8: "natural",
+    9: "natural",
+}
+
+# Banker (庄) table, 001:30-53 and 003:251-260. Each row is the banker's two-card
+# total; the first letter is the cell "the player stood" (001:53), then one
+# letter per value 0..9 of the player's third card. D = draws, S = stands.
+BANKER_TABLE = {
+    0: "D DDDDDDDDDD",
+    1: "D DDDDDDDDDD",
+    2: "D DDDDDDDDDD",
+    3: "D DDDDDDDDSD",  # stands only on an 8
+    4: "D SSDDDDDDSS",  # stands on 0 1 8 9
+    5: "D SSSSDDDDSS",  # stands on 0 1 2 3 8 9
+    6: "S SSSSSSDDSS",  # draws only on 6 or 7
+    7: "S SSSSSSSSSS",
+}
+
+
+def banker_cells():
+    for total, row in BANKER_TABLE.items():
+        stood, thirds = row.split()
+        yield pytest.param(
+            total,
+            None,
+            stood == "D",
+            id=f"banker_{total}_player_stood_{'draws' if stood == 'D' else 'stands'}",
+        )
+        for value, letter in enumerate(thirds):
+            verdict = "draws" if letter == "D" else "stands"
+            yield pytest.param(
+                total, value, letter == "D", id=f"banker_{total}_player_third_{value}_{verdict}"
+            )
+
+
+@pytest.mark.parametrize(
+    ("player_total", "rule"), [pytest.param(t, r, id=f"player_{t}_{r}") for t, r in PLAYER_TABLE.items()]
+)
+def test_player_table_cell(player_total, rule):
+    """The player draws on 0-5, stands on 6-7; 8 or 9 is a natural and ends the coup."""
+    for banker_total in range(8):  # the player's rule does not depend on the banker's cards
+        coup = deal(two_cards(player_total), two_cards(banker_total), "5s", "5d")
+        if rule == "natural":
+            assert (coup.player, coup.banker) == (
+                list(two_cards(player_total)),
+                list(two_cards(banker_total)),
+            )
+        elif rule == "draws":
+            assert coup.player == [*two_cards(player_total), "5s"]
+        else:
+            assert coup.player == list(two_cards(player_total))
+    # A natural on either side stops the other side from drawing too (001:50-52, 003:240).
+    for natural in (8, 9):
+        coup = deal(two_cards(player_total), two_cards(natural), "5s", "5d")
+        assert coup.cards_dealt == 4
+
+
+@pytest.mark.parametrize(("banker_total", "third_value", "draws"), list(banker_cells()))
+def test_banker_table_cell(banker_total, third_value, draws):
+    """One cell of the banker's table: the banker's two-card total against the player's third card."""
+    if third_value is None:
+        for player_total in (6, 7):  # the player stood
+            coup = deal(two_cards(player_total), two_cards(banker_total), "9c", "2d")
+            assert len(coup.player) == 2
+            assert coup.banker == [*two_cards(banker_total), *(["9c"] if draws else [])]
+        assert banker_draws(banker_total, None) is draws
+        return
+    # A 0-valued third card may be any of T J Q K.
+    thirds = [CARD_OF_VALUE[third_value], *(["Ts", "Jh", "Qc"] if third_value == 0 else [])]
+    for third in thirds:
+        for player_total in range(6):  # the player drew
+            coup = deal(two_cards(player_total), two_cards(banker_total), third, "9c")
+            assert coup.player == [*two_cards(player_total), third]
+            assert coup.banker == [*two_cards(banker_total), *(["9c"] if draws else [])]
+        assert banker_draws(banker_total, third) is draws
+
+
+@pytest.mark.parametrize("natural", [8, 9])
+@pytest.mark.parametrize("player_total", range(10))
+def test_banker_natural_rows_stop_the_coup(natural, player_total):
+    """Banker rows 8 and 9 (天生赢家 / 例牌, 001:49-52, 003:259-260): nobody draws."""
+    coup = deal(two_cards(player_total), two_cards(natural), "5s", "5d")
+    assert coup.cards_dealt == 4 and coup.banker_total == natural
 
 
 def test_ten_valued_third_card_counts_as_zero():
