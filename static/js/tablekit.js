@@ -77,11 +77,12 @@ export function renderBalance(value) {
  * Open the table's socket and keep the badge, the message line and the clocks alive.
  *
  * `model` gains `message`, `messageKind` and `pending`; `onMessage` gets every
- * server message; `render` redraws the whole page.
+ * server message; `render` redraws the whole page; `Socket` is TableSocket or
+ * a subclass with its own idea of which snapshots are stale.
  */
-export function connectTable({ model, onMessage, render }) {
+export function connectTable({ model, onMessage, render, Socket = TableSocket }) {
   Object.assign(model, { message: "", messageKind: "", pending: false, ...model });
-  const socket = new TableSocket(config.wsPath, {
+  const socket = new Socket(config.wsPath, {
     onMessage,
     onStatus: (status, detail) => {
       // A fresh connection has nothing in flight: let the buttons work again.

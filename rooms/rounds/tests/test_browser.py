@@ -1,0 +1,225 @@
+"""End to end in real headless Chromium: sign up, enter a 百家乐 room, bet on two areas, see the round paid.
+
+Same harness as rooms/tables/tests/test_browser.py: the real ASGI app (HTTP
+and the round socket) served by uvicorn in a thread, with the in-process
+timer loop driving the rounds on short phase timings. The test only clicks
+what a player can click; it then checks the page against the database: the
+bets, the coup, the ledger and the balance.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fixture
+    CHROMIUM_ARGS,
+    PASSWORD,
+    SIZES,
+    chromium_executable,
+    live_asgi,
+    screenshot_dir,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+BET_SECONDS = 8
+ROUND_TIMEOUT_S = 40
+# Tie takes at most this much per player here, so a bet of the 50 chip on it is refused.
+TIE_LIMIT = 20
+
+# Betting is open with at least 3 s left: time enough for the clicks below.
+BETTING_WITH_TIME = """() => {
+  const app = document.querySelector('#table-app');
+  const clock = document.querySelector('#countdown .clock[data-deadline]');
+  return app.dataset.phase === 'betting' && clock && Number(clock.dataset.deadline) - Date.now() > 3000;
+}"""
+
+
+@pytest.fixture
+def baccarat_tier(transactional_db, settings):
+    """百家乐 经典场 (the commission variant) with no rake and a low tie limit; rounds on short timings."""
+    import games
+    from rooms.models import Game, RoomTier
+    from rooms.services import catalogue_sync
+
+    settings.ROUNDS_BET_SECONDS = BET_SECONDS
+    settings.ROUNDS_REVEAL_MS = 150
+    settings.ROUNDS_RESULT_SECONDS = 3
+    catalogue_sync()
+    limits = {**games.REGISTRY["baccarat"].default_options["area_limits"], "tie": TIE_LIMIT}
+    return RoomTier.objects.create(
+        game=Game.objects.get(slug="baccarat"),
+        code="e2e-baccarat",
+        name="经典场",
+        base_stake=10,
+        minimum_rule=RoomTier.MinimumRule.FIXED,
+        fixed_minimum=100,
+        rake_bps=0,
+        options={"variant": "commission", "area_limits": limits},
+    )
+
+
+def bet(page, chip: int, area: str, mine: int) -> None:
+    """Select ``chip``, click ``area`` and wait until the area shows the player's stake ``mine``."""
+    page.click(f"#chips .bc-chip[data-value='{chip}']")
+    page.click(f"#areas .bc-area[data-area='{area}']")
+    page.wait_for_selector(f"#areas .bc-area[data-area='{area}'] .mine[data-value='{mine}']", timeout=5000)
+
+
+def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
+    """Drive Chromium through sign-up, the lobby, 进入 and one round with two bets; return what the page showed."""
+    from playwright.sync_api import sync_playwright
+
+    width, height = SIZES[size]
+    username = f"bc{uuid.uuid4().hex[:10]}"
+    seen: dict = {"username": username, "errors": []}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height}, locale=locale)
+            page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
+            page.goto(f"{base_url}/accounts/signup/")
+            page.fill("#id_username", username)
+            page.fill("#id_password1", PASSWORD)
+            page.fill("#id_password2", PASSWORD)
+            page.click("form.form button[type=submit]")
+            page.wait_for_url(f"{base_url}/")
+
+            page.click("a.game-link[href$='/games/baccarat/']")
+            page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
+            page.wait_for_url("**/rounds/*/")
+            page.wait_for_selector("#connection[data-status=connected]")
+            page.wait_for_function(BETTING_WITH_TIME, timeout=ROUND_TIMEOUT_S * 1000)
+            seen["round"] = int(page.get_attribute("#table-app", "data-round"))
+            seen["balance_before"] = int(page.get_attribute("#my-balance", "data-value"))
+            seen["areas"] = page.locator("#areas .bc-area").evaluate_all(
+                "els => els.map(e => [e.dataset.area, e.querySelector('.odds').textContent])"
+            )
+            seen["chips"] = [
+                int(v)
+                for v in page.locator("#chips .bc-chip").evaluate_all("els => els.map(e => e.dataset.value)")
+            ]
+
+            # Over the tie's limit: refused with a message, and nothing staked there.
+            page.click("#chips .bc-chip[data-value='50']")
+            page.click("#areas .bc-area[data-area='tie']")
+            page.wait_for_selector("#hand-message[data-kind=error]", timeout=5000)
+            seen["refusal"] = page.inner_text("#hand-message")
+            seen["tie_mine"] = page.get_attribute("#areas .bc-area[data-area='tie'] .mine", "data-value")
+
+            bet(page, 100, "banker", 100)
+            bet(page, 10, "player", 10)
+            bet(page, 10, "player", 20)
+            seen["balance_staked"] = int(page.get_attribute("#my-balance", "data-value"))
+            seen["banker_total"] = page.get_attribute(
+                "#areas .bc-area[data-area='banker'] .total", "data-value"
+            )
+            seen["bet_shot"] = str(screenshot_dir() / f"baccarat-{size}-bets.png")
+            page.screenshot(path=seen["bet_shot"])
+
+            # Betting closes, the cards come one by one, the result shows, the payout arrives.
+            page.wait_for_function(
+                "() => document.querySelector('#table-app').dataset.phase === 'dealing'",
+                timeout=(BET_SECONDS + 5) * 1000,
+            )
+            page.wait_for_selector(
+                f"#my-result[data-round='{seen['round']}']:not([data-net=''])", timeout=ROUND_TIMEOUT_S * 1000
+            )
+            page.wait_for_timeout(200)  # let the state that came with the payout paint
+            seen["result_shot"] = str(screenshot_dir() / f"baccarat-{size}-result.png")
+            page.screenshot(path=seen["result_shot"])
+            seen["net"] = int(page.get_attribute("#my-result", "data-net"))
+            seen["bet_lines"] = page.locator("#my-result .bet").evaluate_all(
+                "els => els.map(e => [e.dataset.area, Number(e.dataset.net)])"
+            )
+            seen["balance_after"] = int(page.get_attribute("#my-balance", "data-value"))
+            seen["phase_after"] = page.get_attribute("#table-app", "data-phase")
+            seen["outcome"] = page.get_attribute("#outcome", "data-winner")
+            seen["cards"] = {
+                side: page.locator(f"#{side}-cards .pcard").evaluate_all(
+                    "els => els.map(e => e.dataset.card)"
+                )
+                for side in ("player", "banker")
+            }
+            seen["totals"] = {
+                side: page.get_attribute(f"#{side}-total", "data-value") for side in ("player", "banker")
+            }
+            seen["beads"] = page.locator("#bead-plate .bead").evaluate_all(
+                "els => els.map(e => e.dataset.winner)"
+            )
+            seen["big_road"] = page.locator("#big-road .road-cell").count()
+            seen["fits"] = page.evaluate(
+                "() => [...document.querySelectorAll('#areas, #chips, .bc-hands, #my-result, .bc-roads')]"
+                ".every(e => { const b = e.getBoundingClientRect(); return b.right <= window.innerWidth + 1 && b.left >= -1; })"
+            )
+            # On a phone the whole betting surface is on the first screen: no scrolling to bet.
+            seen["chips_bottom"] = page.evaluate(
+                "() => document.querySelector('#chips').getBoundingClientRect().bottom"
+            )
+            seen["viewport_height"] = height
+        finally:
+            browser.close()
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("size", "locale"), [("desktop", "en-US"), pytest.param("phone", "zh-CN", marks=pytest.mark.zh)]
+)
+def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_tier, settings, size, locale):  # noqa: F811
+    from platform.accounts.models import User
+
+    from rooms.rounds.models import Bet, Round
+    from wallets.models import LedgerEntry
+    from wallets.selectors import wallet_balance
+
+    started = time.monotonic()
+    seen = play_one_round(live_asgi, size, baccarat_tier.pk, locale)
+    print(f"screenshots: {seen['bet_shot']} {seen['result_shot']} ({time.monotonic() - started:.1f}s)")
+
+    assert seen["errors"] == [], seen["errors"]
+    user = User.objects.get(username=seen["username"])
+    rnd = Round.objects.get(pk=seen["round"])
+    bets = list(Bet.objects.filter(round=rnd, user=user).order_by("pk"))
+
+    # The page offered the tier's areas with the engine's odds, and its chips.
+    assert [a for a, _ in seen["areas"]] == ["player_pair", "tie", "banker_pair", "player", "banker"]
+    assert dict(seen["areas"])["banker"] == "1:0.95"
+    assert seen["chips"] == [10, 50, 100, 500, 1000]
+
+    # The refused bet said why and staked nothing.
+    assert seen["refusal"].strip(), "the refusal came without a message"
+    assert seen["tie_mine"] == "0"
+    assert [(b.area, b.amount) for b in bets] == [("banker", 100), ("player", 10), ("player", 10)]
+
+    # Staking moved the coins out of the balance shown at once.
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_COINS
+    assert seen["balance_before"] - seen["balance_staked"] == 120
+    assert seen["banker_total"] == "100"
+
+    # The coup the page showed is the one dealt, card by card with both totals.
+    result = rnd.result
+    assert seen["outcome"] == result["winner"]
+    assert seen["cards"] == {"player": result["player"], "banker": result["banker"]}
+    assert seen["totals"] == {"player": str(result["player_total"]), "banker": str(result["banker_total"])}
+    assert seen["beads"] and seen["beads"][-1] == result["winner"]
+    assert seen["big_road"] >= 1
+
+    # The balance changed by exactly the payout: the page's net is the bets' nets and the ledger's.
+    nets = {}
+    for b in bets:
+        nets[b.area] = nets.get(b.area, 0) + b.net
+    assert seen["net"] == sum(b.net for b in bets)
+    assert {area: sum(n for a, n in seen["bet_lines"] if a == area) for area in nets} == nets
+    assert seen["balance_after"] - seen["balance_before"] == seen["net"]
+    assert seen["balance_after"] == wallet_balance(user=user)
+    paid = LedgerEntry.objects.filter(transaction__key=f"round:{rnd.pk}:settle", account__user=user)
+    assert (
+        sum(paid.values_list("amount", flat=True)) == 120 + seen["net"]
+    )  # stakes back plus the net, no rake
+
+    assert seen["fits"], "something overflows the screen"
+    if size == "phone":
+        assert seen["chips_bottom"] <= seen["viewport_height"], "the chips are below the first screen"
