@@ -53,7 +53,6 @@ ROUND_LABELS = {
     "chip": _("Chip {amount}"),
     "choose_chip": _("Choose a chip, then tap an area to bet."),
     "betting_closed_note": _("Betting is closed: wait for the next round."),
-    "no_chip_fits": _("Your balance is below the smallest chip."),
     # The result of a coup and of the viewer's bets.
     "winner_banker": _("Banker wins"),
     "winner_player": _("Player wins"),

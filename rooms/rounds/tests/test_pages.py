@@ -1,0 +1,109 @@
+"""The 百家乐 table page and the game page's 进入 button, rendered by Django (the browser test drives them live)."""
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from rooms.rounds.pages import ROUND_LABELS
+from rooms.rounds.tests.conftest import make_tier
+
+pytestmark = pytest.mark.django_db
+
+
+def _json_script(html: str, element_id: str) -> dict:
+    match = re.search(rf'<script id="{element_id}" type="application/json">(.*?)</script>', html, re.S)
+    assert match, f"no #{element_id} script tag"
+    return json.loads(match.group(1))
+
+
+def test_the_game_page_offers_enter_to_a_banker_tier(client, make_player):
+    tier = make_tier(fixed_minimum=100)
+    client.force_login(make_player(coins=1000))
+
+    html = client.get(reverse("rooms:game", args=["baccarat"])).content.decode()
+
+    enter = reverse("rounds:enter", args=[tier.pk])
+    assert f'action="{enter}"' in html
+    assert ">Enter</button>" in html
+    assert "Quick start" not in html
+    assert "1 player" not in html  # seats mean nothing in a banker game
+
+
+def test_the_game_page_disables_enter_below_the_tier_minimum(client, make_player):
+    tier = make_tier(fixed_minimum=5000)
+    client.force_login(make_player(coins=1000))
+
+    html = client.get(reverse("rooms:game", args=["baccarat"])).content.decode()
+
+    assert reverse("rounds:enter", args=[tier.pk]) not in html
+    assert re.search(r"<button[^>]*disabled[^>]*>Enter</button>", html)
+
+
+def test_the_table_page_asks_a_visitor_to_log_in(client, make_player):
+    from rooms.rounds.services import round_enter
+
+    table = round_enter(tier_id=make_tier().pk, user=make_player(coins=1000))
+
+    response = client.get(reverse("rounds:table", args=[table.pk]))
+
+    assert response.status_code == 302
+    assert reverse("accounts:login") in response["Location"]
+
+
+def test_the_table_page_carries_its_socket_and_every_label_translated(client, make_player):
+    from rooms.rounds.services import round_enter
+
+    player = make_player(coins=1000)
+    table = round_enter(tier_id=make_tier().pk, user=player)
+    client.force_login(player)
+
+    response = client.get(reverse("rounds:table", args=[table.pk]))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    config = _json_script(html, "table-config")
+    assert config["wsPath"] == f"/ws/rounds/{table.pk}/"
+    labels = _json_script(html, "table-labels")
+    assert set(labels) == set(ROUND_LABELS)
+    assert labels["area_banker"] == "Banker" and labels["phase_betting"] == "Place your bets"
+    assert "js/baccarat.js" in html and "css/baccarat.css" in html
+
+
+@pytest.mark.zh
+def test_the_table_page_speaks_chinese_by_default(client, make_player):
+    from django.utils import translation
+
+    from rooms.rounds.services import round_enter
+
+    player = make_player(coins=1000)
+    table = round_enter(tier_id=make_tier().pk, user=player)
+    client.force_login(player)
+
+    with translation.override("zh-hans"):
+        html = client.get(reverse("rounds:table", args=[table.pk])).content.decode()
+
+    # The connection badge comes from the table pages' labels, already translated.
+    assert _json_script(html, "table-labels")["connected"] != "Connected"
+
+
+def test_a_seated_table_is_not_a_banker_page(client, make_player):
+    from rooms.models import Game, RoomTier
+    from rooms.services import catalogue_sync
+    from rooms.tables.models import Table
+
+    catalogue_sync()
+    tier = RoomTier.objects.create(
+        game=Game.objects.get(slug="doudizhu"),
+        code="t-ddz",
+        name="初级场",
+        base_stake=1,
+        minimum_rule=RoomTier.MinimumRule.FIXED,
+        fixed_minimum=0,
+        seats=3,
+    )
+    table = Table.objects.create(tier=tier, seat_count=3)
+    client.force_login(make_player(coins=1000))
+
+    assert client.get(reverse("rounds:table", args=[table.pk])).status_code == 404
