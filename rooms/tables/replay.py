@@ -67,6 +67,13 @@ def _plain(value):
     return json.loads(json.dumps(value))
 
 
+def _engine_state(stored: dict) -> dict:
+    """Return the stored state without the runtime's own bookkeeping (the simultaneous countdown)."""
+    from rooms.tables.core import COUNTDOWN_KEY
+
+    return _plain({key: value for key, value in stored.items() if key != COUNTDOWN_KEY})
+
+
 def _snapshot(engine, state: dict, seat_count: int) -> tuple[list[Any], dict[str, Any]]:
     cards = []
     for seat in range(seat_count):
@@ -156,7 +163,7 @@ def hand_replay(*, hand: Hand) -> HandReplay:
             )
         )
     result.final_state = _plain(state)
-    result.state_matches = result.final_state == _plain(hand.state)
+    result.state_matches = result.final_state == _engine_state(hand.state)
     if not result.state_matches:
         result.problems.append(_("The replayed final state differs from the stored state."))
     outcome = engine.outcome(state)

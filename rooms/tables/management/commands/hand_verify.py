@@ -1,11 +1,10 @@
 """Verify a finished hand: re-deal it from its revealed seed and replay its action log."""
 
-import hashlib
-
 from django.core.management.base import BaseCommand, CommandError
 
 from rooms.tables.models import Hand
-from rooms.tables.replay import HandNotReplayable, hand_replay
+from rooms.tables.replay import HandNotReplayable
+from rooms.tables.verify import hand_verification, seed_hash
 
 
 class Command(BaseCommand):
@@ -18,17 +17,20 @@ class Command(BaseCommand):
         hand = Hand.objects.filter(pk=hand_id).first()
         if hand is None:
             raise CommandError(f"There is no hand {hand_id}.")
-        seed = bytes(hand.seed)
         self.stdout.write(f"hand {hand.pk} ({hand.game_slug}, table {hand.table_id}, number {hand.number})")
-        self.stdout.write(f"seed sha256 {hashlib.sha256(seed).hexdigest()}")
+        self.stdout.write(f"seed sha256 {seed_hash(bytes(hand.seed))}")
         try:
-            replay = hand_replay(hand=hand)
+            check = hand_verification(hand=hand)
         except HandNotReplayable as exc:
             raise CommandError(str(exc)) from exc
-        self.stdout.write(f"seed        {seed.hex()}")
-        self.stdout.write(f"actions     {len(replay.steps)}")
-        for problem in replay.problems:
+        self.stdout.write(f"seed        {check.seed_hex}")
+        for seat in check.seats:
+            self.stdout.write(f"seat {seat.index}      {' '.join(seat.cards)}")
+        for label, cards in check.shared:
+            self.stdout.write(f"{label.lower():<11} {' '.join(cards)}")
+        self.stdout.write(f"actions     {len(check.replay.steps) - 1}")
+        for problem in check.problems:
             self.stdout.write(f"problem     {problem}")
-        if not replay.matches:
+        if not check.ok:
             raise CommandError("MISMATCH: the replay does not reproduce the stored hand.")
         self.stdout.write(self.style.SUCCESS("OK: the seed and the action log reproduce the stored hand."))
