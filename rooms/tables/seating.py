@@ -11,8 +11,10 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from rooms.models import RoomTier
+from rooms.errors import EntryRefused
+from rooms.models import Game, RoomTier
 from rooms.tables import hands
 from rooms.tables.bots import bot_acquire
 from rooms.tables.broadcast import table_changed
@@ -70,6 +72,12 @@ def table_quick_start(*, tier_id: int, user) -> Table:
 
     with transaction.atomic(durable=True):
         tier = RoomTier.objects.select_related("game").get(pk=tier_id)
+        if tier.game.family == Game.Family.BANKER:
+            # A house-banked game (百家乐) has no seats or hands: its rounds run in rooms.rounds.
+            raise EntryRefused(
+                _("%(game)s has no seats; enter its betting table instead.") % {"game": tier.game.name_zh},
+                code="banker_game",
+            )
         current = Seat.objects.filter(user=user).first()
         if current is not None:
             raise AlreadySeated(current.table_id)
