@@ -25,16 +25,30 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fix
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-BET_SECONDS = 8
+BET_SECONDS = 10
 ROUND_TIMEOUT_S = 40
 # Tie takes at most this much per player here, so a bet of the 50 chip on it is refused.
 TIE_LIMIT = 20
 
-# Betting is open with at least 3 s left: time enough for the clicks below.
+# Betting is open with at least 6 s left: time enough for the clicks below on a busy machine.
 BETTING_WITH_TIME = """() => {
   const app = document.querySelector('#table-app');
   const clock = document.querySelector('#countdown .clock[data-deadline]');
-  return app.dataset.phase === 'betting' && clock && Number(clock.dataset.deadline) - Date.now() > 3000;
+  return app.dataset.phase === 'betting' && clock && Number(clock.dataset.deadline) - Date.now() > 6000;
+}"""
+# Record every (player cards, banker cards, player total, banker total) the page draws while dealing.
+RECORD_THE_DEAL = """() => {
+  window.dealSeen = [];
+  const note = () => {
+    const count = (side) => document.querySelectorAll(`#${side}-cards .pcard`).length;
+    const total = (side) => document.querySelector(`#${side}-total`).dataset.value;
+    const row = [count('player'), count('banker'), total('player'), total('banker')].join('/');
+    if (window.dealSeen[window.dealSeen.length - 1] !== row) window.dealSeen.push(row);
+  };
+  const observer = new MutationObserver(note);
+  for (const id of ['#player-cards', '#banker-cards', '#player-total', '#banker-total']) {
+    observer.observe(document.querySelector(id), { childList: true, subtree: true, attributes: true });
+  }
 }"""
 
 
@@ -119,6 +133,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             )
             seen["bet_shot"] = str(screenshot_dir() / f"baccarat-{size}-bets.png")
             page.screenshot(path=seen["bet_shot"])
+            page.evaluate(RECORD_THE_DEAL)
 
             # Betting closes, the cards come one by one, the result shows, the payout arrives.
             page.wait_for_function(
@@ -147,6 +162,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["totals"] = {
                 side: page.get_attribute(f"#{side}-total", "data-value") for side in ("player", "banker")
             }
+            seen["deal"] = page.evaluate("() => window.dealSeen")
             seen["beads"] = page.locator("#bead-plate .bead").evaluate_all(
                 "els => els.map(e => e.dataset.winner)"
             )
@@ -204,6 +220,16 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
     assert seen["outcome"] == result["winner"]
     assert seen["cards"] == {"player": result["player"], "banker": result["banker"]}
     assert seen["totals"] == {"player": str(result["player_total"]), "banker": str(result["banker_total"])}
+    # Revealed one card at a time in dealing order (P, B, P, B, thirds), with the totals so far.
+    counts = [tuple(int(n) for n in row.split("/")[:2]) for row in seen["deal"]]
+    shown = [c for c in counts if c != (0, 0)]
+    steps = len(result["player"]) + len(result["banker"])
+    assert [sum(c) for c in dict.fromkeys(shown)] == list(range(1, steps + 1)), seen["deal"]
+    assert shown[:4] == [(1, 0), (1, 1), (2, 1), (2, 2)], seen["deal"]
+    first = next(row.split("/") for row in seen["deal"] if row.startswith("1/0/"))
+    assert first[2] != "" and first[3] == "", seen[
+        "deal"
+    ]  # the player's total so far, none for the banker yet
     assert seen["beads"] and seen["beads"][-1] == result["winner"]
     assert seen["big_road"] >= 1
 

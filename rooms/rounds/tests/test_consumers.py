@@ -1,0 +1,258 @@
+"""The round socket through the real ASGI application, signed in with a session cookie."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from rooms.rounds import services
+from rooms.rounds.models import Bet, Viewer
+from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, live_round, run_to, stack_shoe, tick
+from wallets.selectors import wallet_balance
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
+
+
+@pytest.fixture(autouse=True)
+def memory_layer(settings):
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return client.cookies["sessionid"].value
+
+
+async def open_socket(
+    table_id: int, user=None, origin: bytes = b"http://testserver"
+) -> WebsocketCommunicator:
+    from platform.asgi import application
+
+    headers = [(b"origin", origin)]
+    if user is not None:
+        cookie = await sync_to_async(session_cookie)(user)
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/rounds/{table_id}/", headers=headers)
+
+
+async def connected(table_id: int, user) -> WebsocketCommunicator:
+    comm = await open_socket(table_id, user)
+    ok, _ = await comm.connect()
+    assert ok
+    return comm
+
+
+async def next_of(comm, kind: str, timeout: float = 3) -> dict:
+    while True:
+        message = await comm.receive_json_from(timeout=timeout)
+        if message["type"] == kind:
+            return message
+
+
+async def latest_state(comm) -> dict:
+    """Read everything pending and return the newest state."""
+    state = await next_of(comm, "state")
+    while not await comm.receive_nothing(timeout=0.2):
+        message = await comm.receive_json_from()
+        if message["type"] == "state" and message["seq"] >= state["seq"]:
+            state = message
+    return state
+
+
+async def betting_table(tier, user):
+    """Enter the tier, open a socket (the table is watched) and let the clock open a round."""
+    table = await sync_to_async(services.round_enter)(tier_id=tier.pk, user=user)
+    comm = await connected(table.pk, user)
+    idle = await next_of(comm, "state")
+    assert idle["round"] is None and idle["you"] == {"balance": 1000, "stakes": {}, "staked": 0}
+    await sync_to_async(tick)()
+    state = await latest_state(comm)
+    assert state["round"]["phase"] == "betting"
+    return table, comm, state
+
+
+async def test_anonymous_is_closed_with_4401(bacc_tier, make_player):
+    alice = await sync_to_async(make_player)(coins=1000)
+    table = await sync_to_async(services.round_enter)(tier_id=bacc_tier.pk, user=alice)
+    anon = await open_socket(table.pk)
+    await anon.connect()
+    assert await anon.receive_output() == {"type": "websocket.close", "code": 4401}
+
+
+async def test_a_foreign_origin_is_refused(bacc_tier, make_player):
+    alice = await sync_to_async(make_player)(coins=1000)
+    table = await sync_to_async(services.round_enter)(tier_id=bacc_tier.pk, user=alice)
+    comm = await open_socket(table.pk, alice, origin=b"https://evil.example")
+    ok, _ = await comm.connect()
+    assert not ok
+    assert not await sync_to_async(Viewer.objects.exists)()
+
+
+async def test_a_seated_games_table_is_not_a_round_table(make_player):
+    from rooms.tables.tests.conftest import ddz_tier  # noqa: F401 - the fixture's body, called below
+
+    alice = await sync_to_async(make_player)(coins=1000)
+
+    def seated_table():
+        from rooms.models import Game, RoomTier
+        from rooms.tables.models import Table
+
+        game = Game.objects.create(
+            slug="seatedx", name_zh="座", name_en="Seated", family="seated", min_seats=2, max_seats=2
+        )
+        tier = RoomTier.objects.create(game=game, code="t", name="t", base_stake=1)
+        return Table.objects.create(tier=tier, seat_count=2)
+
+    table = await sync_to_async(seated_table)()
+    comm = await open_socket(table.pk, alice)
+    await comm.connect()
+    assert await comm.receive_output() == {"type": "websocket.close", "code": 4404}
+
+
+async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player):
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    assert set(state) == {"type", "seq", "table", "round", "roads", "last_shoe", "you"}
+    assert state["table"]["game"] == "baccarat" and state["table"]["game_name"] == "百家乐"
+    assert state["table"]["tier"] == {
+        "id": bacc_tier.pk,
+        "name": "经典场",
+        "variant": "commission",
+        "chips": [10, 50, 100, 500, 1000],
+        "min_bet": 10,
+        "area_limits": {
+            "banker": 20000,
+            "player": 20000,
+            "tie": 2500,
+            "banker_pair": 2000,
+            "player_pair": 2000,
+            "big": 10000,
+            "small": 10000,
+            "super6": 1000,
+        },
+        "table_limit": 200000,
+    }
+    rnd = state["round"]
+    assert set(rnd) == {
+        "id", "number", "shoe", "coup", "phase", "deadline", "areas", "cards", "totals", "result", "shoe_seed_sha256"
+    }  # fmt: skip
+    assert (rnd["number"], rnd["shoe"], rnd["coup"], rnd["result"]) == (1, 1, 1, None)
+    assert rnd["areas"][0] == {"area": "banker", "odds": "1:0.95", "open": True, "total": 0, "mine": 0}
+    assert [a["area"] for a in rnd["areas"]] == ["banker", "player", "tie", "banker_pair", "player_pair"]
+    assert rnd["cards"] == {} and rnd["totals"] == {}
+    assert state["roads"] == {"bead_plate": [], "big_road": []}
+    await comm.disconnect()
+
+
+async def test_a_bet_reaches_the_bettor_and_the_other_viewers(bacc_tier, make_player):
+    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    watcher = await connected(table.pk, bob)
+    await next_of(watcher, "state")
+
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
+    mine = await latest_state(comm)
+    assert mine["seq"] > state["seq"]
+    assert mine["you"] == {"balance": 900, "stakes": {"banker": 100}, "staked": 100}
+    banker = mine["round"]["areas"][0]
+    assert (banker["total"], banker["mine"]) == (100, 100)
+
+    theirs = await latest_state(watcher)
+    assert theirs["seq"] == mine["seq"]
+    assert theirs["you"] == {"balance": 1000, "stakes": {}, "staked": 0}
+    assert (theirs["round"]["areas"][0]["total"], theirs["round"]["areas"][0]["mine"]) == (100, 0)
+
+    # Bob bets too: Alice's view keeps her own stakes and sees the new total.
+    await watcher.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 50})
+    again = await latest_state(comm)
+    assert again["you"]["stakes"] == {"banker": 100}
+    assert (again["round"]["areas"][0]["total"], again["round"]["areas"][0]["mine"]) == (150, 100)
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+REFUSED = [
+    ({"type": "bet", "seq": 5, "area": "banker", "amount": 5}, "below_minimum", 5),
+    ({"type": "bet", "seq": 6, "area": "dragon", "amount": 10}, "bad_area", 6),
+    ({"type": "bet", "seq": 7, "area": "banker", "amount": 5000}, "insufficient_coins", 7),
+    ({"type": "bet", "seq": 8, "area": "banker", "amount": "10"}, "malformed", None),
+    ({"type": "bet", "seq": 9, "area": "banker"}, "malformed", None),
+    ({"type": "bet", "seq": 9, "area": "banker", "amount": 10, "extra": 1}, "malformed", None),
+    ({"type": "act", "seq": 10, "action": {}}, "unknown_type", None),
+    ({"type": "fold"}, "unknown_type", None),
+    ({"type": "bet", "seq": 4, "area": "banker", "amount": 10}, "stale_seq", 4),
+]
+
+
+async def test_a_refused_bet_is_an_error_to_the_sender_only(bacc_tier, make_player):
+    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    watcher = await connected(table.pk, bob)
+    await next_of(watcher, "state")
+    for message, code, ref in REFUSED:
+        await comm.send_json_to(message)
+        error = await next_of(comm, "error")
+        assert (error["code"], error["ref"], error["seq"]) == (code, ref, state["seq"]), message
+        assert error["message"]
+    assert await comm.receive_nothing(timeout=0.2)  # no state: nothing changed
+    assert await watcher.receive_nothing(timeout=0.1)
+    assert await sync_to_async(wallet_balance)(user=alice) == 1000
+    assert not await sync_to_async(Bet.objects.exists)()
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_a_bet_after_the_countdown_is_refused(bacc_tier, make_player):
+    from rooms.rounds.tests.conftest import expire
+
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, _ = await betting_table(bacc_tier, alice)
+    await sync_to_async(expire)(await sync_to_async(live_round)(table))
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "player", "amount": 10})
+    error = await next_of(comm, "error")
+    assert error["code"] == "betting_closed"
+    assert error["message"] == "Betting is closed for this round."
+    await comm.disconnect()
+
+
+async def test_the_bettor_gets_the_payout_and_the_new_balance(bacc_tier, make_player):
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, _ = await betting_table(bacc_tier, alice)
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "player", "amount": 100})
+    await comm.send_json_to({"type": "bet", "seq": 2, "area": "tie", "amount": 10})
+    rnd = await sync_to_async(live_round)(table)
+    await sync_to_async(stack_shoe)(rnd, PLAYER_NATURAL_9)
+    await latest_state(comm)
+    await sync_to_async(run_to)(rnd, "result")
+    state = None
+    while (message := await comm.receive_json_from(timeout=3))["type"] != "payout":
+        if message["type"] == "state":
+            state = message
+    payout = message
+    assert payout == {
+        "type": "payout",
+        "seq": payout["seq"],
+        "round": rnd.pk,
+        "net": 90,
+        "bets": [{"area": "player", "amount": 100, "net": 100}, {"area": "tie", "amount": 10, "net": -10}],
+        "balance": 1090,
+    }
+    assert state["seq"] == payout["seq"]  # the state of the payout's change came just before it
+    assert state["round"]["phase"] == "result" and state["round"]["result"]["winner"] == "player"
+    assert state["round"]["cards"] == {"player": ["9s", "Ks"], "banker": ["7h", "Kd"]}
+    assert state["round"]["totals"] == {"player": 9, "banker": 7}
+    assert state["you"]["balance"] == 1090
+    await comm.disconnect()
+
+
+async def test_closing_the_socket_marks_the_viewer_gone(bacc_tier, make_player):
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, _ = await betting_table(bacc_tier, alice)
+    assert await sync_to_async(Viewer.objects.filter(table=table, left_at__isnull=True).count)() == 1
+    await comm.disconnect()
+    assert await sync_to_async(Viewer.objects.filter(table=table, left_at__isnull=True).count)() == 0
