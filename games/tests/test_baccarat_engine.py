@@ -457,3 +457,38 @@ def test_random_bets_over_whole_shoes_keep_the_contract(config):
     for i in range(3):
         shoe, coups = banker_playout(ENGINE, config, f"playout-{i}", choices, strict=True)
         assert ENGINE.shoe_finished(shoe) and shoe["coups"] == coups
+
+
+class MutatingEngine(BaccaratEngine):
+    def deal(self, config, shoe):
+        result, new = super().deal(config, shoe)
+        shoe["history"].append("oops")
+        return result, new
+
+
+class OpenAllTheTimeEngine(BaccaratEngine):
+    def validate_bet(self, config, shoe, area, amount):
+        if area in ("big", "small"):
+            return None
+        return super().validate_bet(config, shoe, area, amount)
+
+
+class GenerousEngine(BaccaratEngine):
+    def payout(self, config, result, area, stake):
+        return 100 * stake
+
+
+@pytest.mark.parametrize(
+    ("engine", "message"),
+    [
+        (MutatingEngine(), "deal mutated its input shoe"),
+        (OpenAllTheTimeEngine(), "a bet on the closed area"),
+        (GenerousEngine(), "pays"),
+    ],
+    ids=["mutating_deal", "big_small_never_close", "overpaying"],
+)
+def test_the_banker_harness_catches_a_broken_engine(engine, message):
+    from games.testing import InvariantError
+
+    with pytest.raises(InvariantError, match=message):
+        banker_playout(engine, SUPER6, "broken", random.Random(1), bets_per_coup=8, strict=True)
