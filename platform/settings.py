@@ -234,6 +234,8 @@ TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 # Banker-game rounds (百家乐): a table nobody has watched for this long opens no new round.
 ROUNDS_IDLE_SECONDS = float(os.environ.get("ROUNDS_IDLE_SECONDS", "30"))
+# An open socket that has not been heard of for this long (its process died) stops counting.
+ROUNDS_VIEWER_STALE_SECONDS = float(os.environ.get("ROUNDS_VIEWER_STALE_SECONDS", "120"))
 # Overrides of every tier's phase lengths (unset: the tier's options decide); for demos and tests.
 ROUNDS_BET_SECONDS = env_float("ROUNDS_BET_SECONDS")
 ROUNDS_REVEAL_MS = env_float("ROUNDS_REVEAL_MS")

@@ -9,6 +9,8 @@ whole view. It holds no game state of its own beyond that merge.
 
 from __future__ import annotations
 
+import time
+
 from channels.db import database_sync_to_async
 from django.utils.translation import gettext as _
 
@@ -18,6 +20,10 @@ from rooms.tables import consumers as table_sockets
 from rooms.tables.consumers import CLOSE_ANONYMOUS, CLOSE_NO_TABLE, TableConsumer
 from rooms.tables.models import Table
 from rooms.tables.timers import timers_ensure_started
+
+# How often a socket that receives broadcasts tells the database it is still there (seconds);
+# well inside ROUNDS_VIEWER_STALE_SECONDS.
+SEEN_EVERY = 30.0
 
 SHAPES: dict[str, dict[str, type]] = {
     "bet": {"seq": int, "area": str, "amount": int},
@@ -61,6 +67,7 @@ class RoundConsumer(TableConsumer):
             table_id=self.table_id, user=self.user, channel=self.channel_name, connected=True
         )
         self.present = True
+        self.seen = time.monotonic()
         await self.accept()
         await self._send_state()
 
@@ -92,6 +99,9 @@ class RoundConsumer(TableConsumer):
             return  # an older change overtaken by a newer one
         self.public = state
         await self._send(merge(state, self.part))
+        if self.present and time.monotonic() - self.seen > SEEN_EVERY:
+            self.seen = time.monotonic()
+            await database_sync_to_async(services.round_presence_seen)(channel=self.channel_name)
 
     async def round_part(self, event: dict) -> None:
         part = event["part"]

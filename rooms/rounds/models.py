@@ -10,6 +10,7 @@ transaction; the round ends in exactly one payout or refund transaction.
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -165,7 +166,11 @@ class Bet(models.Model):
 
 
 class Viewer(models.Model):
-    """One open socket watching a banker table (or one that closed recently): the table is idle without them."""
+    """One socket watching a banker table: the table is idle without a live or recent one.
+
+    A socket refreshes ``seen_at`` while broadcasts reach it; a row whose
+    process died without closing it goes stale and stops counting.
+    """
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.CASCADE, related_name="round_viewers", verbose_name=_("table")
@@ -175,6 +180,7 @@ class Viewer(models.Model):
     )
     channel = models.CharField(_("channel"), max_length=200, unique=True)
     connected_at = models.DateTimeField(_("connected"), auto_now_add=True)
+    seen_at = models.DateTimeField(_("last seen"), default=timezone.now)
     left_at = models.DateTimeField(_("left"), null=True, blank=True)
 
     class Meta:

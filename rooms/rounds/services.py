@@ -111,20 +111,27 @@ def round_presence(*, table_id: int, user, channel: str, connected: bool) -> Non
     now = timezone.now()
     if connected:
         Viewer.objects.update_or_create(
-            channel=channel, defaults={"table_id": table_id, "user": user, "left_at": None}
+            channel=channel, defaults={"table_id": table_id, "user": user, "left_at": None, "seen_at": now}
         )
         Viewer.objects.filter(table_id=table_id, left_at__lt=now - timedelta(hours=1)).delete()
     else:
         Viewer.objects.filter(channel=channel).update(left_at=now)
 
 
-def _watched(table_id: int, now: datetime) -> bool:
+def round_presence_seen(*, channel: str) -> None:
+    """Note that an open socket is still there (it just received a broadcast)."""
+    Viewer.objects.filter(channel=channel, left_at__isnull=True).update(seen_at=timezone.now())
+
+
+def _watching(now: datetime) -> Q:
+    """Viewers that keep a table going: open and seen lately, or gone less than ROUNDS_IDLE_SECONDS ago."""
     since = now - timedelta(seconds=_setting("ROUNDS_IDLE_SECONDS", 30.0))
-    return (
-        Viewer.objects.filter(table_id=table_id)
-        .filter(Q(left_at__isnull=True) | Q(left_at__gte=since))
-        .exists()
-    )
+    fresh = now - timedelta(seconds=_setting("ROUNDS_VIEWER_STALE_SECONDS", 120.0))
+    return Q(left_at__isnull=True, seen_at__gte=fresh) | Q(left_at__gte=since)
+
+
+def _watched(table_id: int, now: datetime) -> bool:
+    return Viewer.objects.filter(table_id=table_id).filter(_watching(now)).exists()
 
 
 # --- betting --------------------------------------------------------------------
@@ -357,9 +364,8 @@ def rounds_tick() -> int:
     done = 0
     due = Round.objects.filter(phase__in=Round.LIVE_PHASES, deadline__lte=now).order_by("deadline")
     tables = list(due.values_list("table_id", flat=True)[:200])
-    since = now - timedelta(seconds=_setting("ROUNDS_IDLE_SECONDS", 30.0))
     watched = (
-        Viewer.objects.filter(Q(left_at__isnull=True) | Q(left_at__gte=since))
+        Viewer.objects.filter(_watching(now))
         .exclude(table__rounds__phase__in=Round.LIVE_PHASES)
         .exclude(table__status=Table.Status.CLOSED)
         .values_list("table_id", flat=True)

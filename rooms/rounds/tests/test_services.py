@@ -90,6 +90,17 @@ def test_a_table_nobody_watches_opens_no_round(bacc_tier, make_player):
     assert live_round(table).phase == "betting"
 
 
+def test_a_socket_not_heard_of_for_minutes_stops_keeping_the_table_going(bacc_tier, make_player):
+    alice = make_player(coins=1000)
+    table = services.round_enter(tier_id=bacc_tier.pk, user=alice)
+    channel = watch(table, alice)
+    # Its ASGI process died: the row still says "connected", but nothing refreshes it.
+    Viewer.objects.filter(channel=channel).update(seen_at=timezone.now() - timezone.timedelta(seconds=121))
+    assert tick() == 0
+    services.round_presence_seen(channel=channel)
+    assert tick() == 1
+
+
 def test_an_idle_table_lets_its_last_round_finish_and_opens_no_next(bacc_tier, make_player):
     alice = make_player(coins=1000)
     table, rnd = open_round(bacc_tier, alice)

@@ -1,0 +1,68 @@
+"""Staff see shoes, rounds, bets and payouts in admin, read-only; a live coup's cards stay hidden."""
+
+import pytest
+from django.urls import reverse
+
+from rooms.rounds import services
+from rooms.rounds.models import Round
+from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, open_round, run_to, stack_shoe
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_rounds")]
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_superuser(username="boss", password="pw-Secret-123")
+
+
+def test_staff_see_a_paid_rounds_bets_and_payout(client, staff, bacc_tier, make_player):
+    alice = make_player(coins=1000, name="alice")
+    table, rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=alice, area="player", amount=100)
+    stack_shoe(rnd, PLAYER_NATURAL_9)
+    rnd = run_to(rnd, "result")
+    client.force_login(staff)
+
+    listing = client.get(reverse("admin:rounds_round_changelist"), {"status__exact": "settled"})
+    assert listing.status_code == 200
+    assert str(rnd.pk) in listing.content.decode()
+
+    page = client.get(reverse("admin:rounds_round_change", args=[rnd.pk])).content.decode()
+    assert f"round:{rnd.pk}:settle" in page  # the payout transaction, linked
+    assert f"round:{rnd.pk}:bet:" in page  # the bet inline with its transaction
+    assert "alice" in page and "player" in page
+    assert 'name="_save"' not in page  # read-only
+
+    bets = client.get(reverse("admin:rounds_bet_changelist"), {"area": "player"})
+    assert bets.status_code == 200 and "alice" in bets.content.decode()
+    assert client.get(reverse("admin:rounds_shoe_changelist")).status_code == 200
+
+
+def test_a_live_coups_cards_and_shoe_seed_stay_hidden_from_staff(client, staff, bacc_tier, make_player):
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    stack_shoe(rnd, ["9s", "7h", "Ks", "Kd"])
+    rnd = run_to(rnd, "dealing")
+    client.force_login(staff)
+    page = client.get(reverse("admin:rounds_round_change", args=[rnd.pk])).content.decode()
+    assert "hidden until the result is shown" in page
+    shoe = client.get(reverse("admin:rounds_shoe_change", args=[rnd.shoe_id])).content.decode()
+    assert "hidden until the shoe is finished" in shoe
+    assert bytes(rnd.shoe.seed).hex() not in shoe
+
+
+def test_staff_can_refund_a_round_cut_short(client, staff, bacc_tier, make_player):
+    from wallets.selectors import wallet_balance
+
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=alice, area="banker", amount=100)
+    client.force_login(staff)
+    response = client.post(
+        reverse("admin:rounds_round_changelist"),
+        {"action": "refund_rounds", "_selected_action": [rnd.pk]},
+        follow=True,
+    )
+    assert "1 round(s) refunded." in response.content.decode()
+    assert Round.objects.get(pk=rnd.pk).status == "refunded"
+    assert wallet_balance(user=alice) == 1000
