@@ -229,12 +229,16 @@ def round_changed(table: Table, *, users=(), payouts: list[dict] | None = None) 
 
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:
-    """Send prepared group messages; a failing channel layer loses a broadcast, never a change."""
+    """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change."""
     layer = get_channel_layer()
     if layer is None:
         return
+    async_to_sync(_send_all)(layer, messages)
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
     for group, message in messages:
         try:
-            async_to_sync(layer.group_send)(group, message)
+            await layer.group_send(group, message)
         except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
             logger.exception("broadcast to %s failed", group)

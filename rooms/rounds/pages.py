@@ -61,6 +61,7 @@ ROUND_LABELS = {
     "you_win": _("You win {amount}"),
     "you_lose": _("You lose {amount}"),
     "you_even": _("Your stakes come back"),
+    "refunded": _("The round was called off: your stakes are refunded."),
     "no_bets": _("You did not bet this round."),
     "settling": _("Settling…"),
     "bet_line": _("{area} {amount}: {net}"),

@@ -61,7 +61,7 @@ def baccarat_tier(transactional_db, settings):
 
     settings.ROUNDS_BET_SECONDS = BET_SECONDS
     settings.ROUNDS_REVEAL_MS = 150
-    settings.ROUNDS_RESULT_SECONDS = 3
+    settings.ROUNDS_RESULT_SECONDS = 4
     catalogue_sync()
     limits = {**games.REGISTRY["baccarat"].default_options["area_limits"], "tie": TIE_LIMIT}
     return RoomTier.objects.create(
@@ -74,6 +74,23 @@ def baccarat_tier(transactional_db, settings):
         rake_bps=0,
         options={"variant": "commission", "area_limits": limits},
     )
+
+
+# Once the result shows: everything the page says about the coup, read at one instant.
+THE_RESULT_SHOWN = """() => {
+  const app = document.querySelector('#table-app');
+  if (app.dataset.phase !== 'result') return false;
+  const cards = (side) => [...document.querySelectorAll(`#${side}-cards .pcard`)].map(e => e.dataset.card);
+  const total = (side) => document.querySelector(`#${side}-total`).dataset.value;
+  return {
+    round: Number(app.dataset.round),
+    winner: document.querySelector('#outcome').dataset.winner,
+    cards: {player: cards('player'), banker: cards('banker')},
+    totals: {player: total('player'), banker: total('banker')},
+    beads: [...document.querySelectorAll('#bead-plate .bead')].map(e => e.dataset.winner),
+    bigRoad: document.querySelectorAll('#big-road .road-cell').length,
+  };
+}"""
 
 
 def bet(page, chip: int, area: str, mine: int) -> None:
@@ -140,33 +157,21 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 "() => document.querySelector('#table-app').dataset.phase === 'dealing'",
                 timeout=(BET_SECONDS + 5) * 1000,
             )
+            seen["shown"] = page.wait_for_function(
+                THE_RESULT_SHOWN, timeout=ROUND_TIMEOUT_S * 1000
+            ).json_value()
+            seen["deal"] = page.evaluate("() => window.dealSeen")
             page.wait_for_selector(
                 f"#my-result[data-round='{seen['round']}']:not([data-net=''])", timeout=ROUND_TIMEOUT_S * 1000
             )
-            page.wait_for_timeout(200)  # let the state that came with the payout paint
-            seen["result_shot"] = str(screenshot_dir() / f"baccarat-{size}-result.png")
-            page.screenshot(path=seen["result_shot"])
             seen["net"] = int(page.get_attribute("#my-result", "data-net"))
             seen["bet_lines"] = page.locator("#my-result .bet").evaluate_all(
                 "els => els.map(e => [e.dataset.area, Number(e.dataset.net)])"
             )
+            page.wait_for_timeout(200)  # the payout and the state it follows carry the same balance
             seen["balance_after"] = int(page.get_attribute("#my-balance", "data-value"))
-            seen["phase_after"] = page.get_attribute("#table-app", "data-phase")
-            seen["outcome"] = page.get_attribute("#outcome", "data-winner")
-            seen["cards"] = {
-                side: page.locator(f"#{side}-cards .pcard").evaluate_all(
-                    "els => els.map(e => e.dataset.card)"
-                )
-                for side in ("player", "banker")
-            }
-            seen["totals"] = {
-                side: page.get_attribute(f"#{side}-total", "data-value") for side in ("player", "banker")
-            }
-            seen["deal"] = page.evaluate("() => window.dealSeen")
-            seen["beads"] = page.locator("#bead-plate .bead").evaluate_all(
-                "els => els.map(e => e.dataset.winner)"
-            )
-            seen["big_road"] = page.locator("#big-road .road-cell").count()
+            seen["result_shot"] = str(screenshot_dir() / f"baccarat-{size}-result.png")
+            page.screenshot(path=seen["result_shot"])
             seen["fits"] = page.evaluate(
                 "() => [...document.querySelectorAll('#areas, #chips, .bc-hands, #my-result, .bc-roads')]"
                 ".every(e => { const b = e.getBoundingClientRect(); return b.right <= window.innerWidth + 1 && b.left >= -1; })"
@@ -217,9 +222,11 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
 
     # The coup the page showed is the one dealt, card by card with both totals.
     result = rnd.result
-    assert seen["outcome"] == result["winner"]
-    assert seen["cards"] == {"player": result["player"], "banker": result["banker"]}
-    assert seen["totals"] == {"player": str(result["player_total"]), "banker": str(result["banker_total"])}
+    shown = seen["shown"]
+    assert shown["round"] == rnd.pk
+    assert shown["winner"] == result["winner"]
+    assert shown["cards"] == {"player": result["player"], "banker": result["banker"]}
+    assert shown["totals"] == {"player": str(result["player_total"]), "banker": str(result["banker_total"])}
     # Revealed one card at a time in dealing order (P, B, P, B, thirds), with the totals so far.
     counts = [tuple(int(n) for n in row.split("/")[:2]) for row in seen["deal"]]
     shown = [c for c in counts if c != (0, 0)]
@@ -230,8 +237,8 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
     assert first[2] != "" and first[3] == "", seen[
         "deal"
     ]  # the player's total so far, none for the banker yet
-    assert seen["beads"] and seen["beads"][-1] == result["winner"]
-    assert seen["big_road"] >= 1
+    assert shown["beads"] and shown["beads"][-1] == result["winner"]
+    assert shown["bigRoad"] >= 1
 
     # The balance changed by exactly the payout: the page's net is the bets' nets and the ledger's.
     nets = {}

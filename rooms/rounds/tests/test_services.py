@@ -125,13 +125,14 @@ def test_the_table_clock_drives_the_rounds(bacc_tier, make_player):
 
 
 def test_a_round_goes_betting_dealing_result_and_the_next_opens(bacc_tier, make_player, settings):
-    settings.ROUNDS_BET_SECONDS = 0.3
     settings.ROUNDS_REVEAL_MS = 50
     settings.ROUNDS_RESULT_SECONDS = 0.3
     alice = make_player(coins=1000)
     table, first = open_round(bacc_tier, alice)
-    assert first.deadline - timezone.now() <= timezone.timedelta(seconds=0.3)
+    assert timezone.timedelta(seconds=14) < first.deadline - timezone.now() <= timezone.timedelta(seconds=15)
     bet(table, alice, "player", 100)
+    settings.ROUNDS_BET_SECONDS = 0.3  # the next round's countdown; this one closes in 0.3 s too
+    Round.objects.filter(pk=first.pk).update(deadline=timezone.now() + timezone.timedelta(seconds=0.3))
     seen = []
     revealed = []
     started = time.monotonic()
@@ -152,6 +153,7 @@ def test_a_round_goes_betting_dealing_result_and_the_next_opens(bacc_tier, make_
     nxt = live_round(table)
     assert nxt.number == 2 and nxt.phase == "betting" and nxt.shoe_id == first.shoe_id
     assert nxt.coup == first.coup + 1 == 2
+    assert nxt.deadline - nxt.opened_at <= timezone.timedelta(seconds=0.3)
 
 
 def test_a_finished_shoe_is_replaced_and_its_seed_revealed(bacc_tier, make_player):
@@ -432,6 +434,17 @@ def test_round_refund_returns_the_bets_once(bacc_tier, make_player):
 # --- what viewers may see ---------------------------------------------------------------
 
 
+def strings_in(value) -> set[str]:
+    """Every string anywhere in a JSON-able value (keys and values)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(set(value), *(strings_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(strings_in(v) for v in value))
+    return set()
+
+
 def test_no_state_shows_a_card_before_it_is_revealed(bacc_tier, make_player):
     alice = make_player(coins=1000)
     table, rnd = open_round(bacc_tier, alice)
@@ -442,10 +455,10 @@ def test_no_state_shows_a_card_before_it_is_revealed(bacc_tier, make_player):
     assert [s["card"] for s in steps] == ["Ks", "6h", "4c", "Qd", "Kh"]
     while rnd.phase == "dealing":
         state = public_state(table)
-        text = json.dumps(state)
+        values = strings_in(state)
         hidden = [s["card"] for s in steps[rnd.revealed :]]
         shown = [s["card"] for s in steps[: rnd.revealed]]
-        assert not [card for card in hidden if card not in shown and card in text], (rnd.revealed, text)
+        assert not [card for card in hidden if card not in shown and card in values], (rnd.revealed, state)
         assert state["round"]["result"] is None
         assert sum(len(c) for c in state["round"]["cards"].values()) == rnd.revealed
         seen.append(state)
