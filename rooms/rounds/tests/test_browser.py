@@ -229,14 +229,13 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
     assert shown["totals"] == {"player": str(result["player_total"]), "banker": str(result["banker_total"])}
     # Revealed one card at a time in dealing order (P, B, P, B, thirds), with the totals so far.
     counts = [tuple(int(n) for n in row.split("/")[:2]) for row in seen["deal"]]
-    shown = [c for c in counts if c != (0, 0)]
+    dealt = [c for c in counts if c != (0, 0)]
     steps = len(result["player"]) + len(result["banker"])
-    assert [sum(c) for c in dict.fromkeys(shown)] == list(range(1, steps + 1)), seen["deal"]
-    assert shown[:4] == [(1, 0), (1, 1), (2, 1), (2, 2)], seen["deal"]
+    assert [sum(c) for c in dict.fromkeys(dealt)] == list(range(1, steps + 1)), seen["deal"]
+    assert dealt[:4] == [(1, 0), (1, 1), (2, 1), (2, 2)], seen["deal"]
     first = next(row.split("/") for row in seen["deal"] if row.startswith("1/0/"))
-    assert first[2] != "" and first[3] == "", seen[
-        "deal"
-    ]  # the player's total so far, none for the banker yet
+    # The player's total so far, none for the banker yet.
+    assert first[2] != "" and first[3] == "", seen["deal"]
     assert shown["beads"] and shown["beads"][-1] == result["winner"]
     assert shown["bigRoad"] >= 1
 
