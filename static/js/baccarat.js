@@ -273,7 +273,8 @@ function renderMyResult(snap, rnd) {
   if (payout && (current || !rnd || rnd.phase === "betting" || rnd.phase === "dealing")) {
     net = payout.net;
     roundId = payout.round;
-    const title = net > 0 ? t("you_win", { amount: coins(net) }) : net < 0 ? t("you_lose", { amount: coins(-net) }) : t("you_even");
+    let title = net > 0 ? t("you_win", { amount: coins(net) }) : net < 0 ? t("you_lose", { amount: coins(-net) }) : t("you_even");
+    if (payout.refunded) title = t("refunded");
     parts = [
       h("strong", { class: `net ${net > 0 ? "won" : net < 0 ? "lost" : ""}` }, title),
       h(
