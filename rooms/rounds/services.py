@@ -147,10 +147,10 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     (refused if the wallet is short). Any refusal changes nothing.
     """
     from wallets.errors import InsufficientFunds
-    from wallets.models import LedgerTransaction
+    from wallets.models import MAX_AMOUNT, LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
 
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
         raise BadAmount()
     if not isinstance(area, str):
         raise BadArea()

@@ -222,6 +222,7 @@ def _snapshot(users, rnd):
         (None, "banker", -10, "malformed", "A bet must be a positive whole number of coins."),
         (None, "banker", "100", "malformed", "A bet must be a positive whole number of coins."),
         (None, "banker", True, "malformed", "A bet must be a positive whole number of coins."),
+        (None, "banker", 10**20, "malformed", "A bet must be a positive whole number of coins."),
         (
             "tie_2400",
             "tie",
