@@ -142,10 +142,14 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
 
     Checks, in order: betting open and its deadline not passed, the area
     exists and is open, the engine takes the bet, the minimum bet, the
-    player's limit on the area (限红) and the round's table limit (限额); then
-    moves the coins from the wallet to escrow in one ledger transaction
-    (refused if the wallet is short). Any refusal changes nothing.
+    player's limit on the area (限红) and the round's table limit (限额), and
+    on the player's first bet of a round the tier's entry rule (a wallet that
+    fell below the tier's minimum plays no new round, as a seated player may
+    not press ready); then moves the coins from the wallet to escrow in one
+    ledger transaction (refused if the wallet is short). Any refusal changes
+    nothing.
     """
+    from rooms.services import tier_entry_check
     from wallets.errors import InsufficientFunds
     from wallets.models import MAX_AMOUNT, LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
@@ -198,6 +202,8 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                 _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
                 % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
             )
+        if not Bet.objects.filter(round=rnd, user=user).exists():
+            tier_entry_check(tier=table.tier, user=user)
         wallet = wallet_for_user(user=user)
         try:
             with transaction.atomic():

@@ -207,6 +207,19 @@ async def test_a_refused_bet_is_an_error_to_the_sender_only(bacc_tier, make_play
     await watcher.disconnect()
 
 
+async def test_a_wallet_below_the_minimum_is_refused_entry_to_the_round(bacc_tier, make_player):
+    from wallets.services import wallet_adjust
+
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, _ = await betting_table(bacc_tier, alice)
+    await sync_to_async(wallet_adjust)(user=alice, amount=-950, key="test:lost", reason="test")
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "player", "amount": 10})
+    error = await next_of(comm, "error")
+    assert (error["code"], error["ref"]) == ("entry_refused", 1)
+    assert "needs at least 100 coins" in error["message"]
+    await comm.disconnect()
+
+
 async def test_a_bet_after_the_countdown_is_refused(bacc_tier, make_player):
     from rooms.rounds.tests.conftest import expire
 

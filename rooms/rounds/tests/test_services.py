@@ -255,6 +255,22 @@ def test_a_refused_bet_changes_nothing(bacc_tier, make_player, setup, area, amou
     assert _snapshot([alice, whale], rnd) == before
 
 
+def test_a_wallet_below_the_tiers_minimum_plays_no_new_round(bacc_tier, make_player):
+    from wallets.services import wallet_adjust
+
+    alice, bob = make_player(coins=1000), make_player(coins=120)
+    table, rnd = open_round(bacc_tier, alice)
+    wallet_adjust(user=alice, amount=-950, key="test:lost-elsewhere", reason="test")
+    before = _snapshot([alice, bob], rnd)
+    with pytest.raises(EntryRefused, match="needs at least 100 coins to enter; your balance is 50"):
+        bet(table, alice, "banker", 10)
+    assert _snapshot([alice, bob], rnd) == before
+    # The rule is the door of a round, not of each chip: bob's second bet may take him below it.
+    bet(table, bob, "banker", 50)
+    bet(table, bob, "player", 50)
+    assert wallet_balance(user=bob) == 20
+
+
 def test_big_and_small_close_from_the_thirtieth_coup(super6_tier, make_player):
     from rooms.rounds.broadcast import engine_for
 
