@@ -169,10 +169,13 @@ WHITENOISE_USE_FINDERS = DEBUG
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 if REDIS_URL:
+    # redis-py 8 gives each connection a 5 s read timeout by default: exactly the 5 s a
+    # channel layer's blocking receive waits on a quiet socket, so with it a consumer that
+    # heard nothing for 5 s died and its page had to reconnect (a 百家乐 countdown is 15 s).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:

@@ -76,6 +76,14 @@ def baccarat_tier(transactional_db, settings):
     )
 
 
+# Record every change of the connection badge from the moment betting opens.
+RECORD_THE_CONNECTION = """() => {
+  window.connectionSeen = [];
+  const badge = document.querySelector('#connection');
+  new MutationObserver(() => window.connectionSeen.push(badge.dataset.status))
+    .observe(badge, { attributes: true, attributeFilter: ['data-status'] });
+}"""
+
 # Once the result shows: everything the page says about the coup, read at one instant.
 THE_RESULT_SHOWN = """() => {
   const app = document.querySelector('#table-app');
@@ -124,6 +132,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.wait_for_url("**/rounds/*/")
             page.wait_for_selector("#connection[data-status=connected]")
             page.wait_for_function(BETTING_WITH_TIME, timeout=ROUND_TIMEOUT_S * 1000)
+            page.evaluate(RECORD_THE_CONNECTION)
             seen["round"] = int(page.get_attribute("#table-app", "data-round"))
             seen["balance_before"] = int(page.get_attribute("#my-balance", "data-value"))
             seen["areas"] = page.locator("#areas .bc-area").evaluate_all(
@@ -161,6 +170,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 THE_RESULT_SHOWN, timeout=ROUND_TIMEOUT_S * 1000
             ).json_value()
             seen["deal"] = page.evaluate("() => window.dealSeen")
+            seen["connection"] = page.evaluate("() => window.connectionSeen")
             page.wait_for_selector(
                 f"#my-result[data-round='{seen['round']}']:not([data-net=''])", timeout=ROUND_TIMEOUT_S * 1000
             )
@@ -201,6 +211,8 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
     print(f"screenshots: {seen['bet_shot']} {seen['result_shot']} ({time.monotonic() - started:.1f}s)")
 
     assert seen["errors"] == [], seen["errors"]
+    # The socket held from the open betting to the payout: a quiet countdown drops nobody.
+    assert seen["connection"] == [], seen["connection"]
     user = User.objects.get(username=seen["username"])
     rnd = Round.objects.get(pk=seen["round"])
     bets = list(Bet.objects.filter(round=rnd, user=user).order_by("pk"))
