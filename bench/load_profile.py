@@ -38,6 +38,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=300)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--sort", default="cumulative", help="profile order: cumulative or tottime")
     parser.add_argument("--show-sql", action="store_true", help="print the statements of one action")
     args = parser.parse_args()
     import django
@@ -97,7 +98,7 @@ def main() -> int:
     per_action: list[int] = []
     kinds: Counter = Counter()
     sample: list[str] = []
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     profiler = cProfile.Profile() if args.profile else None
     done = 0
     while done < args.actions:
@@ -126,12 +127,14 @@ def main() -> int:
         action = rng.choice(options)
         with CaptureQueriesContext(connection) as queries:
             started = time.perf_counter()
+            cpu_started = time.process_time()
             if profiler:
                 profiler.enable()
             services.table_act(table_id=table.pk, user=by_seat[seat], action=action, client_seq=done + 1)
             if profiler:
                 profiler.disable()
             elapsed += time.perf_counter() - started
+            cpu += time.process_time() - cpu_started
         per_action.append(len(queries))
         for q in queries.captured_queries:
             kinds[" ".join(re.sub(r'"[^"]*"\.', "", q["sql"]).split()[:3])[:60]] += 1
@@ -142,7 +145,10 @@ def main() -> int:
         f"{done} actions: {sum(per_action) / done:.1f} SQL queries per action (min {min(per_action)}, max {max(per_action)})"
     )
     print(f"  channel layer per action: { {k: round(v / done, 2) for k, v in sends.items()} }")
-    print(f"  {elapsed / done * 1000:.2f} ms per action (service + broadcast, this process)")
+    print(
+        f"  {elapsed / done * 1000:.2f} ms per action, {cpu / done * 1000:.2f} ms of CPU "
+        "(service + broadcast, this process)"
+    )
     print("  statements per action by kind:")
     for kind, n in kinds.most_common(20):
         print(f"    {n / done:5.2f}  {kind}")
@@ -150,7 +156,7 @@ def main() -> int:
         print("\n".join(sample))
     if profiler:
         out = io.StringIO()
-        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(35)
+        pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(35)
         print(out.getvalue())
     return 0
 

@@ -10,16 +10,19 @@ change is never seen, and no consumer recomputes anything.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 from dataclasses import dataclass, field
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 
 import games
 from rooms.tables.models import Hand, Seat, Table
+
+logger = logging.getLogger(__name__)
 
 
 def seat_group(table_id: int, index: int) -> str:
@@ -53,24 +56,47 @@ class TableContext:
 
 def load_context(table_id: int) -> TableContext:
     """Load the table, its seats, its open (or last) hand, and the seated users' balances and levels."""
-    from platform.accounts.levels import level_for_wins
-    from platform.accounts.models import GameStats
-
-    from wallets.models import Account
-
     table = Table.objects.select_related("tier__game").get(pk=table_id)
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     hand = Hand.objects.filter(table=table, status__in=[Hand.Status.PLAYING, Hand.Status.FINISHED]).first()
     last_hand = None
     if hand is None:
         last_hand = Hand.objects.filter(table=table).order_by("-number").first()
+    return _context(table, seats, hand, last_hand)
+
+
+def _context(table: Table, seats: list[Seat], hand: Hand | None, last_hand: Hand | None) -> TableContext:
+    """Complete a context with the seated users' balances and levels, in one query."""
+    from platform.accounts.levels import level_for_wins
+    from platform.accounts.models import GameStats
+
+    from django.contrib.auth import get_user_model
+    from django.db.models import OuterRef, Subquery
+
+    from wallets.models import Account
+
     user_ids = [seat.user_id for seat in seats if seat.user_id]
-    balances = dict(Account.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
-    wins = dict(
-        GameStats.objects.filter(user_id__in=user_ids, game_slug=table.tier.game.slug).values_list(
-            "user_id", "wins"
+    balances: dict[int, int] = {}
+    wins: dict[int, int] = {}
+    if user_ids:
+        rows = (
+            get_user_model()
+            .objects.filter(pk__in=user_ids)
+            .annotate(
+                wallet_balance=Subquery(Account.objects.filter(user_id=OuterRef("pk")).values("balance")[:1]),
+                game_wins=Subquery(
+                    GameStats.objects.filter(user_id=OuterRef("pk"), game_slug=table.tier.game.slug).values(
+                        "wins"
+                    )[:1]
+                ),
+            )
+            .values_list("pk", "wallet_balance", "game_wins")
         )
-    )
+        for user_id, balance, won in rows:
+            if balance is not None:
+                balances[user_id] = balance
+            if won is not None:
+                wins[user_id] = won
     levels = {
         seat.user_id: level_for_wins(wins.get(seat.user_id, 0)).name
         for seat in seats
@@ -179,15 +205,25 @@ def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) 
     }
 
 
-def table_changed(table: Table, *, notices: list[dict] | None = None) -> int:
+def table_changed(
+    table: Table,
+    *,
+    notices: list[dict] | None = None,
+    locked: tuple[list[Seat], Hand | None] | None = None,
+) -> int:
     """Bump the table's event sequence and broadcast every viewer's state after commit.
 
     Call once, last, in a service that changed ``table`` (under its row lock).
     ``notices`` (``result``, ``cancelled``) follow the ``state`` and carry the same ``seq``.
+    ``locked``: the caller's locked seats (users loaded) and open hand, saved and
+    current, so the snapshot is built from them instead of reading them again.
     """
-    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
-    table.refresh_from_db(fields=["seq"])
-    ctx = load_context(table.pk)
+    table.seq = _seq_bump(table.pk)
+    if locked is not None:
+        seats, hand = locked
+        ctx = _context(table, seats, hand, None)
+    else:
+        ctx = load_context(table.pk)
     seat_users = [seat.user_id for seat in ctx.seats if seat.user_id]
     extra = [{**notice, "seq": ctx.table.seq} for notice in (notices or [])]
     messages: list[tuple[str, dict]] = []
@@ -210,15 +246,36 @@ def table_changed(table: Table, *, notices: list[dict] | None = None) -> int:
     return ctx.table.seq
 
 
+def _seq_bump(table_id: int) -> int:
+    """Move the table's event sequence on by one and return it (one statement)."""
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {qn(Table._meta.db_table)} SET {qn('seq')} = {qn('seq')} + 1 "
+            f"WHERE {qn('id')} = %s RETURNING {qn('seq')}",
+            [table_id],
+        )
+        return cursor.fetchone()[0]
+
+
 def send_messages(messages: list[tuple[str, dict]]) -> None:
-    """Send prepared group messages; a failing channel layer loses a broadcast, never a change."""
+    """Send prepared group messages; a failing channel layer loses a broadcast, never a change.
+
+    The groups of one change are sent together, in one hop to the event loop.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message in messages:
-        try:
-            async_to_sync(layer.group_send)(group, message)
-        except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
-            import logging
 
-            logging.getLogger(__name__).exception("broadcast to %s failed", group)
+    async def send_all() -> None:
+        results = await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in messages), return_exceptions=True
+        )
+        for (group, _message), result in zip(messages, results, strict=True):
+            if isinstance(result, Exception):  # a client resyncs on the next seq gap
+                logger.error("broadcast to %s failed", group, exc_info=result)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
+        logger.exception("broadcast of %d messages failed", len(messages))

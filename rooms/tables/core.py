@@ -33,7 +33,13 @@ def lock_table(table_id: int) -> Table:
 
 
 def lock_seats(table: Table) -> list[Seat]:
-    return list(Seat.objects.select_for_update(of=("self",)).filter(table=table).order_by("index"))
+    """Lock and return the table's seats in index order, with their users (the snapshot shows their names)."""
+    return list(
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(table=table)
+        .order_by("index")
+    )
 
 
 def open_hand(table: Table) -> Hand | None:

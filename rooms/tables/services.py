@@ -69,7 +69,7 @@ def table_trustee(*, table_id: int, user, on: bool) -> None:
         hand = open_hand(table)
         if hand is not None and hand.status == Hand.Status.PLAYING:
             schedule_next(table, hand, seats)
-        table_changed(table)
+        table_changed(table, locked=(seats, hand))
 
 
 def table_presence(*, table_id: int, user, connected: bool) -> bool:
@@ -86,7 +86,7 @@ def table_presence(*, table_id: int, user, connected: bool) -> bool:
         hand = open_hand(table)
         if hand is not None and hand.status == Hand.Status.PLAYING:
             schedule_next(table, hand, seats)
-        table_changed(table)
+        table_changed(table, locked=(seats, hand))
     return True
 
 
@@ -123,7 +123,7 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
             seat.save(update_fields=["trustee", "connected"])
         record_action(hand, seat.index, action, auto=False, state=state)
         schedule_next(table, hand, seats)
-        return table_changed(table)
+        return table_changed(table, locked=(seats, hand))
 
 
 def illegal_action_text(exc: IllegalAction) -> str:
@@ -168,7 +168,7 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
             hands.cancel_locked(table=table, hand=hand, reason=_("The game could not continue."))
             return True
         schedule_next(table, hand, seats)
-        table_changed(table)
+        table_changed(table, locked=(seats, hand))
     return True
 
 

@@ -1,0 +1,104 @@
+"""What one table action costs the database, and that the cheaper broadcast shows the same state.
+
+The load benchmark (bench/load.py) is bound by the work done per action under
+the table lock; this pins the statements of ``table_act`` so that a change
+which adds one is a conscious decision (update the number and say why).
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from rooms.tables import broadcast, services
+from rooms.tables.models import Hand, Seat
+from rooms.tables.tests.conftest import expire
+from rooms.tables.tests.helpers import open_hand
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+# lock the table (with tier and game), lock the seats (with users), lock the open hand,
+# append the action, save the hand, bump the event seq (RETURNING it), and read the
+# seated users' balances and levels for the broadcast: one statement each.
+STATEMENTS_PER_ACTION = 7
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
+
+
+@pytest.fixture
+def human_table(ddz_tier, make_player):
+    """A 斗地主 table of three connected humans (no bots), its first hand dealt."""
+    ddz_tier.bots_enabled = False
+    ddz_tier.save(update_fields=["bots_enabled"])
+    players = [make_player(coins=5000) for _ in range(3)]
+    for user in players:
+        table = services.table_quick_start(tier_id=ddz_tier.pk, user=user)
+        services.table_presence(table_id=table.pk, user=user, connected=True)
+    hand = open_hand(table)
+    assert hand is not None and hand.status == "playing"
+    return table
+
+
+def _actor(table):
+    hand = open_hand(table)
+    engine = broadcast.engine_for(hand.game_slug)
+    seat = Seat.objects.select_related("user").get(table=table, index=engine.actors(hand.state)[0])
+    return hand, engine, seat
+
+
+def test_one_action_costs_a_fixed_number_of_statements(human_table):
+    counts = []
+    for n in range(1, 7):
+        hand, engine, seat = _actor(human_table)
+        action = engine.legal_actions(hand.state, seat.index)[-1]  # pass while bidding: the hand goes on
+        with CaptureQueriesContext(connection) as queries:
+            services.table_act(table_id=human_table.pk, user=seat.user, action=action, client_seq=n)
+        statements = [
+            q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)
+        ]
+        counts.append(len(statements))
+        if open_hand(human_table) is None or open_hand(human_table).status != "playing":
+            break
+    assert counts and set(counts) == {STATEMENTS_PER_ACTION}, counts
+
+
+def _sent(monkeypatch) -> list:
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    return sent
+
+
+def _fresh_states(table) -> dict[str, dict]:
+    """Every viewer's state read again from the database, as a resync would build it."""
+    ctx = broadcast.load_context(table.pk)
+    states = {
+        broadcast.seat_group(table.pk, s.index): broadcast.snapshot(
+            ctx, seat_index=s.index, balance=ctx.balances.get(s.user_id)
+        )
+        for s in ctx.seats
+    }
+    states[broadcast.watch_group(table.pk)] = broadcast.snapshot(ctx, seat_index=None, balance=None)
+    return states
+
+
+def test_the_broadcast_of_an_action_is_the_state_a_resync_reads(human_table, monkeypatch):
+    sent = _sent(monkeypatch)
+    hand, engine, seat = _actor(human_table)
+    seq = services.table_act(
+        table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[0]
+    )
+    fresh = _fresh_states(human_table)
+    assert {group: message["events"][0] for group, message in sent} == fresh
+    assert all(state["seq"] == seq for state in fresh.values())
+    assert fresh[broadcast.seat_group(human_table.pk, seat.index)]["table"]["seats"][seat.index]["level"]
+
+
+def test_the_broadcast_of_a_timeout_is_the_state_a_resync_reads(human_table, monkeypatch):
+    sent = _sent(monkeypatch)
+    hand = open_hand(human_table)
+    expire(hand)
+    hand.refresh_from_db()
+    assert services.table_timeout(hand_id=hand.pk, token=hand.deadline_token)
+    fresh = _fresh_states(human_table)
+    assert {group: message["events"][0] for group, message in sent} == fresh
+    # The seat whose time ran out is under 托管 in what everyone sees.
+    assert any(s["trustee"] for s in fresh[broadcast.watch_group(human_table.pk)]["table"]["seats"])
+    assert Hand.objects.get(pk=hand.pk).action_count == 1
