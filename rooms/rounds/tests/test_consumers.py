@@ -269,3 +269,14 @@ async def test_closing_the_socket_marks_the_viewer_gone(bacc_tier, make_player):
     assert await sync_to_async(Viewer.objects.filter(table=table, left_at__isnull=True).count)() == 1
     await comm.disconnect()
     assert await sync_to_async(Viewer.objects.filter(table=table, left_at__isnull=True).count)() == 0
+
+
+async def test_resync_and_ping_answer_without_moving_the_sequence(bacc_tier, make_player):
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    await comm.send_json_to({"type": "ping"})
+    assert await next_of(comm, "pong") == {"type": "pong", "seq": state["seq"]}
+    await comm.send_json_to({"type": "resync"})
+    again = await next_of(comm, "state")
+    assert again == state
+    await comm.disconnect()
