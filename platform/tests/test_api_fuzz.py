@@ -32,7 +32,7 @@ def api_schema(db):
 
 
 @pytest.fixture
-def player_cookie(fast_tables, make_player):
+def player_cookie(fast_tables, make_player):  # noqa: F811 - the fixtures imported above
     """A signed-in player's session cookie; the player has a settled 必下德州 hand, a wallet and its entries."""
     from rooms.tables.tests.helpers import sit_connected
     from rooms.tables.tests.test_abuse import game_tier
@@ -82,8 +82,8 @@ def test_no_request_gets_a_server_error(api_schema, player_cookie, finance_cooki
             def call(case):
                 for who, (cookies, headers) in identities:
                     response = case.call(cookies=cookies, headers={**(case.headers or {}), **headers})
-                    tried[operation.label] = tried.get(operation.label, 0) + 1
-                    statuses.setdefault((operation.label, who), set()).add(response.status_code)
+                    tried[case.operation.label] = tried.get(case.operation.label, 0) + 1
+                    statuses.setdefault((case.operation.label, who), set()).add(response.status_code)
                     assert response.status_code < 500, (
                         who,
                         case.method,
