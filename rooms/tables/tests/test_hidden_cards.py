@@ -1,0 +1,224 @@
+"""Hidden cards: over many hands of every seated game, no client is ever sent a card it may not see yet.
+
+Every seat (the human and the bots) and a spectator hold a real socket through
+the ASGI app; every frame they receive is kept. Beside them the test records
+the true state of the hand at each ``seq`` (wrapping ``broadcast.snapshot``,
+which builds every state message). Then, frame by frame:
+
+- a spectator is sent no card beyond the engine's public view ``view(state, None)``;
+- a seat is sent no card beyond its own (the cards the state deals to it), the
+  public view, the public ``result``, and what the game's rules show that seat
+  alone (炸金花: at the end, the hands it compared with).
+
+Games come from ``games.REGISTRY``: a new seated game is covered as soon as it
+registers (banker games have no seats and are tested by their own runtime).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import channel_layers
+
+import games
+from rooms.tables import broadcast, services
+from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.test_abuse import game_tier, open_socket
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+# 5 hands of each game fit CI's time; HIDDEN_CARDS_HANDS=30 (or more) for a longer run.
+HANDS_PER_GAME = int(os.environ.get("HIDDEN_CARDS_HANDS", "5"))
+SEATED = sorted(slug for slug, info in games.REGISTRY.items() if info.family == "seated")
+CARD = re.compile(r"^(?:[2-9TJQKA][shcd]|XJ|DJ)$")
+
+
+@pytest.fixture(autouse=True)
+def memory_layer(settings):
+    # Room for every frame of a hand: a full channel would drop broadcasts silently.
+    settings.CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 100_000}}
+    }
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def truth(monkeypatch):
+    """Record (table, seq) → the true state of the table's hand (open, else last) when that seq was built."""
+    import sys
+
+    recorded: dict[tuple[int, int], dict | None] = {}
+    build = broadcast.snapshot
+
+    def recording(ctx, **kwargs):
+        hand = ctx.hand or ctx.last_hand
+        # The first build of a seq is inside the change's own transaction; later ones
+        # (a connect, a resync) read the same committed rows.
+        recorded.setdefault((ctx.table.pk, ctx.table.seq), copy.deepcopy(hand.state) if hand else None)
+        return build(ctx, **kwargs)
+
+    # Every state message is built by broadcast.snapshot, wherever it was imported.
+    for name, module in list(sys.modules.items()):
+        if name.startswith("rooms.") and getattr(module, "snapshot", None) is build:
+            monkeypatch.setattr(module, "snapshot", recording)
+    return recorded
+
+
+def cards_in(value) -> set[str]:
+    """Every card (in card notation) anywhere in a JSON value."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if CARD.match(item):
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def seat_holdings(state: dict) -> list[set[str]]:
+    """Each seat's own cards in the engine's state: every per-seat list of card lists it keeps."""
+    seats = len(state["players"])
+    held: list[set[str]] = [set() for _ in range(seats)]
+    for value in state.values():
+        if not (isinstance(value, list) and len(value) == seats):
+            continue
+        if all(
+            v is None or (isinstance(v, list) and all(isinstance(c, str) and CARD.match(c) for c in v))
+            for v in value
+        ):
+            for index, cards in enumerate(value):
+                held[index].update(cards or [])
+    return held
+
+
+def zhajinhua_compared(state: dict, seat: int) -> set[str]:
+    """炸金花: the two sides of a 比牌 see each other's hands at the end (001:736), or at once if so configured."""
+    if state.get("result") is None and state.get("compare_reveal") != "immediate":
+        return set()
+    held = seat_holdings(state)
+    shown: set[str] = set()
+    for compare in state.get("compares") or []:
+        if seat in (compare["seat"], compare["target"]):
+            shown |= held[compare["seat"]] | held[compare["target"]]
+    return shown
+
+
+# What a game's rules show one seat beyond its own cards and the public view.
+PRIVATE_REVEALS = {"zhajinhua": zhajinhua_compared}
+
+
+class Capture:
+    """The sockets of one table: the spectator's and one per seat, and every frame each received."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[object, object] = {}  # seat index or "watch" → communicator
+        self.frames: dict[object, list[dict]] = {}
+
+    async def add(self, key, table_id: int, user) -> None:
+        comm, connected = await open_socket(table_id, user)
+        assert connected
+        self.sockets[key] = comm
+        self.frames[key] = []
+
+    async def drain(self) -> None:
+        for key, comm in self.sockets.items():
+            while not await comm.receive_nothing(timeout=0.05):
+                self.frames[key].append(json.loads((await comm.receive_output())["text"]))
+
+    async def close(self) -> None:
+        for comm in self.sockets.values():
+            await comm.disconnect()
+
+
+def start_and_play(table_id: int, user) -> Hand:
+    """Ready the player (a hand starts), put her under 托管 and let everyone play it to the end."""
+    if Table.objects.get(pk=table_id).status == Table.Status.WAITING:
+        services.table_ready(table_id=table_id, user=user)
+    run_clock()
+    hand = Hand.objects.get(table_id=table_id, status="playing")
+    services.table_trustee(table_id=table_id, user=user, on=True)
+    for _ in range(50):
+        run_clock(max_steps=2000)
+        hand.refresh_from_db()
+        if hand.status in (Hand.Status.SETTLED, Hand.Status.CANCELLED):
+            return hand
+    raise AssertionError(f"hand {hand.pk} did not finish: {hand.status}")
+
+
+@pytest.mark.parametrize("slug", SEATED)
+async def test_no_frame_shows_a_card_before_the_rules_reveal_it(slug, make_player, truth):
+    from rooms.tables.verify import hand_verification
+
+    engine = games.REGISTRY[slug].engine
+    alice, bob = await sync_to_async(make_player)(coins=50_000), await sync_to_async(make_player)()
+    tier = await sync_to_async(game_tier)(slug)
+    table = await sync_to_async(services.table_quick_start)(tier_id=tier.pk, user=alice)
+    capture = Capture()
+    await capture.add("watch", table.pk, bob)
+    await capture.add(None, table.pk, alice)  # her seat index is known once she sits
+    await sync_to_async(run_clock)()  # bots fill the table and the first hand starts
+    seats = await sync_to_async(lambda: list(Seat.objects.filter(table=table).order_by("index")))()
+    for seat in seats:
+        if seat.user_id == alice.pk:
+            capture.sockets[seat.index] = capture.sockets.pop(None)
+            capture.frames[seat.index] = capture.frames.pop(None)
+        else:
+            await capture.add(seat.index, table.pk, await sync_to_async(lambda s=seat: s.user)())
+
+    played = []
+    for _ in range(HANDS_PER_GAME):
+        played.append(await sync_to_async(start_and_play)(table.pk, alice))
+        await capture.drain()
+    await capture.close()
+
+    # Every hand the test saw is provably fair: its seed and its log reproduce it.
+    for hand in played:
+        check = await sync_to_async(hand_verification)(hand=hand)
+        assert check.ok, (hand.pk, check.problems)
+
+    public_notices: dict[int, set[str]] = {}
+    for frame in capture.frames["watch"]:
+        key = (table.pk, frame["seq"])
+        assert key in truth, frame["seq"]
+        state = truth[key]
+        if frame["type"] == "state":
+            public = cards_in(engine.view(state, None)) if state else set()
+            assert cards_in(frame) <= public, ("spectator", frame["seq"], cards_in(frame) - public)
+        else:  # result / cancelled: told to every viewer alike
+            public_notices.setdefault(frame["seq"], set()).update(cards_in(frame))
+
+    reveals = own_seen = 0
+    for index in range(len(seats)):
+        frames = capture.frames[index]
+        seqs = sorted({f["seq"] for f in frames if f["type"] == "state"})
+        assert seqs == list(range(seqs[0], seqs[-1] + 1)), f"seat {index} missed a broadcast"
+        for frame in frames:
+            state = truth[(table.pk, frame["seq"])]
+            shown = cards_in(frame)
+            if state is None:
+                assert not shown
+                continue
+            own = seat_holdings(state)[index]
+            public = cards_in(engine.view(state, None)) | public_notices.get(frame["seq"], set())
+            private = PRIVATE_REVEALS.get(slug, lambda s, i: set())(state, index)
+            leaked = shown - own - public - private
+            assert not leaked, (slug, f"seat {index}", frame["type"], frame["seq"], sorted(leaked))
+            own_seen += bool(shown & own)
+            others = set().union(*(h for i, h in enumerate(seat_holdings(state)) if i != index))
+            reveals += bool(shown & others)
+    # The check saw something: seats saw their own cards, and the rules did reveal others' at times.
+    assert own_seen > HANDS_PER_GAME
+    assert reveals > 0
