@@ -200,56 +200,70 @@ function renderAreas(rnd) {
   const limits = model.snapshot?.table?.tier?.area_limits || {};
   const betting = rnd?.phase === "betting";
   const won = wonAreas(rnd);
-  box.dataset.count = String(areas.length);
   const rank = (a) => {
     const i = AREA_ORDER.indexOf(a.area);
     return i < 0 ? AREA_ORDER.length : i;
   };
   const sorted = [...areas].sort((a, b) => rank(a) - rank(b));
-  box.replaceChildren(
-    ...sorted.map((a) => {
-      const live = rnd ? a : { ...a, total: 0, mine: 0 };
-      const mine = live.mine || 0;
-      return h(
-        "button",
-        {
-          type: "button",
-          class: `bc-area${MAIN_AREAS.has(a.area) ? " main" : ""}${won.has(a.area) ? " won" : ""}${mine ? " staked" : ""}`,
-          dataset: { area: a.area, open: a.open ? "yes" : "no" },
-          disabled: !betting || !a.open,
-          "aria-label": `${t(`area_${a.area}`)} ${a.odds}`,
-          onclick: () => placeBet(a.area),
-        },
-        h("span", { class: "name" }, t(`area_${a.area}`)),
-        h("span", { class: "odds" }, a.odds),
-        a.open
-          ? h("span", { class: "total", dataset: { value: live.total || 0 } }, t("area_total", { amount: coins(live.total || 0) }))
-          : h("span", { class: "total closed", dataset: { value: live.total || 0 } }, t("area_closed")),
-        h("span", { class: "mine", dataset: { value: mine } }, mine ? t("area_mine", { amount: coins(mine) }) : ""),
-        typeof limits[a.area] === "number" ? h("span", { class: "limit" }, t("area_limit", { amount: coins(limits[a.area]) })) : "",
-      );
-    }),
-  );
+  // Keep the buttons themselves while the areas stay the same: a tap whose press and
+  // release straddle a broadcast must still land on one element.
+  const keys = sorted.map((a) => a.area).join(",");
+  if (box.dataset.keys !== keys) {
+    box.dataset.keys = keys;
+    box.dataset.count = String(sorted.length);
+    box.replaceChildren(
+      ...sorted.map((a) =>
+        h("button", { type: "button", class: "bc-area", dataset: { area: a.area }, onclick: () => placeBet(a.area) }),
+      ),
+    );
+  }
+  sorted.forEach((a, i) => {
+    const button = box.children[i];
+    const total = rnd ? a.total || 0 : 0;
+    const mine = rnd ? a.mine || 0 : 0;
+    button.className = `bc-area${MAIN_AREAS.has(a.area) ? " main" : ""}${won.has(a.area) ? " won" : ""}${mine ? " staked" : ""}`;
+    button.dataset.open = a.open ? "yes" : "no";
+    button.disabled = !betting || !a.open;
+    button.setAttribute("aria-label", `${t(`area_${a.area}`)} ${a.odds}`);
+    button.replaceChildren(
+      h("span", { class: "name" }, t(`area_${a.area}`)),
+      h("span", { class: "odds" }, a.odds),
+      a.open
+        ? h("span", { class: "total", dataset: { value: total } }, t("area_total", { amount: coins(total) }))
+        : h("span", { class: "total closed", dataset: { value: total } }, t("area_closed")),
+      h("span", { class: "mine", dataset: { value: mine } }, mine ? t("area_mine", { amount: coins(mine) }) : ""),
+      typeof limits[a.area] === "number" ? h("span", { class: "limit" }, t("area_limit", { amount: coins(limits[a.area]) })) : "",
+    );
+  });
 }
 
 function renderChips() {
+  const box = $("#chips");
   const chips = model.snapshot?.table?.tier?.chips || [];
-  $("#chips").replaceChildren(
-    ...chips.map((value) =>
-      h(
-        "button",
-        {
-          type: "button",
-          class: `bc-chip${value === model.chip ? " selected" : ""}`,
-          dataset: { value, tier: chipTier(value, chips) },
-          "aria-pressed": value === model.chip ? "true" : "false",
-          "aria-label": t("chip", { amount: coins(value) }),
-          onclick: () => chooseChip(value),
-        },
-        chipText(value),
+  const keys = chips.join(",");
+  if (box.dataset.keys !== keys) {
+    box.dataset.keys = keys;
+    box.replaceChildren(
+      ...chips.map((value) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "bc-chip",
+            dataset: { value, tier: chipTier(value, chips) },
+            "aria-label": t("chip", { amount: coins(value) }),
+            onclick: () => chooseChip(value),
+          },
+          chipText(value),
+        ),
       ),
-    ),
-  );
+    );
+  }
+  for (const button of box.children) {
+    const selected = Number(button.dataset.value) === model.chip;
+    button.classList.toggle("selected", selected);
+    button.setAttribute("aria-pressed", selected ? "true" : "false");
+  }
 }
 
 /** A chip's colour step: its place among the table's chips (0 the smallest). */
@@ -317,10 +331,12 @@ function renderBeadPlate(columns) {
       );
     });
   });
+  const grew = box.dataset.count !== String(beads.length);
   box.dataset.count = String(beads.length);
   box.replaceChildren(...beads);
   if (!beads.length) box.append(h("span", { class: "empty" }, t("road_empty")));
-  box.scrollLeft = box.scrollWidth;
+  if (grew) box.scrollLeft = box.scrollWidth; // follow the newest coup, but let the player scroll back
+
 }
 
 /** Place 大路 cells: each run starts a column; past six rows (or a taken cell) a long run turns right (长龙 tail). */
@@ -359,10 +375,11 @@ function renderBigRoad(columns) {
       cell.ties ? h("span", { class: "ties" }, String(cell.ties)) : "",
     ),
   );
+  const grew = box.dataset.count !== String(cells.length);
   box.dataset.count = String(cells.length);
   box.replaceChildren(...cells);
   if (!cells.length) box.append(h("span", { class: "empty" }, t("road_empty")));
-  box.scrollLeft = box.scrollWidth;
+  if (grew) box.scrollLeft = box.scrollWidth;
 }
 
 function renderShoe(snap, rnd) {
