@@ -6,13 +6,15 @@ by the transaction's ``created_at`` converted to that zone.
 
 Attribution (how a transaction is tied to a game and room tier):
 
-- Rake: a settlement's reference is ``hand:<id>``; the report casts the id in
-  SQL and looks up the hand's table's tier (a correlated subquery on primary
+- Rake: a settlement's reference is ``hand:<id>`` (a seated hand) or
+  ``round:<id>`` (a banker-game round); the report casts the id in
+  SQL and looks up the hand's or round's table's tier (a correlated subquery on primary
   keys, so one index probe per rake entry). Nothing is copied onto ledger
   rows, so a tier edited later still reports under its current name. Rake
   entries whose reference is not a hand (a staff correction) appear under
   "unattributed".
-- House bank: a bank leg's game is the hand's game for ``hand:<id>``, else the
+- House bank: a bank leg's game is the hand's game for ``hand:<id>``, the
+  round's tier's game for ``round:<id>``, else the
   reference's prefix before the first ":" — house-banked rounds post with
   reference ``<game slug>:<round id>`` (e.g. ``zhajinhua:812``). Only game
   kinds count (bet, payout, settlement, refund, stake, reversal); staff
@@ -49,10 +51,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rooms.models import Game, RoomTier
+from rooms.rounds.models import Round
 from rooms.tables.models import Hand
 from wallets.models import Account, LedgerEntry, LedgerTransaction
 
 HAND_REFERENCE = r"^hand:[0-9]+$"
+ROUND_REFERENCE = r"^round:[0-9]+$"
 BANK_GAME_KINDS = ["bet", "payout", "settlement", "refund", "stake", "reversal"]
 ISSUANCE_KINDS = ["grant", "deposit", "withdrawal", "adjustment"]
 
@@ -83,6 +87,18 @@ def _hand_id() -> Case:
         When(
             transaction__reference__regex=HAND_REFERENCE,
             then=Cast(Substr("transaction__reference", 6), BigIntegerField()),
+        ),
+        default=None,
+        output_field=BigIntegerField(),
+    )
+
+
+def _round_id() -> Case:
+    # As _hand_id, for the banker-game rounds' ``round:<id>`` references.
+    return Case(
+        When(
+            transaction__reference__regex=ROUND_REFERENCE,
+            then=Cast(Substr("transaction__reference", 7), BigIntegerField()),
         ),
         default=None,
         output_field=BigIntegerField(),
@@ -257,14 +273,22 @@ def rake_income(*, start: dt.date, end: dt.date) -> DayReport:
     """Rake received per site day × game × room tier (net of reversals)."""
     low, high = day_range(start, end)
     tier_of_hand = Hand.objects.filter(pk=OuterRef("hand_id")).values("table__tier_id")[:1]
+    tier_of_round = Round.objects.filter(pk=OuterRef("round_id")).values("table__tier_id")[:1]
     rows = (
         LedgerEntry.objects.filter(
             account__kind=Account.Kind.RAKE,
             transaction__created_at__gte=low,
             transaction__created_at__lt=high,
         )
-        .annotate(day=_site_day(), hand_id=_hand_id())
-        .annotate(tier_id=Subquery(tier_of_hand))
+        .annotate(day=_site_day(), hand_id=_hand_id(), round_id=_round_id())
+        .annotate(
+            tier_id=Case(
+                When(hand_id__isnull=False, then=Subquery(tier_of_hand)),
+                When(round_id__isnull=False, then=Subquery(tier_of_round)),
+                default=None,
+                output_field=BigIntegerField(),
+            )
+        )
         .values("day", "tier_id")
         .annotate(amount=Sum("amount"), count=Count("transaction_id"))
         .order_by("day", "tier_id")
@@ -301,6 +325,7 @@ def bank_result(*, start: dt.date, end: dt.date) -> DayReport:
     low, high = day_range(start, end)
     reference = F("transaction__reference")
     game_of_hand = Hand.objects.filter(pk=OuterRef("hand_id")).values("game_slug")[:1]
+    game_of_round = Round.objects.filter(pk=OuterRef("round_id")).values("table__tier__game__slug")[:1]
     rows = (
         LedgerEntry.objects.filter(
             account__kind=Account.Kind.BANK,
@@ -308,10 +333,11 @@ def bank_result(*, start: dt.date, end: dt.date) -> DayReport:
             transaction__created_at__gte=low,
             transaction__created_at__lt=high,
         )
-        .annotate(day=_site_day(), hand_id=_hand_id())
+        .annotate(day=_site_day(), hand_id=_hand_id(), round_id=_round_id())
         .annotate(
             game_slug=Case(
                 When(hand_id__isnull=False, then=Subquery(game_of_hand)),
+                When(round_id__isnull=False, then=Subquery(game_of_round)),
                 When(
                     transaction__reference__contains=":",
                     then=Left(reference, StrIndex(reference, Value(":")) - 1),

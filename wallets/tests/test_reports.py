@@ -132,3 +132,40 @@ def test_transaction_search_by_hand_and_player(books):
         "settlement"
     ] * 2
     assert reports.transaction_search(reference=f"staff:{books.staff.pk}").count() == 3
+
+
+def test_a_banker_round_is_reported_under_its_game_and_tier(books, monkeypatch):
+    from rooms.models import Game, RoomTier
+    from rooms.rounds.models import Round, Shoe
+    from rooms.tables.models import Table
+    from wallets.services import house_account, ledger_post, wallet_for_user
+    from wallets.tests.finance_books import posted_at, shanghai
+
+    game = Game.objects.create(
+        slug="baccarat", name_zh="百家乐", name_en="Baccarat", family="banker", min_seats=1, max_seats=1
+    )
+    tier = RoomTier.objects.create(game=game, code="classic", name="经典场", base_stake=10, rake_bps=500)
+    table = Table.objects.create(tier=tier, seat_count=0)
+    shoe = Shoe.objects.create(table=table, number=1, seed=b"s" * 32)
+    round_ = Round.objects.create(table=table, shoe=shoe, number=1, coup=1, game_slug="baccarat")
+    escrow, bank, rake = (house_account(code=code) for code in ("escrow", "bank", "rake"))
+    wallet_a, wallet_b = wallet_for_user(user=books.a), wallet_for_user(user=books.b)
+    with posted_at(shanghai(3, 2, 22), monkeypatch):
+        ledger_post(
+            key="r1:bet:a", kind="bet", legs=[(wallet_a, -100), (escrow, 100)], reference=f"round:{round_.pk}"
+        )
+        ledger_post(
+            key="r1:bet:b", kind="bet", legs=[(wallet_b, -60), (escrow, 60)], reference=f"round:{round_.pk}"
+        )
+        # a won 100 (rake 5 of the profit), b lost 60: the bank pays 100 and keeps 60.
+        ledger_post(
+            key="r1:settle",
+            kind="payout",
+            legs=[(escrow, -160), (wallet_a, 195), (rake, 5), (bank, -40)],
+            reference=f"round:{round_.pk}",
+        )
+    day = reports.rake_income(start=D(2026, 3, 2), end=D(2026, 3, 2))
+    assert ("百家乐", "经典场", 5, 1) in [(r.game, r.tier, r.amount, r.count) for r in day.rows]
+    bank_day = reports.bank_result(start=D(2026, 3, 2), end=D(2026, 3, 2))
+    assert ("百家乐", -40, 1) in [(r.game, r.amount, r.count) for r in bank_day.rows]
+    assert ("扎金花", 30, 2) in [(r.game, r.amount, r.count) for r in bank_day.rows]
