@@ -8,7 +8,7 @@ JSON-able dicts; ``apply`` copies what it changes and never touches its input.
 from __future__ import annotations
 
 from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
-from games.doudizhu import rules
+from games.doudizhu import moves, rules
 from games.doudizhu.assist import suggest_lead
 from games.doudizhu.scoring import close_hand
 from games.doudizhu.views import build_view
@@ -62,6 +62,20 @@ def _options(config: dict) -> dict:
     opts.update(VARIANTS[opts["variant"]])
     opts["stake_amount"] = int(config.get(opts["stake"]) or 1)
     return opts
+
+
+_COMBOS: dict[tuple, rules.Combo] = {}
+
+
+def _combo(kind: str, rank: int, size: int, chain: int) -> rules.Combo:
+    """Return the (shared) Combo of a play on the table; there are only a few hundred."""
+    key = (kind, rank, size, chain)
+    found = _COMBOS.get(key)
+    if found is None:
+        if len(_COMBOS) >= 4096:
+            _COMBOS.clear()
+        found = _COMBOS[key] = rules.Combo(kind, rank, size, chain)
+    return found
 
 
 def _next(seat: int) -> int:
@@ -142,7 +156,7 @@ class DoudizhuEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
         """List every action ``seat`` may take now (plays deduped by suit choice)."""
-        if seat not in self.actors(state):
+        if state["phase"] == "finished" or seat != state["turn"]:
             return []
         phase = state["phase"]
         if phase == "bidding":
@@ -151,19 +165,12 @@ class DoudizhuEngine:
             return [{"type": "rob"}, dict(PASS)]
         if phase == "doubling":
             return [{"type": "double"}, dict(PASS)]
-        hand = state["hands"][seat]
         previous = self._previous(state)
-        plays = rules.plays_from(tuple(rules.parse(hand)), previous)
-        by_rank = rules.CardPicker(hand, presorted=True).by_rank  # hands in a state are kept high to low
-        parts = rules.play_parts
-        actions = []
-        for play, _combo in plays:
-            chosen: list[str] = []
-            for r, k in parts(play):
-                chosen += by_rank[r][-k:]  # the lowest suits of that rank
-            actions.append({"type": "play", "cards": chosen})
+        index = moves.hand_index(state["hands"][seat])  # hands in a state are kept high to low
+        cards = index.cards
+        actions = [{"type": "play", "cards": cards(key)} for key in moves.play_keys(index.counts, previous)]
         if previous is not None:
-            actions.append(dict(PASS))
+            actions.append({"type": "pass"})
         return actions
 
     @staticmethod
@@ -171,7 +178,7 @@ class DoudizhuEngine:
         last = state["last_play"]
         if last is None:
             return None
-        return rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
+        return _combo(last["kind"], last["rank"], last["size"], last["chain"])
 
     # -- apply -------------------------------------------------------------------------------
 
@@ -182,13 +189,14 @@ class DoudizhuEngine:
         if seat != state["turn"]:
             raise IllegalAction(gettext_noop("It is not your turn."))
         kind = action.get("type") if isinstance(action, dict) else None
-        handler = {
-            "bidding": self._apply_bid,
-            "robbing": self._apply_rob,
-            "doubling": self._apply_double,
-            "playing": self._apply_play,
-        }[state["phase"]]
-        return handler(state, seat, kind, action)
+        phase = state["phase"]
+        if phase == "playing":
+            return self._apply_play(state, seat, kind, action)
+        if phase == "bidding":
+            return self._apply_bid(state, seat, kind, action)
+        if phase == "robbing":
+            return self._apply_rob(state, seat, kind, action)
+        return self._apply_double(state, seat, kind, action)
 
     def _apply_bid(self, state: State, seat: int, kind, action) -> State:
         if kind == "bid":
@@ -330,10 +338,9 @@ class DoudizhuEngine:
         hand = state["hands"][seat]
         last = state["last_play"]
         combo = self.check_play(hand, cards, previous, last["cards"] if last else None)
-        remaining = list(hand)
-        for card in cards:
-            remaining.remove(card)
-        played = rules.sort_cards(cards)
+        chosen = set(cards)
+        remaining = [card for card in hand if card not in chosen]
+        played = list(cards) if len(cards) == 1 else rules.sort_cards(cards)
         new = dict(state)
         new["hands"] = list(state["hands"])
         new["hands"][seat] = remaining
@@ -365,16 +372,20 @@ class DoudizhuEngine:
         """Return the reading of ``cards`` to play from ``hand``, or raise IllegalAction saying why."""
         if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
             raise IllegalAction(gettext_noop("Choose the cards to play."))
+        rank_of = rules.RANK_OF
+        counts = [0] * rules.N_RANKS
         for card in cards:
-            if card not in rules.RANK_OF:
+            rank = rank_of.get(card)
+            if rank is None:
                 raise IllegalAction(gettext_noop("{card} is not a card."), card=card)
+            counts[rank] += 1
         if len(set(cards)) != len(cards):
             raise IllegalAction(gettext_noop("You chose the same card twice."))
-        held = set(hand)
+        held = hand if len(cards) < 3 else set(hand)
         for card in cards:
             if card not in held:
                 raise IllegalAction(gettext_noop("You do not hold {card}."), card=card)
-        combo = rules.best_reading(cards, previous)
+        combo = rules.best_reading_of(tuple(counts), previous)
         if combo is None:
             if previous is None or not rules.readings(cards):
                 raise IllegalAction(gettext_noop("{cards} is not a legal play."), cards=_cards_text(cards))
@@ -406,8 +417,9 @@ class DoudizhuEngine:
         """托管: pass when allowed (never bid, rob or double), else the gentlest legal play."""
         if state["phase"] != "playing" or state["last_play"] is not None:
             return dict(PASS)
-        plays = rules.plays_from(tuple(rules.parse(state["hands"][seat])), None)
-        return {"type": "play", "cards": rules.cards_for(state["hands"][seat], plays[0][0])}
+        hand = state["hands"][seat]
+        first = moves.play_keys(tuple(rules.parse(hand)), None)[0]
+        return {"type": "play", "cards": rules.cards_for(hand, moves.decode(first)[1])}
 
     def on_deadline(self, state: State) -> State:
         """Apply the 托管 action for every seat whose time ran out."""
@@ -426,10 +438,10 @@ class DoudizhuEngine:
             if rules.readings(hand):
                 return {"type": "play", "cards": rules.sort_cards(hand)}
             return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
-        plays = rules.plays_from(tuple(counts), previous)
-        if not plays:
+        keys = moves.play_keys(tuple(counts), previous)
+        if not keys:
             return dict(PASS)
-        return {"type": "play", "cards": rules.cards_for(hand, plays[0][0])}
+        return {"type": "play", "cards": rules.cards_for(hand, moves.decode(keys[0])[1])}
 
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(self, state, seat)

@@ -100,18 +100,6 @@ def _chain_starts(counts: tuple[int, ...], need: int, length: int):
             yield r - length + 1
 
 
-def _chains(counts: tuple[int, ...], need: int, shortest: int, longest: int):
-    """Yield (start, links) for every run of ``shortest``..``longest`` consecutive ranks 3..A with ``need`` cards."""
-    run = 0
-    for r in range(RANK_A + 1):
-        if counts[r] >= need:
-            run += 1
-            for links in range(shortest, min(run, longest) + 1):
-                yield r - links + 1, links
-        else:
-            run = 0
-
-
 def _jokers_together(kickers: list[int] | tuple[int, ...]) -> bool:
     return kickers[RANK_XJ] > 0 and kickers[RANK_DJ] > 0
 
@@ -206,7 +194,12 @@ def beats(play: Combo, previous: Combo) -> bool:
 
 def best_reading(cards, previous: Combo | None) -> Combo | None:
     """Return the reading of ``cards`` to play: the preferred one when leading, else one that beats."""
-    found = readings(cards)
+    return best_reading_of(tuple(parse(cards)), previous)
+
+
+def best_reading_of(counts: tuple[int, ...], previous: Combo | None) -> Combo | None:
+    """``best_reading`` for a rank-count tuple."""
+    found = _readings(counts)
     if previous is None:
         return found[0] if found else None
     for combo in found:
@@ -215,139 +208,17 @@ def best_reading(cards, previous: Combo | None) -> Combo | None:
     return None
 
 
-# -- enumeration -------------------------------------------------------------------------------
+# -- enumeration (games.doudizhu.moves generates every play; its names are re-exported here) --------
+
+_MOVED = ("plays_from",)
 
 
-def _kicker_sets(avail: list[int], units: int, width: int, start: int = 0):
-    """Yield rank-count arrays of ``units`` kickers of ``width`` cards each drawn from ``avail``."""
-    if units == 0:
-        yield [0] * N_RANKS
-        return
-    for r in range(start, N_RANKS):
-        if avail[r] >= width:
-            avail[r] -= width
-            for rest in _kicker_sets(avail, units - 1, width, r):
-                rest[r] += width
-                yield rest
-            avail[r] += width
+def __getattr__(name: str):
+    if name in _MOVED:
+        from games.doudizhu import moves
 
-
-def _with_body(body: dict[int, int], kickers: list[int]) -> tuple[int, ...]:
-    out = list(kickers)
-    for r, k in body.items():
-        out[r] += k
-    return tuple(out)
-
-
-def _gen_kind(counts: tuple[int, ...], kind: str, size: int | None, above: int):
-    """Yield (rank-count tuple, Combo) for every play of ``kind`` with body rank above ``above``."""
-    if kind == "rocket":
-        if counts[RANK_XJ] and counts[RANK_DJ]:
-            play = [0] * N_RANKS
-            play[RANK_XJ] = play[RANK_DJ] = 1
-            yield tuple(play), Combo("rocket", RANK_DJ, 2)
-        return
-    simple = {"single": 1, "pair": 2, "trio": 3, "bomb": 4}
-    if kind in simple:
-        width = simple[kind]
-        for r in range(above + 1, N_RANKS):
-            if counts[r] >= width:
-                play = [0] * N_RANKS
-                play[r] = width
-                yield tuple(play), Combo(kind, r, width)
-        return
-    if kind in ("trio_single", "trio_pair", "four_two_singles", "four_two_pairs"):
-        body_width = 3 if kind.startswith("trio") else 4
-        wing = 2 if kind.endswith("pair") or kind.endswith("pairs") else 1
-        units = 1 if body_width == 3 else 2
-        for r in range(above + 1, RANK_2 + 1):
-            if counts[r] < body_width:
-                continue
-            avail = list(counts)
-            avail[r] = 0  # kickers never share the body's rank (3333 is a bomb, not 333+3)
-            for kick in _kicker_sets(avail, units, wing):
-                if wing == 1 and _jokers_together(kick):
-                    continue
-                play = _with_body({r: body_width}, kick)
-                yield play, Combo(kind, r, body_width + units * wing)
-        return
-    chains = {"straight": (1, 5), "pair_straight": (2, 3), "plane": (3, 2)}
-    if kind in chains:
-        width, shortest = chains[kind]
-        low, high = (size // width, size // width) if size else (shortest, 12)
-        for start, links in _chains(counts, width, low, high):
-            end = start + links - 1
-            if end > above:
-                play = [0] * N_RANKS
-                play[start : end + 1] = [width] * links
-                yield tuple(play), Combo(kind, end, width * links, links)
-        return
-    if kind in ("plane_singles", "plane_pairs"):
-        wing = 1 if kind == "plane_singles" else 2
-        per = 3 + wing
-        low, high = (size // per, size // per) if size else (2, 20 // per)
-        for start, links in _chains(counts, 3, low, high):
-            end = start + links - 1
-            if end <= above:
-                continue
-            avail = list(counts)
-            for r in range(start, end + 1):
-                avail[r] -= 3
-            for kick in _kicker_sets(avail, links, wing):
-                if wing == 1 and _jokers_together(kick):
-                    continue
-                play = _with_body({r: 3 for r in range(start, end + 1)}, kick)
-                yield play, Combo(kind, end, per * links, links)
-        return
-    raise ValueError(f"unknown kind {kind!r}")
-
-
-_BOMB_ORDER = {"bomb": 1, "rocket": 2}
-# Lead kinds worth generating given the largest rank count in the hand (no trio → no planes).
-_SMALL_KINDS = ("single", "pair", "straight", "pair_straight")
-_LEAD_KINDS = {
-    1: ("single", "straight"),
-    2: _SMALL_KINDS,
-    3: tuple(k for k in KINDS if k not in ("bomb", "rocket", "four_two_pairs", "four_two_singles")),
-    4: tuple(k for k in KINDS if k not in ("bomb", "rocket")),
-}
-
-
-@lru_cache(maxsize=16384)
-def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[tuple[int, ...], Combo], ...]:
-    """Return every distinct play (rank counts, Combo) from a hand that may follow ``previous``.
-
-    With ``previous`` None these are all leads. Plays are distinct by ranks;
-    a set reachable several ways is listed once under its first reading.
-    Sorted so that the gentlest play comes first: non-bombs by body rank, then
-    bombs, then the rocket.
-    """
-    found: dict[tuple[int, ...], Combo] = {}
-    if previous is None:
-        most = max(counts)
-        for kind in _LEAD_KINDS.get(min(most, 4), ()):
-            for play, combo in _gen_kind(counts, kind, None, -1):
-                found.setdefault(play, combo)
-    elif previous.kind not in ("bomb", "rocket"):
-        for play, combo in _gen_kind(counts, previous.kind, previous.size, previous.rank):
-            found.setdefault(play, combo)
-    if previous is None or previous.kind != "rocket":
-        floor = previous.rank if previous is not None and previous.kind == "bomb" else -1
-        for play, combo in _gen_kind(counts, "bomb", 4, floor):
-            found.setdefault(play, combo)
-        for play, combo in _gen_kind(counts, "rocket", 2, -1):
-            found.setdefault(play, combo)
-    # Gentlest first: non-bombs before bombs before the rocket, then by body rank, then lowest kickers.
-    order = sorted(
-        found.items(),
-        key=lambda item: (
-            _BOMB_ORDER.get(item[1].kind, 0),
-            item[1].rank,
-            _KIND_PRIORITY[item[1].kind],
-            item[0][::-1],
-        ),
-    )
-    return tuple(order)
+        return getattr(moves, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def cards_for(hand: list[str], play: tuple[int, ...]) -> list[str]:

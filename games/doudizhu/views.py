@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import State
-from games.doudizhu import rules
+from games.doudizhu import moves, rules
 from games.doudizhu.scoring import pair_robs, settle
 
 RESULT_KEYS = (
@@ -55,7 +55,7 @@ def build_view(engine, state: State, seat: int | None) -> dict:
                 can_play = True
             else:
                 previous = rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
-                can_play = bool(rules.plays_from(tuple(rules.parse(state["hands"][seat])), previous))
+                can_play = bool(moves.play_keys(tuple(rules.parse(state["hands"][seat])), previous))
             if can_pass:
                 choices = [{"type": "pass"}]
         else:

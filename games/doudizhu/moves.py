@@ -1,0 +1,327 @@
+"""斗地主 move generation: every play a hand may make, computed from rank counts.
+
+A play is a rank-count vector (see ``rules``). Here each play is also packed
+into one integer, its *key*, whose order is the order plays are listed in:
+
+    key = ((bomb_order * 16 + body_rank) * 16 + kind_priority) * CODE_SPAN + code
+
+where ``code`` is the play's counts read as a base-5 number with the highest
+rank as the most significant digit. Sorting keys therefore sorts plays by
+(non-bombs, bombs, rocket), then body rank, then kind, then lowest kickers —
+one integer comparison instead of a tuple key — and the code alone identifies
+the set of ranks, so a set reachable several ways is listed once.
+
+A play that reads several ways is listed under the first kind that reads it
+(in ``rules.KINDS`` order, bombs last) and, within that kind, its lowest body
+rank: the generators below run kind by kind and rank upward and keep the first
+key seen for each code.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+
+from games.doudizhu.rules import KINDS, N_RANKS, RANK_2, RANK_DJ, RANK_OF, RANK_XJ, Combo
+
+CODE_SPAN = 5**N_RANKS
+_POW = [5**r for r in range(N_RANKS + 1)]
+_PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
+_LAST_CHAIN_RANK = 11  # A: 2 and the jokers never join a chain
+_CHAIN_WIDTH = {"straight": 1, "pair_straight": 2, "plane": 3}
+_SHORTEST = {1: 5, 2: 3, 3: 2}
+# How many links a chain kind has, from the play's size.
+_LINKS_PER_CARD = {"straight": 1, "pair_straight": 2, "plane": 3, "plane_singles": 4, "plane_pairs": 5}
+
+
+def _heads(order: int, kind: str) -> list[int]:
+    """The key of an empty play of ``kind`` at each body rank (add the code to get a key)."""
+    prio = _PRIORITY[kind]
+    return [((order * 16 + rank) * 16 + prio) * CODE_SPAN for rank in range(N_RANKS)]
+
+
+_HEAD = {kind: _heads(0, kind) for kind in KINDS}
+_BOMB_HEAD = _heads(1, "bomb")
+_ROCKET_CODE = _POW[RANK_XJ] + _POW[RANK_DJ]
+_ROCKET_KEY = _heads(2, "rocket")[RANK_DJ] + _ROCKET_CODE
+
+
+def _chain_code(start: int, end: int, width: int) -> int:
+    """The code of ``width`` cards on each rank from ``start`` to ``end`` (a geometric sum in base 5)."""
+    return width * (_POW[end + 1] - _POW[start]) // 4
+
+
+_UNIT_KEYS = {
+    kind: [head + width * _POW[r] for r, head in enumerate(heads)]
+    for kind, width, heads in (
+        ("single", 1, _HEAD["single"]),
+        ("pair", 2, _HEAD["pair"]),
+        ("trio", 3, _HEAD["trio"]),
+        ("bomb", 4, _BOMB_HEAD),
+    )
+}
+_UNIT_WIDTH = {"single": 1, "pair": 2, "trio": 3}
+_KICKER_CODES = {width: [width * p for p in _POW] for width in (1, 2)}
+_JOKER_PAIR = (_POW[RANK_XJ], _POW[RANK_DJ])
+
+
+# -- generators: each appends the keys of one kind's plays above ``above`` to ``out``, rank upward ----
+
+
+def _trio_with(c, width: int, kind: str, above: int, out: list) -> None:
+    """三带一 / 三带二: a trio and one kicker of ``width`` cards of another rank."""
+    head = _HEAD[kind]
+    kick = _KICKER_CODES[width]
+    kickers = [x for x in range(N_RANKS) if c[x] >= width]
+    for t in range(above + 1, RANK_2 + 1):
+        if c[t] >= 3:
+            base = head[t] + 3 * _POW[t]
+            out += [base + kick[x] for x in kickers if x != t]
+
+
+def _chains(c, width: int, kind: str, above: int, links: int | None, out: list) -> None:
+    """顺子 / 连对 / 飞机: ``width`` cards on each of consecutive ranks 3..A."""
+    head = _HEAD[kind]
+    low, high = (links, links) if links else (_SHORTEST[width], 12)
+    run = 0
+    for r in range(_LAST_CHAIN_RANK + 1):
+        if c[r] < width:
+            run = 0
+            continue
+        run += 1
+        if r <= above or run < low:
+            continue
+        for n in range(low, min(run, high) + 1):
+            out.append(head[r] + _chain_code(r - n + 1, r, width))
+
+
+def _four_with(c, width: int, kind: str, above: int, out: list) -> None:
+    """四带二: four of a rank and two kickers of ``width`` cards (never the quad's own rank)."""
+    head = _HEAD[kind]
+    kick = _KICKER_CODES[width]
+    for q in range(above + 1, RANK_2 + 1):
+        if c[q] < 4:
+            continue
+        base = head[q] + 4 * _POW[q]
+        ranks = [r for r in range(N_RANKS) if r != q and c[r] >= width]
+        for i, a in enumerate(ranks):
+            if c[a] >= 2 * width:  # both kickers of one rank
+                out.append(base + 2 * kick[a])
+            for b in ranks[i + 1 :]:
+                if width == 1 and b == RANK_DJ and a == RANK_XJ:
+                    continue  # the two jokers together are the rocket, never kickers
+                out.append(base + kick[a] + kick[b])
+
+
+def _plane_with(c, width: int, kind: str, above: int, links: int | None, out: list) -> None:
+    """飞机带翅膀: consecutive trios and as many kickers of ``width`` cards, from what is left."""
+    head = _HEAD[kind]
+    kick = _KICKER_CODES[width]
+    low, high = (links, links) if links else (2, 20 // (3 + width))
+    run = 0
+    for r in range(_LAST_CHAIN_RANK + 1):
+        if c[r] < 3:
+            run = 0
+            continue
+        run += 1
+        if r <= above or run < low:
+            continue
+        for n in range(low, min(run, high) + 1):
+            start = r - n + 1
+            left = list(c)
+            for i in range(start, r + 1):
+                left[i] -= 3
+            # Each kicker unit as its code, a rank giving as many units as it holds; a multiset of
+            # ranks comes out more than once and is deduplicated by the caller.
+            units = [kick[x] for x in range(N_RANKS) for _ in range(left[x] // width)]
+            base = head[r] + _chain_code(start, r, 3)
+            for wings in combinations(units, n):
+                if width == 1 and wings[-2:] == _JOKER_PAIR:
+                    continue
+                out.append(base + sum(wings))
+
+
+def _bombs_and_rocket(c, above: int, out: list) -> None:
+    if 4 in c:
+        bombs = _UNIT_KEYS["bomb"]
+        out += [bombs[r] for r in range(above + 1, RANK_2 + 1) if c[r] == 4]
+    if c[RANK_XJ] and c[RANK_DJ]:
+        out.append(_ROCKET_KEY)
+
+
+def _first_reading(keys: list[int]) -> list[int]:
+    """Keep the first key of each play (its code), dropping later readings of the same cards."""
+    seen = set()
+    out = []
+    for key in keys:
+        code = key % CODE_SPAN
+        if code not in seen:
+            seen.add(code)
+            out.append(key)
+    return out
+
+
+def _leads(c) -> list[int]:
+    """Every lead, kind by kind in ``KINDS`` order (bombs and the rocket last), first readings only."""
+    most = max(c)
+    singles = _UNIT_KEYS["single"]
+    out = [singles[r] for r in range(N_RANKS) if c[r]]
+    if most == 1:
+        _chains(c, 1, "straight", -1, None, out)
+    elif most == 2:
+        pairs = _UNIT_KEYS["pair"]
+        out += [pairs[r] for r in range(RANK_2 + 1) if c[r] >= 2]
+        _chains(c, 1, "straight", -1, None, out)
+        _chains(c, 2, "pair_straight", -1, None, out)
+    elif most >= 3:
+        pairs, trios = _UNIT_KEYS["pair"], _UNIT_KEYS["trio"]
+        out += [pairs[r] for r in range(RANK_2 + 1) if c[r] >= 2]
+        out += [trios[r] for r in range(RANK_2 + 1) if c[r] >= 3]
+        _trio_with(c, 1, "trio_single", -1, out)
+        _trio_with(c, 2, "trio_pair", -1, out)
+        _chains(c, 1, "straight", -1, None, out)
+        _chains(c, 2, "pair_straight", -1, None, out)
+        # Only these kinds can read the same cards twice (a plane of four trios is also three
+        # with wings, 33334444 is four with pairs and a plane with wings, twice over ...).
+        plain = len(out)
+        _chains(c, 3, "plane", -1, None, out)
+        if most == 4:
+            _four_with(c, 2, "four_two_pairs", -1, out)
+            _four_with(c, 1, "four_two_singles", -1, out)
+        _plane_with(c, 2, "plane_pairs", -1, None, out)
+        _plane_with(c, 1, "plane_singles", -1, None, out)
+        if len(out) > plain:
+            out[plain:] = _first_reading(out[plain:])
+    _bombs_and_rocket(c, -1, out)
+    return out
+
+
+def _follows(c, previous: Combo) -> list[int]:
+    """The plays of ``previous``'s kind and size that beat it, then every bomb and the rocket."""
+    kind, above = previous.kind, previous.rank
+    width = _UNIT_WIDTH.get(kind)
+    if width:
+        units = _UNIT_KEYS[kind]
+        out = [units[r] for r in range(above + 1, N_RANKS) if c[r] >= width]
+    else:
+        out = []
+        if kind in ("trio_single", "trio_pair"):
+            _trio_with(c, 1 if kind == "trio_single" else 2, kind, above, out)
+        elif kind in _CHAIN_WIDTH:
+            width = _CHAIN_WIDTH[kind]
+            _chains(c, width, kind, above, previous.size // width, out)
+        elif kind in ("four_two_singles", "four_two_pairs"):
+            _four_with(c, 1 if kind == "four_two_singles" else 2, kind, above, out)
+            out = sorted(_first_reading(out))
+        elif kind in ("plane_singles", "plane_pairs"):
+            width = 1 if kind == "plane_singles" else 2
+            _plane_with(c, width, kind, above, previous.size // (3 + width), out)
+            out = sorted(_first_reading(out))
+        else:
+            raise ValueError(f"unknown kind {kind!r}")
+    _bombs_and_rocket(c, -1, out)
+    return out
+
+
+@lru_cache(maxsize=32768)
+def play_keys(counts: tuple[int, ...], previous: Combo | None) -> tuple[int, ...]:
+    """Return the sorted keys of every distinct play from ``counts`` that may follow ``previous``.
+
+    Follows of one kind come out sorted already (rank upward, then kickers upward), bombs and
+    the rocket after them; leads mix kinds and are sorted.
+    """
+    if previous is None:
+        out = _leads(counts)
+        out.sort()
+        return tuple(out)
+    if previous.kind == "rocket":
+        return ()
+    if previous.kind == "bomb":
+        out = []
+        _bombs_and_rocket(counts, previous.rank, out)
+        return tuple(out)
+    return tuple(_follows(counts, previous))
+
+
+# -- from keys to plays and cards -----------------------------------------------------------------
+
+_DECODED: dict[int, tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]] = {}
+_DECODED_LIMIT = 1 << 18
+
+
+def decode(key: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]:
+    """Return (rank parts high to low, rank counts, Combo) of a play key."""
+    found = _DECODED.get(key)
+    if found is not None:
+        return found
+    head, code = divmod(key, CODE_SPAN)
+    kind = KINDS[head % 16]
+    rank = head // 16 % 16
+    counts = []
+    for _r in range(N_RANKS):
+        code, digit = divmod(code, 5)
+        counts.append(digit)
+    size = sum(counts)
+    per = _LINKS_PER_CARD.get(kind)
+    combo = Combo(kind, rank, size, size // per if per else 1)
+    parts = tuple((r, counts[r]) for r in range(N_RANKS - 1, -1, -1) if counts[r])
+    if len(_DECODED) >= _DECODED_LIMIT:
+        _DECODED.clear()
+    found = _DECODED[key] = (parts, tuple(counts), combo)
+    return found
+
+
+@lru_cache(maxsize=16384)
+def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[tuple[int, ...], Combo], ...]:
+    """Return every distinct play (rank counts, Combo) from a hand that may follow ``previous``.
+
+    With ``previous`` None these are all leads. Plays are distinct by ranks;
+    a set reachable several ways is listed once under its first reading.
+    Sorted so that the gentlest play comes first: non-bombs by body rank, then
+    bombs, then the rocket.
+    """
+    out = []
+    for key in play_keys(counts, previous):
+        _parts, play, combo = decode(key)
+        out.append((play, combo))
+    return tuple(out)
+
+
+class HandIndex:
+    """One hand (kept high to low) as rank counts and its cards by rank; built once, read many times."""
+
+    __slots__ = ("counts", "by_rank")
+
+    def __init__(self, hand) -> None:
+        by_rank: list[list[str]] = [[] for _ in range(N_RANKS)]
+        for card in hand:
+            by_rank[RANK_OF[card]].append(card)
+        self.by_rank = by_rank
+        self.counts = tuple(map(len, by_rank))
+
+    def cards(self, key: int) -> list[str]:
+        """Return the cards of play ``key``: the lowest suits of each rank, high to low (a fresh list)."""
+        by_rank = self.by_rank
+        parts = (_DECODED.get(key) or decode(key))[0]
+        if len(parts) == 1:
+            r, k = parts[0]
+            return by_rank[r][-k:]
+        chosen: list[str] = []
+        for r, k in parts:
+            chosen += by_rank[r][-k:]
+        return chosen
+
+
+_INDEXES: dict[tuple[str, ...], HandIndex] = {}
+_INDEX_LIMIT = 4096
+
+
+def hand_index(hand: list[str]) -> HandIndex:
+    """Return the (shared, read-only) index of a hand sorted high to low; a hand is indexed once."""
+    key = tuple(hand)
+    found = _INDEXES.get(key)
+    if found is None:
+        if len(_INDEXES) >= _INDEX_LIMIT:
+            _INDEXES.clear()
+        found = _INDEXES[key] = HandIndex(hand)
+    return found
