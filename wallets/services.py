@@ -16,6 +16,7 @@ transaction, or always post in the same order.
 import hashlib
 import json
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from django.db import IntegrityError
 from django.db import transaction as db_transaction
@@ -233,6 +234,120 @@ def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTran
             entry.account.save(update_fields=["balance"])
         LedgerEntry.objects.bulk_create(entries)
     return txn
+
+
+class Posting(NamedTuple):
+    """One transaction for ``ledger_post_many``: the arguments ``ledger_post`` takes."""
+
+    key: str
+    kind: str
+    legs: Sequence[Leg]
+    reference: str = ""
+    memo: str = ""
+
+
+def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerTransaction]:
+    """Post many balanced transactions at once, each once per key, in a handful of statements.
+
+    The same rules as ``ledger_post`` for every posting (validation, one
+    transaction per idempotency key, a replay returns the first one, a key
+    reused with other content is refused, no overdraft), applied in the given
+    order, so each entry's running balance follows that order. The accounts
+    of all postings are locked together in the global order (player wallets,
+    then house accounts, each by primary key), so a batch of settlements
+    takes each hot house row once. Runs in ``atomic()``; any refusal rolls
+    the whole batch back.
+    """
+    actor_id = getattr(actor, "pk", None)
+    cleaned = []
+    for posting in postings:
+        key = _clean_text(posting.key, field=_("idempotency key"), max_length=KEY_MAX_LENGTH)
+        if not key:
+            raise InvalidTransaction(_("An idempotency key is required."))
+        if posting.kind not in LedgerTransaction.Kind.values:
+            raise InvalidTransaction(_("Unknown transaction kind %(kind)r.") % {"kind": posting.kind})
+        reference = _clean_text(posting.reference, field=_("reference"), max_length=REFERENCE_MAX_LENGTH)
+        memo = _clean_text(posting.memo, field=_("memo"))
+        legs = _clean_legs(posting.legs)
+        fingerprint = _fingerprint(
+            kind=posting.kind,
+            legs=legs,
+            reference=reference,
+            actor_id=actor_id,
+            memo=memo,
+            reversal_of_id=None,
+        )
+        cleaned.append((key, posting.kind, legs, reference, memo, fingerprint))
+    if len({item[0] for item in cleaned}) != len(cleaned):
+        raise InvalidTransaction(_("Each posting of a batch needs its own idempotency key."))
+    if not cleaned:
+        return []
+
+    with db_transaction.atomic():
+        existing = {txn.key: txn for txn in LedgerTransaction.objects.filter(key__in=[c[0] for c in cleaned])}
+        for key, *_rest, fingerprint in cleaned:
+            if key in existing and existing[key].fingerprint != fingerprint:
+                raise IdempotencyConflict(
+                    _("Idempotency key %(key)r was already used for a different transaction (#%(pk)d).")
+                    % {"key": key, "pk": existing[key].pk}
+                )
+        fresh = [item for item in cleaned if item[0] not in existing]
+        if fresh:
+            created = LedgerTransaction.objects.bulk_create(
+                [
+                    LedgerTransaction(
+                        key=key,
+                        fingerprint=fingerprint,
+                        kind=kind,
+                        reference=reference,
+                        actor_id=actor_id,
+                        memo=memo,
+                    )
+                    for key, kind, _legs, reference, memo, fingerprint in fresh
+                ]
+            )
+            existing.update((txn.key, txn) for txn in created)
+            locked = _lock_accounts([leg for item in fresh for leg in item[2]])
+            entries = []
+            for key, _kind, legs, *_rest in fresh:
+                for account, amount in legs:
+                    current = locked[account.pk]
+                    after = current.balance + amount
+                    if after < 0 and current.kind not in Account.MAY_GO_NEGATIVE:
+                        raise InsufficientFunds(
+                            _(
+                                "Insufficient funds: %(account)s has a balance of %(balance)d coins and cannot pay %(amount)d."
+                            )
+                            % {"account": current, "balance": current.balance, "amount": -amount},
+                            account=current,
+                            balance=current.balance,
+                            amount=-amount,
+                        )
+                    current.balance = after
+                    entries.append(
+                        LedgerEntry(
+                            transaction=existing[key], account=current, amount=amount, balance_after=after
+                        )
+                    )
+            _save_balances(list(locked.values()))
+            LedgerEntry.objects.bulk_create(entries)
+    return [existing[item[0]] for item in cleaned]
+
+
+def _save_balances(accounts: list[Account]) -> None:
+    """Write the new balances of the locked ``accounts`` in one statement."""
+    if db_transaction.get_connection().vendor != "postgresql":
+        Account.objects.bulk_update(accounts, ["balance"])
+        return
+    table = Account._meta.db_table
+    rows = ", ".join(["(%s::bigint, %s::bigint)"] * len(accounts))
+    params = [value for account in accounts for value in (account.pk, account.balance)]
+    with db_transaction.get_connection().cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{table}" AS a SET "balance" = v.balance FROM (VALUES {rows}) AS v(id, balance) '
+            'WHERE a."id" = v.id',
+            params,
+        )
 
 
 def _replay(*, key: str, fingerprint: str) -> LedgerTransaction | None:

@@ -69,3 +69,29 @@ def stats_record_hand(*, user: User, game_slug: str, won: bool) -> None:
         # ON CONFLICT DO NOTHING waits for a concurrent insert of the same row, then skips.
         GameStats.objects.bulk_create([GameStats(user=user, game_slug=game_slug)], ignore_conflicts=True)
         rows.update(**increments)
+
+
+def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -> None:
+    """Count many players' hands and wins in ``game_slug`` at once: ``{user id: (hands, wins)}``.
+
+    The batch form of ``stats_record_hand`` for a settlement of many hands:
+    missing rows are inserted (ignoring concurrent twins), then one UPDATE
+    with F() increments per distinct (hands, wins) pair, so a batch costs a
+    few statements whatever its size.
+    """
+    results = {user_id: counts for user_id, counts in results.items() if counts[0]}
+    if not results:
+        return
+    groups: dict[tuple[int, int], list[int]] = {}
+    for user_id, counts in results.items():
+        groups.setdefault(counts, []).append(user_id)
+    with transaction.atomic():
+        GameStats.objects.bulk_create(
+            [GameStats(user_id=user_id, game_slug=game_slug) for user_id in sorted(results)],
+            ignore_conflicts=True,
+        )
+        now = timezone.now()
+        for (hands, wins), user_ids in groups.items():
+            GameStats.objects.filter(user_id__in=user_ids, game_slug=game_slug).update(
+                hands=F("hands") + hands, wins=F("wins") + wins, updated_at=now
+            )

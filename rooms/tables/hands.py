@@ -11,9 +11,7 @@ seat's wallet (carried ± result after rake) and the rake account, or a
 from __future__ import annotations
 
 import logging
-import os
 import secrets
-import time
 
 from django.db import transaction
 from django.db.models import Max
@@ -21,9 +19,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games
-from games.base import Outcome, SeatSpec, SeededRng, apply_rake
+from games.base import Outcome, SeatSpec, SeededRng
 from rooms.tables.broadcast import table_changed
 from rooms.tables.models import Hand, Seat, Table
+
+# Settling lives in settlement.py; the services reach it through this module too.
+from rooms.tables.settlement import (  # noqa: F401
+    SETTLE_BATCH,
+    hand_settle,
+    hand_settle_batch,
+    reset_tables_after_hands,
+    settlement_request,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -125,40 +132,12 @@ def hand_finish(*, table: Table, hand: Hand, outcome: Outcome) -> None:
         ]
     )
     hand_id = hand.pk
-
-    def queue() -> None:
-        from rooms.tables.tasks import settle_hand
-
-        settle_hand.delay(hand_id)
-
-    transaction.on_commit(queue)
+    transaction.on_commit(lambda: settlement_request(hand_id=hand_id))
 
 
 def _reset_after_hand(table: Table) -> None:
     """Between hands: bots stay ready, humans must press ready, players who left the page stand up."""
-    for seat in Seat.objects.select_for_update(of=("self",)).filter(table=table, user__isnull=False):
-        if seat.is_bot:
-            seat.ready, seat.trustee = True, False
-        elif not seat.connected:
-            seat.user, seat.ready, seat.trustee, seat.seated_at, seat.away_since = (
-                None,
-                False,
-                False,
-                None,
-                None,
-            )
-        else:
-            seat.ready, seat.trustee = False, False
-        seat.save(update_fields=["user", "ready", "trustee", "seated_at", "away_since"])
-    seats = list(Seat.objects.filter(table=table))
-    if not any(seat.user_id and not seat.is_bot for seat in seats):
-        Seat.objects.filter(table=table).update(
-            user=None, is_bot=False, ready=False, connected=False, away_since=None
-        )
-        table.status = Table.Status.CLOSED
-    else:
-        table.status = Table.Status.WAITING
-    table.save(update_fields=["status", "next_first_seat", "updated_at"])
+    reset_tables_after_hands([table], bump_seq=False)
 
 
 def cancel_locked(*, table: Table, hand: Hand, reason: str) -> None:
@@ -205,96 +184,3 @@ def hand_cancel(*, hand_id: int, reason: str) -> bool:
             return False
         cancel_locked(table=table, hand=hand, reason=reason)
     return True
-
-
-def _test_pause() -> None:
-    # Test-only hook (the worker-kill test): hold the locks for a while so the
-    # worker can be killed mid-settlement. Unset everywhere else.
-    seconds = float(os.environ.get("TABLES_TEST_SETTLE_PAUSE") or 0)
-    if seconds > 0:
-        time.sleep(seconds)
-
-
-def hand_settle(*, hand_id: int) -> str | None:
-    """Settle a finished hand once: one balanced ledger transaction, win counts, the table told.
-
-    Idempotent: under the table and hand locks a hand that is not
-    ``finished`` (already settled, cancelled) is left alone. Returns the
-    settlement transaction key, or None if there was nothing to do.
-    """
-    from platform.accounts.services import stats_record_hand
-
-    from rooms.tables.services import lock_table
-    from wallets.models import LedgerTransaction
-    from wallets.services import house_account, ledger_post, wallet_for_user
-
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return None
-    with transaction.atomic(durable=True):
-        table = lock_table(table_id)
-        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand_id)
-        if hand.status != Hand.Status.FINISHED:
-            return None
-        _test_pause()
-        tier = table.tier
-        deltas = list(hand.outcome["deltas"])
-        winners = set(hand.outcome["winners"])
-        details = hand.outcome.get("details") or {}
-        net, rake = apply_rake(deltas, tier.rake_bps)
-        User = Seat._meta.get_field("user").related_model
-        users = {u.pk: u for u in User.objects.filter(pk__in=[p["user"] for p in hand.players])}
-        wallets = [wallet_for_user(user=users[p["user"]]) for p in hand.players]
-        total = sum(p["carried"] for p in hand.players)
-        legs = []
-        if total:
-            legs.append((house_account(code="escrow"), -total))
-        for wallet, player, amount in zip(wallets, hand.players, net, strict=True):
-            if player["carried"] + amount:
-                legs.append((wallet, player["carried"] + amount))
-        if rake:
-            legs.append((house_account(code="rake"), rake))
-        key = f"hand:{hand.pk}:settle"
-        if legs:
-            ledger_post(
-                key=key,
-                kind=LedgerTransaction.Kind.SETTLEMENT,
-                legs=legs,
-                reference=f"hand:{hand.pk}",
-                memo=f"table {table.pk} hand {hand.number}: settlement, rake {rake}",
-            )
-        for index, player in enumerate(hand.players):
-            if not player["is_bot"]:
-                stats_record_hand(user=users[player["user"]], game_slug=hand.game_slug, won=index in winners)
-        hand.status = Hand.Status.SETTLED
-        hand.settlement_key = key if legs else ""
-        hand.settled_at = timezone.now()
-        hand.outcome = {**hand.outcome, "net": net, "rake": rake}
-        hand.save(update_fields=["status", "settlement_key", "settled_at", "outcome"])
-        next_first = details.get("next_first_seat")
-        table.next_first_seat = next_first if isinstance(next_first, int) else None
-        balances = {w.user_id: w for w in wallets}
-        for wallet in balances.values():
-            wallet.refresh_from_db(fields=["balance"])
-        result = {
-            "type": "result",
-            "hand": hand.pk,
-            "winner": details.get("winner"),
-            "multiple": details.get("multiple"),
-            "rake": rake,
-            "details": details,
-            "seats": [
-                {
-                    "index": i,
-                    "name": p["name"],
-                    "delta": net[i],
-                    "rake": deltas[i] - net[i],
-                    "balance": balances[p["user"]].balance,
-                    "won": i in winners,
-                }
-                for i, p in enumerate(hand.players)
-            ],
-        }
-        _reset_after_hand(table)
-        table_changed(table, notices=[result])
-    return key

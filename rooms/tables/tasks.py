@@ -3,7 +3,8 @@
 from celery import shared_task
 from django.db import OperationalError
 
-from rooms.tables import services
+from rooms.tables import hands, services
+from rooms.tables.core import setting
 
 
 @shared_task(
@@ -14,9 +15,15 @@ from rooms.tables import services
     retry_backoff=True,
     max_retries=10,
 )
-def settle_hand(hand_id: int) -> str | None:
-    """Settle a finished hand (idempotent: a retry or a second worker changes nothing)."""
-    return services.hand_settle(hand_id=hand_id)
+def settle_hand(hand_id: int, batch: int | None = None) -> str | None:
+    """Settle a finished hand, draining other finished hands into the same transaction.
+
+    Idempotent: a retry, a redelivery or a second worker changes nothing. ``batch``
+    (hands per transaction) defaults to the ``TABLE_SETTLE_BATCH`` setting.
+    """
+    if batch is None:
+        batch = setting("TABLE_SETTLE_BATCH", hands.SETTLE_BATCH)
+    return hands.hand_settle_batch(hand_id=hand_id, batch=batch)
 
 
 @shared_task(name="tables.tick", acks_late=True, ignore_result=True, expires=5)

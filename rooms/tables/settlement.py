@@ -1,0 +1,486 @@
+"""Settling finished hands: one ``hand:<id>:settle`` transaction per hand, many hands per database transaction.
+
+A hand ends ``finished`` and its ``tables.settle_hand`` task settles it. The
+task takes the hand's table lock and, without waiting for anyone, the locks
+of up to ``batch - 1`` other tables with a finished hand (``SKIP LOCKED``),
+then settles all those hands together in one database transaction: the
+statements are per batch, not per hand (wallets, stats, hands, seats, tables,
+ledger), and the hot house rows (escrow, rake) are locked once, last, just
+before the commit. Each hand still settles exactly once: it is checked
+``finished`` under its table's and its own row lock, posts its own balanced
+transaction with its own idempotency key, and its table gets its own
+``result`` broadcast after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections import defaultdict
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import OperationalError, connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.base import apply_rake
+from rooms.tables.broadcast import TableContext, seat_group, snapshot, watch_group
+from rooms.tables.models import Hand, Seat, Table
+from wallets.models import Account
+
+logger = logging.getLogger(__name__)
+
+# How many finished hands one settlement transaction may take (the task's default; the
+# TABLE_SETTLE_BATCH setting overrides it).
+SETTLE_BATCH = 50
+
+
+def hand_settle(*, hand_id: int) -> str | None:
+    """Settle a finished hand once: one balanced ledger transaction, win counts, the table told.
+
+    Idempotent: under the table and hand locks a hand that is not
+    ``finished`` (already settled, cancelled) is left alone. Returns the
+    settlement transaction key, or None if there was nothing to do.
+    """
+    return hand_settle_batch(hand_id=hand_id, batch=1)
+
+
+def hand_settle_batch(*, hand_id: int, batch: int = SETTLE_BATCH) -> str | None:
+    """Settle the hand and, in the same transaction, up to ``batch - 1`` other finished hands.
+
+    The others are hands whose table nobody holds, so draining them never
+    waits; if more than a batch is waiting, another task is requested first,
+    so idle workers drain the next batch at the same time. If the hand's own
+    table is busy (another worker is settling it in its batch), the task still
+    drains what it can, then waits for that table and finds the hand settled,
+    or settles it alone. Returns the hand's settlement key, or None if there
+    was nothing to do for it. If a batch fails for any reason but a database
+    hiccup (which the task retries), the hand is settled alone, so one bad
+    hand never blocks the others.
+    """
+    row = Hand.objects.filter(pk=hand_id).values_list("table_id", "status").first()
+    own = row is not None and row[1] == Hand.Status.FINISHED  # settled and cancelled are final
+    if batch > 1:
+        _pending_clear()  # a queued task has started: the next finished hand must queue its own
+        waiting = list(
+            Hand.objects.filter(status=Hand.Status.FINISHED)
+            .order_by("pk")
+            .values_list("pk", flat=True)[: batch + 1]
+        )
+        if len(waiting) > batch and _pending_store() is not None:
+            # With a broker only: in-process (eager) tasks each settle their own hand anyway.
+            settlement_request(hand_id=waiting[-1])
+        if not waiting:
+            return None
+        try:
+            done, key = _settle_in_transaction(table_id=row[0] if own else None, hand_id=hand_id, batch=batch)
+            if done or not own:
+                return key
+        except OperationalError:
+            raise
+        except Exception:
+            if not own:
+                raise
+            logger.exception("settling a batch with hand %s failed; settling the hand alone", hand_id)
+    if not own:
+        return None
+    return _settle_in_transaction(table_id=row[0], hand_id=hand_id, batch=1)[1]
+
+
+# --- asking for a settlement -------------------------------------------------------------------
+
+# While a settlement task is queued and has not started, the hands that finish meanwhile need
+# no task of their own: it drains them when it starts. A Redis key says so (set-if-absent, with
+# an expiry so that a lost task delays the next hands by seconds; the tick re-queues any
+# finished hand left unsettled after 30 s).
+PENDING_SECONDS = 5
+_flag_store = None
+
+
+def _pending_store():
+    """Return (Redis client, key) for the pending-task flag, or None when tasks run in-process."""
+    global _flag_store
+    from platform.celery_app import app
+
+    from django.conf import settings
+
+    if app.conf.task_always_eager or not getattr(settings, "REDIS_URL", ""):
+        return None
+    if _flag_store is None:
+        import redis
+
+        _flag_store = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2)
+    return _flag_store, f"tables:settle-pending:{connection.settings_dict['NAME']}"
+
+
+def settlement_request(*, hand_id: int) -> None:
+    """Queue the settlement of a finished hand, unless a queued task that has not started will drain it.
+
+    Call after the hand's ``finished`` state is committed (``hand_finish`` does, on commit).
+    """
+    from rooms.tables.tasks import settle_hand
+
+    store = _pending_store()
+    if store is not None:
+        client, key = store
+        try:
+            if not client.set(key, hand_id, nx=True, ex=PENDING_SECONDS):
+                return
+        except Exception:  # noqa: BLE001 - without the flag, queue a task per hand as before
+            logger.warning("settlement flag unavailable; queueing hand %s", hand_id, exc_info=True)
+    settle_hand.delay(hand_id)
+
+
+def _pending_clear() -> None:
+    store = _pending_store()
+    if store is not None:
+        client, key = store
+        try:
+            client.delete(key)
+        except Exception:  # noqa: BLE001 - a stale flag only expires a few seconds later
+            logger.warning("settlement flag unavailable", exc_info=True)
+
+
+def _test_pause() -> None:
+    # Test-only hook (the worker-kill tests): hold the locks for a while so the
+    # worker can be killed mid-settlement. Unset everywhere else.
+    seconds = float(os.environ.get("TABLES_TEST_SETTLE_PAUSE") or 0)
+    if seconds > 0:
+        time.sleep(seconds)
+
+
+def _settle_in_transaction(*, table_id: int | None, hand_id: int, batch: int) -> tuple[bool, str | None]:
+    """Settle what can be locked; return (whether the hand's own table was locked, the hand's key).
+
+    ``table_id`` None: the hand is not waiting; only drain the others.
+    """
+    from rooms.tables.core import lock_table
+
+    with transaction.atomic(durable=True):
+        if batch == 1:
+            tables = {table_id: lock_table(table_id)}
+        else:
+            # Never wait here: a busy table is someone else's. One open hand per table (a
+            # unique constraint), so no table comes twice.
+            free = Table.objects.select_for_update(of=("self",), skip_locked=True).select_related(
+                "tier__game"
+            )
+            tables = {table.pk: table for table in free.filter(pk=table_id)} if table_id else {}
+            others = free.filter(
+                pk__in=Hand.objects.filter(status=Hand.Status.FINISHED).values("table_id")
+            ).exclude(pk=table_id)
+            tables.update((table.pk, table) for table in others.order_by("pk")[: batch - len(tables)])
+        finished = list(
+            Hand.objects.select_for_update(of=("self",))
+            .filter(table_id__in=tables, status=Hand.Status.FINISHED)
+            .order_by("pk")
+        )
+        keys = {}
+        if finished:
+            _test_pause()
+            keys = _settle_locked(tables={h.table_id: tables[h.table_id] for h in finished}, hands=finished)
+    return table_id in tables, keys.get(hand_id)
+
+
+def _settle_locked(*, tables: dict[int, Table], hands: list[Hand]) -> dict[int, str]:
+    """Settle the locked finished ``hands`` at their locked ``tables``; return each hand's key."""
+    from platform.accounts.services import stats_record_hands
+
+    from wallets.models import LedgerTransaction
+    from wallets.services import Posting, ledger_post_many
+
+    # Wallets first (the ledger's lock order); the house rows are locked by the posting, last.
+    wallets = _lock_wallets({p["user"] for hand in hands for p in hand.players})
+    escrow, rake_account = _house_accounts()
+    balance = {account.pk: account.balance for account in wallets.values()}
+    now = timezone.now()
+    postings: list[Posting] = []
+    keys: dict[int, str] = {}
+    results: dict[int, dict] = {}
+    stats: dict[str, dict[int, list[int]]] = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for hand in hands:
+        table = tables[hand.table_id]
+        deltas = list(hand.outcome["deltas"])
+        winners = set(hand.outcome["winners"])
+        details = hand.outcome.get("details") or {}
+        net, rake = apply_rake(deltas, table.tier.rake_bps)
+        total = sum(p["carried"] for p in hand.players)
+        legs = [(escrow, -total)] if total else []
+        for player, amount in zip(hand.players, net, strict=True):
+            if player["carried"] + amount:
+                legs.append((wallets[player["user"]], player["carried"] + amount))
+        if rake:
+            legs.append((rake_account, rake))
+        key = f"hand:{hand.pk}:settle"
+        if legs:
+            postings.append(
+                Posting(
+                    key=key,
+                    kind=LedgerTransaction.Kind.SETTLEMENT,
+                    legs=legs,
+                    reference=f"hand:{hand.pk}",
+                    memo=f"table {table.pk} hand {hand.number}: settlement, rake {rake}",
+                )
+            )
+            for account, amount in legs:
+                if account.pk in balance:
+                    balance[account.pk] += amount
+        for index, player in enumerate(hand.players):
+            if not player["is_bot"]:
+                counts = stats[hand.game_slug][player["user"]]
+                counts[0] += 1
+                counts[1] += index in winners
+        hand.status = Hand.Status.SETTLED
+        hand.settlement_key = key if legs else ""
+        hand.settled_at = now
+        hand.outcome = {**hand.outcome, "net": net, "rake": rake}
+        keys[hand.pk] = key
+        next_first = details.get("next_first_seat")
+        table.next_first_seat = next_first if isinstance(next_first, int) else None
+        results[hand.pk] = {
+            "type": "result",
+            "hand": hand.pk,
+            "winner": details.get("winner"),
+            "multiple": details.get("multiple"),
+            "rake": rake,
+            "details": details,
+            "seats": [
+                {
+                    "index": i,
+                    "name": p["name"],
+                    "delta": net[i],
+                    "rake": deltas[i] - net[i],
+                    "balance": balance[wallets[p["user"]].pk],
+                    "won": i in winners,
+                }
+                for i, p in enumerate(hand.players)
+            ],
+        }
+    for game_slug, counts_by_user in stats.items():
+        stats_record_hands(game_slug=game_slug, results={u: tuple(c) for u, c in counts_by_user.items()})
+    _save_hands(hands)
+    seats = reset_tables_after_hands(list(tables.values()), bump_seq=True)
+    messages = _result_messages(tables, hands, seats, results, balance_by_user(wallets, balance))
+    # Last: the hot escrow and rake rows stay locked only from here to the commit.
+    ledger_post_many(postings=postings)
+    transaction.on_commit(lambda: send_in_one_hop(messages))
+    return keys
+
+
+def balance_by_user(wallets: dict[int, Account], balance: dict[int, int]) -> dict[int, int]:
+    return {user_id: balance[account.pk] for user_id, account in wallets.items()}
+
+
+def _lock_wallets(user_ids: set[int]) -> dict[int, Account]:
+    """Lock the players' wallets in primary-key order (the ledger's global order); create missing ones."""
+    from wallets.services import wallet_for_user
+
+    rows = Account.objects.select_for_update(of=("self",)).filter(user_id__in=user_ids).order_by("pk")
+    wallets = {account.user_id: account for account in rows}
+    missing = user_ids - set(wallets)
+    if missing:
+        User = Seat._meta.get_field("user").related_model
+        for user in User.objects.filter(pk__in=missing):
+            wallets[user.pk] = wallet_for_user(user=user)
+    return wallets
+
+
+def _house_accounts() -> tuple[Account, Account]:
+    """Return the escrow and rake accounts, unlocked (the posting locks them), creating them if missing."""
+    from wallets.services import house_account
+
+    house = {account.code: account for account in Account.objects.filter(code__in=("escrow", "rake"))}
+    for code in ("escrow", "rake"):
+        if code not in house:
+            house[code] = house_account(code=code)
+    return house["escrow"], house["rake"]
+
+
+def _save_hands(hands: list[Hand]) -> None:
+    """Write the settled hands' status, key, time and outcome in one statement."""
+    fields = ["status", "settlement_key", "settled_at", "outcome"]
+    if len(hands) == 1 or connection.vendor != "postgresql":
+        # Django's CASE-per-row bulk_update is slow to build; one row needs none.
+        for hand in hands:
+            hand.save(update_fields=fields)
+        return
+    table = connection.ops.quote_name(Hand._meta.db_table)
+    rows = ", ".join(["(%s::bigint, %s, %s, %s::timestamptz, %s::jsonb)"] * len(hands))
+    params = [
+        value
+        for hand in hands
+        for value in (hand.pk, hand.status, hand.settlement_key, hand.settled_at, json.dumps(hand.outcome))
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} AS h SET status = v.status, settlement_key = v.settlement_key, "
+            f"settled_at = v.settled_at, outcome = v.outcome FROM (VALUES {rows}) "
+            "AS v(id, status, settlement_key, settled_at, outcome) WHERE h.id = v.id",
+            params,
+        )
+
+
+def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> dict[int, list[Seat]]:
+    """Between hands, at every locked table: bots stay ready, humans must press ready, players who
+    left the page stand up; a table left without humans closes. Return each table's seats, users loaded.
+
+    A few UPDATEs for all the tables together, whatever their number. ``bump_seq``
+    moves each table's event sequence on (as ``table_changed`` would) for a
+    caller that builds the broadcast itself.
+    """
+    by_table: dict[int, list[Seat]] = {table.pk: [] for table in tables}
+    seats = (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .filter(table__in=tables)
+        .order_by("table_id", "index")
+    )
+    for seat in seats:
+        by_table[seat.table_id].append(seat)
+    bots, present, gone, cleared = [], [], [], []
+    now = timezone.now()
+    for table in tables:
+        table_seats = by_table[table.pk]
+        for seat in table_seats:
+            if seat.user_id is None:
+                continue
+            if seat.is_bot:
+                seat.ready, seat.trustee = True, False
+                bots.append(seat.pk)
+            elif not seat.connected:
+                seat.user, seat.ready, seat.trustee, seat.seated_at, seat.away_since = (
+                    None,
+                    False,
+                    False,
+                    None,
+                    None,
+                )
+                gone.append(seat.pk)
+            else:
+                seat.ready, seat.trustee = False, False
+                present.append(seat.pk)
+        if any(seat.user_id and not seat.is_bot for seat in table_seats):
+            table.status = Table.Status.WAITING
+        else:
+            # Only bots (or nobody) left: the table closes and the bots go home.
+            for seat in table_seats:
+                seat.user, seat.is_bot, seat.ready, seat.connected, seat.away_since = (
+                    None,
+                    False,
+                    False,
+                    False,
+                    None,
+                )
+                cleared.append(seat.pk)
+            table.status = Table.Status.CLOSED
+        table.updated_at = now
+    rows = Seat.objects.filter
+    if bots:
+        rows(pk__in=bots).update(ready=True, trustee=False)
+    if present:
+        rows(pk__in=present).update(ready=False, trustee=False)
+    if gone:
+        rows(pk__in=gone).update(user=None, ready=False, trustee=False, seated_at=None, away_since=None)
+    if cleared:
+        rows(pk__in=cleared).update(user=None, is_bot=False, ready=False, connected=False, away_since=None)
+    groups: dict[tuple[str, int | None], list[Table]] = defaultdict(list)
+    for table in tables:
+        groups[(table.status, table.next_first_seat)].append(table)
+    for (status, next_first_seat), group in groups.items():
+        changes = {"status": status, "next_first_seat": next_first_seat, "updated_at": now}
+        if bump_seq:
+            changes["seq"] = F("seq") + 1
+        Table.objects.filter(pk__in=[t.pk for t in group]).update(**changes)
+    if bump_seq:
+        seqs = dict(Table.objects.filter(pk__in=[t.pk for t in tables]).values_list("pk", "seq"))
+        for table in tables:
+            table.seq = seqs[table.pk]
+    return by_table
+
+
+def _result_messages(
+    tables: dict[int, Table],
+    hands: list[Hand],
+    seats: dict[int, list[Seat]],
+    results: dict[int, dict],
+    balances: dict[int, int],
+) -> list[tuple[str, dict]]:
+    """Build each table's ``state`` messages and its hand's ``result`` (sent after commit)."""
+    from platform.accounts.levels import level_for_wins
+    from platform.accounts.models import GameStats
+
+    humans = [s.user_id for table_seats in seats.values() for s in table_seats if s.user_id and not s.is_bot]
+    wins = {
+        (user_id, slug): won
+        for user_id, slug, won in GameStats.objects.filter(user_id__in=humans).values_list(
+            "user_id", "game_slug", "wins"
+        )
+    }
+    messages: list[tuple[str, dict]] = []
+    for hand in hands:
+        table = tables[hand.table_id]
+        table_seats = seats[table.pk]
+        slug = table.tier.game.slug
+        levels = {
+            s.user_id: level_for_wins(wins.get((s.user_id, slug), 0)).name
+            for s in table_seats
+            if s.user_id and not s.is_bot
+        }
+        table_balances = {s.user_id: balances[s.user_id] for s in table_seats if s.user_id in balances}
+        ctx = TableContext(table, table_seats, None, hand, table_balances, levels)
+        extra = [{**results[hand.pk], "seq": table.seq}]
+        for seat in table_seats:
+            payload = snapshot(ctx, seat_index=seat.index, balance=table_balances.get(seat.user_id))
+            messages.append(
+                (
+                    seat_group(table.pk, seat.index),
+                    {"type": "table.event", "user": seat.user_id, "events": [payload, *extra]},
+                )
+            )
+        watch = snapshot(ctx, seat_index=None, balance=None)
+        messages.append(
+            (
+                watch_group(table.pk),
+                {
+                    "type": "table.event",
+                    "user": None,
+                    "seat_users": [s.user_id for s in table_seats if s.user_id],
+                    "events": [watch, *extra],
+                },
+            )
+        )
+    return messages
+
+
+# Group sends in flight at once: enough to overlap Redis round trips, few enough for the layer's pool.
+SEND_WINDOW = 8
+
+
+def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
+    """Send a batch's group messages from one event loop, a few at a time, in order per window.
+
+    A failing channel layer loses a broadcast, never a settlement: clients
+    resync on the next sequence gap.
+    """
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+
+    async def send_all() -> None:
+        for start in range(0, len(messages), SEND_WINDOW):
+            window = messages[start : start + SEND_WINDOW]
+            results = await asyncio.gather(
+                *(layer.group_send(group, message) for group, message in window), return_exceptions=True
+            )
+            for (group, _message), result in zip(window, results, strict=True):
+                if isinstance(result, Exception):
+                    logger.error("broadcast to %s failed", group, exc_info=result)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
+        logger.exception("broadcast of %d messages failed", len(messages))

@@ -1,0 +1,202 @@
+"""Settling many finished hands in one database transaction: each still settles exactly once, alone in its
+ledger transaction, with its own result broadcast."""
+
+from unittest import mock
+
+import pytest
+
+from games.base import apply_rake
+from rooms.tables import services, settlement
+from rooms.tables.models import Hand
+from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.helpers import open_hand, sit_connected
+from wallets.errors import IdempotencyConflict, InsufficientFunds
+from wallets.models import Account, LedgerTransaction
+from wallets.selectors import ledger_check, wallet_balance
+from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_tables"),
+]
+
+
+def finished_hands(tier, make_player, count: int, coins: int = 1000) -> list[Hand]:
+    """Play ``count`` hands at ``count`` tables (one human under 托管 against a bot each), unsettled."""
+    hands = []
+    from rooms.tables import hands as runtime
+
+    with mock.patch.object(runtime, "settlement_request") as requested:
+        for _ in range(count):
+            user = make_player(coins=coins)
+            table = sit_connected(user, tier)
+            hand = open_hand(table)
+            services.table_trustee(table_id=table.pk, user=user, on=True)
+            run_clock(max_steps=1000)
+            hand.refresh_from_db()
+            assert hand.status == "finished"
+            hands.append(hand)
+    assert requested.call_count == count
+    return hands
+
+
+def settlement_legs(hand: Hand) -> dict[int, int]:
+    txn = LedgerTransaction.objects.get(reference=f"hand:{hand.pk}", kind="settlement")
+    return dict(txn.entries.values_list("account_id", "amount"))
+
+
+def expected_legs(hand: Hand, rake_bps: int) -> dict[int, int]:
+    net, rake = apply_rake(list(hand.outcome["deltas"]), rake_bps)
+    legs = {house_account(code="escrow").pk: -sum(p["carried"] for p in hand.players)}
+    for player, amount in zip(hand.players, net, strict=True):
+        if player["carried"] + amount:
+            legs[Account.objects.get(user_id=player["user"]).pk] = player["carried"] + amount
+    if rake:
+        legs[house_account(code="rake").pk] = rake
+    return legs
+
+
+def test_one_task_settles_every_waiting_hand_each_in_its_own_transaction(tier, make_player):
+    hands = finished_hands(tier, make_player, 4)
+    key = settlement.hand_settle_batch(hand_id=hands[1].pk, batch=10)
+    assert key == f"hand:{hands[1].pk}:settle"
+    for hand in hands:
+        hand.refresh_from_db()
+        assert hand.status == "settled"
+        assert hand.settlement_key == f"hand:{hand.pk}:settle"
+        assert settlement_legs(hand) == expected_legs(hand, tier.rake_bps)
+    assert Account.objects.get(code="escrow").balance == 0
+    assert ledger_check() == []
+    # The other hands' own tasks find nothing left to do.
+    assert all(settlement.hand_settle_batch(hand_id=hand.pk, batch=10) is None for hand in hands)
+    assert LedgerTransaction.objects.filter(kind="settlement").count() == 4
+
+
+def test_a_batch_takes_at_most_its_size_and_leaves_the_rest_waiting(tier, make_player):
+    hands = finished_hands(tier, make_player, 3)
+    settlement.hand_settle_batch(hand_id=hands[2].pk, batch=2)
+    statuses = {hand.pk: Hand.objects.get(pk=hand.pk).status for hand in hands}
+    assert statuses[hands[2].pk] == "settled"
+    assert sorted(statuses.values()) == ["finished", "settled", "settled"]
+
+
+def test_wins_and_hands_count_once_per_hand_in_a_batch(tier, make_player):
+    from platform.accounts.models import GameStats
+
+    hands = finished_hands(tier, make_player, 3)
+    settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+    for hand in hands:
+        hand.refresh_from_db()
+        human = next(i for i, p in enumerate(hand.players) if not p["is_bot"])
+        stats = GameStats.objects.get(user_id=hand.players[human]["user"], game_slug=hand.game_slug)
+        assert (stats.hands, stats.wins) == (1, 1 if human in hand.outcome["winners"] else 0)
+    assert GameStats.objects.count() == 3  # bots are not counted
+
+
+def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, make_player):
+    hands = finished_hands(tier, make_player, 3)
+    with mock.patch.object(settlement, "send_in_one_hop") as sent:
+        settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+    messages = sent.call_args.args[0]
+    for hand in hands:
+        hand.refresh_from_db()
+        table = hand.table
+        table.refresh_from_db()
+        group_events = {
+            group: body["events"] for group, body in messages if group.startswith(f"table-{table.pk}-")
+        }
+        assert set(group_events) == {
+            f"table-{table.pk}-seat-0",
+            f"table-{table.pk}-seat-1",
+            f"table-{table.pk}-watch",
+        }
+        for events in group_events.values():
+            state, result = events
+            assert state["type"] == "state" and state["seq"] == table.seq and state["hand"] is None
+            assert (
+                state["last_hand"]["id"] == hand.pk and state["last_hand"]["seed"] == bytes(hand.seed).hex()
+            )
+            assert result["type"] == "result" and result["hand"] == hand.pk and result["seq"] == table.seq
+            balances = {seat["index"]: seat["balance"] for seat in result["seats"]}
+            for index, player in enumerate(hand.players):
+                assert balances[index] == Account.objects.get(user_id=player["user"]).balance
+        seat0 = group_events[f"table-{table.pk}-seat-0"][0]
+        user0 = hand.players[0]["user"]
+        assert seat0["you"]["balance"] == Account.objects.get(user_id=user0).balance
+
+
+def test_a_batch_that_fails_settles_the_hand_alone(tier, make_player):
+    hands = finished_hands(tier, make_player, 2)
+    real = settlement._settle_locked
+    calls = []
+
+    def fail_on_batches(*, tables, hands):
+        calls.append(len(hands))
+        if len(hands) > 1:
+            raise RuntimeError("a bad hand in the batch")
+        return real(tables=tables, hands=hands)
+
+    with mock.patch.object(settlement, "_settle_locked", side_effect=fail_on_batches):
+        key = settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+    assert calls == [2, 1]
+    assert key == f"hand:{hands[0].pk}:settle"
+    assert [Hand.objects.get(pk=h.pk).status for h in hands] == ["settled", "finished"]
+    assert ledger_check() == []
+
+
+@pytest.mark.redis
+def test_a_hand_finishing_while_a_queued_task_waits_asks_for_no_task_of_its_own(settings):
+    from platform.celery_app import app
+
+    from rooms.tables.tasks import settle_hand
+
+    app.conf.task_always_eager = False  # as with a real broker: the flag lives in Redis
+    try:
+        settlement._pending_clear()
+        with mock.patch.object(settle_hand, "delay") as queued:
+            settlement.settlement_request(hand_id=1)
+            settlement.settlement_request(hand_id=2)  # task 1 has not started: it will drain hand 2
+            assert [c.args for c in queued.call_args_list] == [(1,)]
+            settlement._pending_clear()  # task 1 starts
+            settlement.settlement_request(hand_id=3)
+            assert [c.args for c in queued.call_args_list] == [(1,), (3,)]
+    finally:
+        settlement._pending_clear()
+        app.conf.task_always_eager = True
+
+
+# --- ledger_post_many -----------------------------------------------------------------------------
+
+
+def test_ledger_post_many_posts_each_once_and_replays(make_player):
+    alice, bob = make_player(coins=500), make_player(coins=500)
+    a, b = wallet_for_user(user=alice), wallet_for_user(user=bob)
+    postings = [
+        Posting(key="t:1", kind="adjustment", legs=[(a, -100), (b, 100)], reference="test"),
+        Posting(key="t:2", kind="adjustment", legs=[(b, -550), (a, 550)], reference="test"),
+    ]
+    first = ledger_post_many(postings=postings)
+    assert (wallet_balance(user=alice), wallet_balance(user=bob)) == (950, 50)
+    # Running balances follow the order of the postings (b reached 600 before paying 550).
+    assert dict(first[1].entries.values_list("account_id", "balance_after")) == {a.pk: 950, b.pk: 50}
+    again = ledger_post_many(postings=postings)
+    assert [t.pk for t in again] == [t.pk for t in first]
+    assert (wallet_balance(user=alice), wallet_balance(user=bob)) == (950, 50)
+    with pytest.raises(IdempotencyConflict, match="already used for a different transaction"):
+        ledger_post_many(postings=[Posting(key="t:1", kind="adjustment", legs=[(a, -1), (b, 1)])])
+    assert ledger_check() == []
+
+
+def test_ledger_post_many_refuses_an_overdraft_and_posts_nothing(make_player):
+    alice, bob = make_player(coins=100), make_player(coins=0)
+    a, b = wallet_for_user(user=alice), wallet_for_user(user=bob)
+    with pytest.raises(InsufficientFunds, match="cannot pay 150"):
+        ledger_post_many(
+            postings=[
+                Posting(key="o:1", kind="adjustment", legs=[(a, -50), (b, 50)]),
+                Posting(key="o:2", kind="adjustment", legs=[(a, -150), (b, 150)]),
+            ]
+        )
+    assert (wallet_balance(user=alice), wallet_balance(user=bob)) == (100, 0)
+    assert not LedgerTransaction.objects.filter(key__startswith="o:").exists()
