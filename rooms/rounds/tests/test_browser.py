@@ -131,6 +131,11 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
             page.wait_for_url("**/rounds/*/")
             page.wait_for_selector("#connection[data-status=connected]")
+            # A dropped connection: the badge says so, the page reconnects by itself and resyncs.
+            page.evaluate("() => window.tableClient.socket.ws.close()")
+            page.wait_for_selector("#connection[data-status=reconnecting]", timeout=5000)
+            page.wait_for_selector("#connection[data-status=connected]", timeout=15000)
+            seen["reconnected"] = True
             page.wait_for_function(BETTING_WITH_TIME, timeout=ROUND_TIMEOUT_S * 1000)
             page.evaluate(RECORD_THE_CONNECTION)
             seen["round"] = int(page.get_attribute("#table-app", "data-round"))
@@ -211,6 +216,7 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
     print(f"screenshots: {seen['bet_shot']} {seen['result_shot']} ({time.monotonic() - started:.1f}s)")
 
     assert seen["errors"] == [], seen["errors"]
+    assert seen["reconnected"]
     # The socket held from the open betting to the payout: a quiet countdown drops nobody.
     assert seen["connection"] == [], seen["connection"]
     user = User.objects.get(username=seen["username"])
