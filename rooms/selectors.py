@@ -60,13 +60,11 @@ class GameRow:
 
 
 def seated_counts() -> dict[int, int]:
-    """Return tier id → humans seated now, from the table runtime."""
-    try:
-        from rooms.tables.selectors import seated_counts_by_tier
-    except ImportError:
-        # The table runtime ships separately; until it does there are no tables.
-        return {}
-    return seated_counts_by_tier()
+    """Return tier id → humans playing now: seated at a table, or at a banker table's page."""
+    from rooms.rounds.selectors import viewer_counts_by_tier
+    from rooms.tables.selectors import seated_counts_by_tier
+
+    return {**seated_counts_by_tier(), **viewer_counts_by_tier()}
 
 
 def player_balance(*, user) -> int | None:

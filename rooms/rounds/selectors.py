@@ -24,3 +24,20 @@ def round_snapshot(*, table_id: int, user) -> dict:
 def open_table_for_tier(*, tier_id: int) -> Table | None:
     """Return the tier's open banker table, if any (entering creates it)."""
     return Table.objects.filter(tier_id=tier_id).exclude(status=Table.Status.CLOSED).order_by("pk").first()
+
+
+def viewer_counts_by_tier() -> dict[int, int]:
+    """Return tier id → players with a banker table of that tier open now (one per user, stale sockets aside)."""
+    from django.db.models import Count
+    from django.utils import timezone
+
+    from rooms.rounds.models import Viewer
+    from rooms.rounds.services import viewers_fresh_since
+
+    rows = (
+        Viewer.objects.filter(left_at__isnull=True, seen_at__gte=viewers_fresh_since(timezone.now()))
+        .values("table__tier_id")
+        .annotate(n=Count("user_id", distinct=True))
+        .order_by()
+    )
+    return {row["table__tier_id"]: row["n"] for row in rows}

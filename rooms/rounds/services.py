@@ -123,10 +123,15 @@ def round_presence_seen(*, channel: str) -> None:
     Viewer.objects.filter(channel=channel, left_at__isnull=True).update(seen_at=timezone.now())
 
 
+def viewers_fresh_since(now: datetime) -> datetime:
+    """An open viewer not seen since this moment is stale (its process died without closing it)."""
+    return now - timedelta(seconds=_setting("ROUNDS_VIEWER_STALE_SECONDS", 120.0))
+
+
 def _watching(now: datetime) -> Q:
     """Viewers that keep a table going: open and seen lately, or gone less than ROUNDS_IDLE_SECONDS ago."""
     since = now - timedelta(seconds=_setting("ROUNDS_IDLE_SECONDS", 30.0))
-    fresh = now - timedelta(seconds=_setting("ROUNDS_VIEWER_STALE_SECONDS", 120.0))
+    fresh = viewers_fresh_since(now)
     return Q(left_at__isnull=True, seen_at__gte=fresh) | Q(left_at__gte=since)
 
 

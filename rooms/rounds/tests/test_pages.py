@@ -31,6 +31,28 @@ def test_the_game_page_offers_enter_to_a_banker_tier(client, make_player):
     assert "1 player" not in html  # seats mean nothing in a banker game
 
 
+def test_the_lobby_counts_players_at_a_banker_table_once_each_and_shows_no_seat_count(client, make_player):
+    from rooms.rounds.services import round_enter, round_presence
+
+    tier = make_tier(fixed_minimum=100)
+    alice, bob = make_player(coins=1000), make_player(coins=1000)
+    table = round_enter(tier_id=tier.pk, user=alice)
+    round_presence(table_id=table.pk, user=alice, channel="phone", connected=True)
+    round_presence(table_id=table.pk, user=alice, channel="desktop", connected=True)
+    round_presence(table_id=table.pk, user=bob, channel="bob", connected=True)
+    round_presence(table_id=table.pk, user=bob, channel="bob", connected=False)
+    client.force_login(alice)
+
+    lobby = client.get(reverse("rooms:lobby")).content.decode()
+    card = lobby[lobby.index("百家乐") :]
+    card = card[: card.index("</li>")]
+    assert "1 playing" in card  # alice's two tabs are one player; bob has left
+    assert "1 player<" not in card
+
+    game = client.get(reverse("rooms:game", args=["baccarat"])).content.decode()
+    assert re.search(r'class="seated">1<', game)
+
+
 def test_the_game_page_disables_enter_below_the_tier_minimum(client, make_player):
     tier = make_tier(fixed_minimum=5000)
     client.force_login(make_player(coins=1000))
