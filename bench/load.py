@@ -553,6 +553,7 @@ async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int],
     await asyncio.sleep(args.warmup)
     procs.check_alive()
     cpu_before = procs.cpu_seconds()
+    clients_cpu = time.process_time()
     load_before = load_average()
     db_start = timezone.now()
     stats.measuring = True
@@ -562,11 +563,12 @@ async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int],
     elapsed = time.perf_counter() - window_start
     db_end = timezone.now()
     cpu_after = procs.cpu_seconds()
+    cpu_after["clients (this process)"] = time.process_time() - clients_cpu
     load_after = load_average()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     window = await asyncio.to_thread(db_window, tier_id=tier_id, start=db_start, end=db_end)
-    cpu = {name: cpu_after.get(name, 0) - cpu_before.get(name, 0) for name in cpu_after}
+    cpu = {name: used - cpu_before.get(name, 0) for name, used in cpu_after.items()}
     return {
         "elapsed": elapsed,
         "tables": len(arrivals),

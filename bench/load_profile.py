@@ -55,7 +55,22 @@ def main() -> int:
     from rooms.tables.errors import TableError
     from rooms.tables.models import Hand, Seat
 
-    tier = RoomTier.objects.get(game__slug="doudizhu", code="bench-load")
+    # A tier of its own, so the three players never join a load run's leftover tables.
+    base = RoomTier.objects.get(game__slug="doudizhu", code="bench-load")
+    tier, _ = RoomTier.objects.update_or_create(
+        game=base.game,
+        code="bench-profile",
+        defaults={
+            "name": "Profile bench",
+            "base_stake": 1,
+            "minimum_rule": RoomTier.MinimumRule.FIXED,
+            "fixed_minimum": 100,
+            "options": {"variant": "classic"},
+            "seats": 3,
+            "bots_enabled": False,
+            "sort_order": 99,
+        },
+    )
     users = list(get_user_model().objects.filter(username__startswith="bench-p").order_by("pk")[:3])
     if len(users) < 3:
         from platform.accounts.services import user_create
@@ -101,9 +116,13 @@ def main() -> int:
     elapsed = cpu = 0.0
     profiler = cProfile.Profile() if args.profile else None
     done = 0
+    idle = 0
     while done < args.actions:
         hand = Hand.objects.filter(table=table, status="playing").first()
         if hand is None:
+            idle += 1
+            if idle > 5:
+                raise SystemExit("no hand starts at the profile table")
             finished = Hand.objects.filter(table=table, status="finished").first()
             if finished is not None:
                 services.hand_settle(hand_id=finished.pk)
@@ -113,6 +132,7 @@ def main() -> int:
                 except TableError:
                     pass
             continue
+        idle = 0
         engine = engine_for(hand.game_slug)
         seat = engine.actors(hand.state)[0]
         view = engine.view(hand.state, seat)
