@@ -166,9 +166,7 @@ class DoudizhuEngine:
         if phase == "doubling":
             return [{"type": "double"}, dict(PASS)]
         previous = self._previous(state)
-        index = moves.hand_index(state["hands"][seat])  # hands in a state are kept high to low
-        cards = index.cards
-        actions = [{"type": "play", "cards": cards(key)} for key in moves.play_keys(index.counts, previous)]
+        actions = moves.legal_plays(state["hands"][seat], previous)  # hands are kept high to low
         if previous is not None:
             actions.append({"type": "pass"})
         return actions
@@ -318,20 +316,21 @@ class DoudizhuEngine:
         return self._advance_doubling(new)
 
     def _apply_play(self, state: State, seat: int, kind, action) -> State:
-        previous = self._previous(state)
         if kind == "pass":
-            if previous is None:
+            if state["last_play"] is None:
                 raise IllegalAction(gettext_noop("You lead this round, so you must play."))
             new = dict(state)
-            new["trick"] = list(state["trick"])
-            new["trick"][seat] = "pass"
-            new["history"] = [*state["history"], {"seat": seat, "action": dict(PASS)}]
+            trick = new["trick"] = list(state["trick"])
+            trick[seat] = "pass"
+            new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
             new["turn"] = _next(seat)
-            new["passes"] = state["passes"] + 1
-            if new["passes"] == SEATS - 1:
+            passes = state["passes"] + 1
+            if passes == SEATS - 1:
                 new["last_play"] = None  # two passes: the last player leads again
-                new["passes"] = 0
+                passes = 0
+            new["passes"] = passes
             return new
+        previous = self._previous(state)
         if kind != "play":
             raise IllegalAction(gettext_noop("Play cards or pass."))
         cards = action.get("cards")
@@ -370,15 +369,21 @@ class DoudizhuEngine:
         hand: list[str], cards, previous: rules.Combo | None, previous_cards: list[str] | None = None
     ) -> rules.Combo:
         """Return the reading of ``cards`` to play from ``hand``, or raise IllegalAction saying why."""
-        if not isinstance(cards, list) or not cards or not all(isinstance(c, str) for c in cards):
+        if not isinstance(cards, list) or not cards:
             raise IllegalAction(gettext_noop("Choose the cards to play."))
         rank_of = rules.RANK_OF
         counts = [0] * rules.N_RANKS
+        unknown = None
         for card in cards:
+            if not isinstance(card, str):
+                raise IllegalAction(gettext_noop("Choose the cards to play."))
             rank = rank_of.get(card)
             if rank is None:
-                raise IllegalAction(gettext_noop("{card} is not a card."), card=card)
-            counts[rank] += 1
+                unknown = card if unknown is None else unknown
+            else:
+                counts[rank] += 1
+        if unknown is not None:
+            raise IllegalAction(gettext_noop("{card} is not a card."), card=unknown)
         if len(set(cards)) != len(cards):
             raise IllegalAction(gettext_noop("You chose the same card twice."))
         held = hand if len(cards) < 3 else set(hand)

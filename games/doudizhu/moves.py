@@ -20,7 +20,7 @@ key seen for each code.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations
 
 from games.doudizhu.rules import KINDS, N_RANKS, RANK_2, RANK_DJ, RANK_OF, RANK_XJ, Combo
 
@@ -246,7 +246,7 @@ def play_keys(counts: tuple[int, ...], previous: Combo | None) -> tuple[int, ...
 # -- from keys to plays and cards -----------------------------------------------------------------
 
 _DECODED: dict[int, tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]] = {}
-_DECODED_LIMIT = 1 << 18
+_DECODED_LIMIT = 1 << 16  # keys, picks and hand layouts remembered (each memo is cleared when full)
 
 
 def decode(key: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]:
@@ -287,41 +287,61 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
     return tuple(out)
 
 
-class HandIndex:
-    """One hand (kept high to low) as rank counts and its cards by rank; built once, read many times."""
-
-    __slots__ = ("counts", "by_rank")
-
-    def __init__(self, hand) -> None:
-        by_rank: list[list[str]] = [[] for _ in range(N_RANKS)]
-        for card in hand:
-            by_rank[RANK_OF[card]].append(card)
-        self.by_rank = by_rank
-        self.counts = tuple(map(len, by_rank))
-
-    def cards(self, key: int) -> list[str]:
-        """Return the cards of play ``key``: the lowest suits of each rank, high to low (a fresh list)."""
-        by_rank = self.by_rank
-        parts = (_DECODED.get(key) or decode(key))[0]
-        if len(parts) == 1:
-            r, k = parts[0]
-            return by_rank[r][-k:]
-        chosen: list[str] = []
-        for r, k in parts:
-            chosen += by_rank[r][-k:]
-        return chosen
+# A hand in a state is kept high to low, so the cards of one rank sit together: with ``tops``
+# (for each rank from the big joker down, how many cards are of that rank or higher) the
+# lowest k suits of rank r are ``hand[tops[14 - r] - k : tops[14 - r]]``.
+LETTERS = "".join(chr(ord("a") + r) for r in range(N_RANKS))
+LETTER_OF = {card: LETTERS[rank] for card, rank in RANK_OF.items()}
+_PICKS: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
-_INDEXES: dict[tuple[str, ...], HandIndex] = {}
-_INDEX_LIMIT = 4096
-
-
-def hand_index(hand: list[str]) -> HandIndex:
-    """Return the (shared, read-only) index of a hand sorted high to low; a hand is indexed once."""
-    key = tuple(hand)
-    found = _INDEXES.get(key)
+def picks(key: int) -> tuple[tuple[int, int], ...]:
+    """Return the (14 - rank, count) pairs of play ``key``, high ranks first (see ``tops``)."""
+    found = _PICKS.get(key)
     if found is None:
-        if len(_INDEXES) >= _INDEX_LIMIT:
-            _INDEXES.clear()
-        found = _INDEXES[key] = HandIndex(hand)
+        if len(_PICKS) >= _DECODED_LIMIT:
+            _PICKS.clear()
+        found = _PICKS[key] = tuple((N_RANKS - 1 - r, k) for r, k in decode(key)[0])
     return found
+
+
+_LAYOUTS: dict[str, tuple[tuple[int, ...], list[int]]] = {}
+
+
+def _layout(shape: str) -> tuple[tuple[int, ...], list[int]]:
+    """Return (rank counts, tops) of a hand from its rank letters; remembered, as hands recur."""
+    found = _LAYOUTS.get(shape)
+    if found is None:
+        counts = tuple(map(shape.count, LETTERS))
+        if len(_LAYOUTS) >= _DECODED_LIMIT:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[shape] = (counts, list(accumulate(reversed(counts))))
+    return found
+
+
+def hand_counts(hand: list[str]) -> tuple[int, ...]:
+    """Return the rank counts of a hand."""
+    return _layout("".join(map(LETTER_OF.__getitem__, hand)))[0]
+
+
+def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
+    """Return the play actions of a hand kept high to low: each play's lowest suits, high to low."""
+    counts, tops = _layout("".join(map(LETTER_OF.__getitem__, hand)))
+    keys = play_keys(counts, previous)
+    if not keys:
+        return []
+    picks_of = _PICKS.get
+    actions = []
+    for key in keys:
+        parts = picks_of(key) or picks(key)
+        if len(parts) == 1:
+            i, k = parts[0]
+            e = tops[i]
+            actions.append({"type": "play", "cards": hand[e - k : e]})
+        else:
+            cards = []
+            for i, k in parts:
+                e = tops[i]
+                cards += hand[e - k : e]
+            actions.append({"type": "play", "cards": cards})
+    return actions
