@@ -336,6 +336,11 @@ class Workers:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(5)
+        import redis
+
+        # Leftover messages (tasks that found nothing to do) and the queue's bindings go too.
+        client = redis.Redis.from_url(os.environ["REDIS_URL"])
+        client.delete(self.queue, *client.keys(f"_kombu.binding*.{self.queue}"))
 
 
 def settle_with_workers(workers: Workers, ids: list[int], warmup: list[int]) -> float:
