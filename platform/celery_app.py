@@ -2,10 +2,25 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "platform.settings")
 
 app = Celery("cardroom")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+# Database connections in workers follow DB_CONN_MAX_AGE, as web processes do.
+# Celery's Django fixup would close them around every task (30-130 ms to reopen
+# here, measured by bench/settlement.py); settings set CELERY_DB_REUSE_MAX to
+# turn that off, and these hooks let Django drop a connection that is broken or
+# older than its maximum age, before and after each task.
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def _close_old_connections(sender=None, **kwargs) -> None:
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return  # an eager task runs inside its caller's transaction
+    from django.db import close_old_connections
+
+    close_old_connections()
