@@ -1,4 +1,4 @@
-"""斗地主 (Dou Dizhu, "fight the landlord") card rules: parse, classify, compare, enumerate.
+"""斗地主 (Dou Dizhu, "fight the landlord") card rules: parse, classify, compare (moves.py enumerates).
 
 Cards are written as in DESIGN.md ("3s", "Th", "2c", "XJ" 小王 small joker,
 "DJ" 大王 big joker) and parsed once into rank values 0..14:
