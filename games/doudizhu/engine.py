@@ -53,6 +53,14 @@ DEFAULT_OPTIONS = {
 }
 
 PASS = {"type": "pass"}
+# The keys each action carries, and nothing else (a "seat" or any other extra key is refused).
+_SHAPES = {
+    "bid": frozenset(("type", "points")),
+    "pass": frozenset(("type",)),
+    "rob": frozenset(("type",)),
+    "double": frozenset(("type",)),
+    "play": frozenset(("type", "cards")),
+}
 
 
 def _options(config: dict) -> dict:
@@ -187,6 +195,8 @@ class DoudizhuEngine:
         if seat != state["turn"]:
             raise IllegalAction(gettext_noop("It is not your turn."))
         kind = action.get("type") if isinstance(action, dict) else None
+        if kind not in _SHAPES or set(action) != _SHAPES[kind]:
+            raise IllegalAction(gettext_noop("That is not an action in this game."))
         phase = state["phase"]
         if phase == "playing":
             return self._apply_play(state, seat, kind, action)
@@ -199,7 +209,7 @@ class DoudizhuEngine:
     def _apply_bid(self, state: State, seat: int, kind, action) -> State:
         if kind == "bid":
             points = action.get("points")
-            if points not in (1, 2, 3) or isinstance(points, bool):
+            if type(points) is not int or points not in (1, 2, 3):  # not 2.0, not True
                 raise IllegalAction(gettext_noop("A bid is 1, 2 or 3 points."))
             if points <= state["bid"]:
                 raise IllegalAction(

@@ -332,6 +332,23 @@ def test_illegal_messages_are_readable():
         ENGINE.apply(ENGINE.new_hand(config("classic", first_seat=0), seats(), rng()), 0, {"type": "rob"})
 
 
+@pytest.mark.parametrize("points", [2.0, True, "2", None, [2]])
+def test_a_bid_must_be_a_whole_number_of_points(points):
+    state = ENGINE.new_hand(config("classic", first_seat=0), seats(), rng())
+    with pytest.raises(IllegalAction, match="A bid is 1, 2 or 3 points."):
+        ENGINE.apply(state, 0, {"type": "bid", "points": points})
+
+
+@pytest.mark.parametrize(
+    "action",
+    [{"type": "pass", "seat": 2}, {"type": "bid", "points": 2, "seat": 1}, {"type": "bid"}, {"type": "fold"}],
+)
+def test_an_action_with_missing_extra_or_unknown_keys_is_refused(action):
+    state = ENGINE.new_hand(config("classic", first_seat=0), seats(), rng())
+    with pytest.raises(IllegalAction, match="That is not an action in this game."):
+        ENGINE.apply(state, 0, action)
+
+
 def test_follow_must_beat():
     state, ll = landlord_state("classic", ["55 33 K", "44 2", "66 7"])
     state = act(state, play("55"))
