@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -71,7 +72,9 @@ def table_quick_start(*, tier_id: int, user) -> Table:
     from rooms.services import tier_entry_check
 
     with transaction.atomic(durable=True):
-        tier = RoomTier.objects.select_related("game").get(pk=tier_id)
+        # The tier's row lock serialises quick starts of one tier, so two players arriving
+        # together join one table instead of each opening a new one.
+        tier = RoomTier.objects.select_for_update(of=("self",)).select_related("game").get(pk=tier_id)
         if tier.game.family == Game.Family.BANKER:
             # A house-banked game (百家乐) has no seats or hands: its rounds run in rooms.rounds.
             raise EntryRefused(
@@ -87,11 +90,21 @@ def table_quick_start(*, tier_id: int, user) -> Table:
             .filter(tier=tier, status=Table.Status.WAITING)
             .order_by("pk")
         )
-        # Prefer tables where humans already wait, so people play people; then any with room.
-        with_humans = [t for t in candidates if t.seats.filter(user__isnull=False, is_bot=False).exists()]
-        with_room = [t for t in candidates if t.seats.filter(user__isnull=True).exists()]
-        pool = [t for t in with_humans if t in with_room] or with_room
-        table = secrets.choice(pool) if pool else _table_create(tier)
+        # Fill the table nearest to starting: the most humans already waiting (people play
+        # people, and a table starts as soon as it can), then the oldest.
+        humans = dict(
+            Seat.objects.filter(table__in=candidates, user__isnull=False, is_bot=False)
+            .values("table_id")
+            .annotate(n=Count("id"))
+            .values_list("table_id", "n")
+        )
+        with_room = set(
+            Seat.objects.filter(table__in=candidates, user__isnull=True).values_list("table_id", flat=True)
+        )
+        pool = sorted(
+            (t for t in candidates if t.pk in with_room), key=lambda t: (-humans.get(t.pk, 0), t.pk)
+        )
+        table = pool[0] if pool else _table_create(tier)
         seats = lock_seats(table)
         seat = _free_seat(table, seats)
         if seat is None:  # every waiting table was full of humans: open a new one

@@ -261,3 +261,47 @@ def test_the_tick_settles_a_hand_whose_settlement_task_was_lost(tier, make_playe
     hand.refresh_from_db()
     assert hand.status == "settled"
     assert LedgerTransaction.objects.filter(key=f"hand:{hand.pk}:settle").count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_players_quick_starting_at_once_fill_tables_instead_of_opening_one_each(tier, make_player):
+    """Six players at once at a two-seat tier without bots: three full tables, every hand started."""
+    tier.bots_enabled = False
+    tier.save(update_fields=["bots_enabled"])
+    players = [make_player(coins=1000) for _ in range(6)]
+    barrier = threading.Barrier(len(players))
+    errors = []
+
+    def quick_start(user):
+        try:
+            barrier.wait()
+            services.table_quick_start(tier_id=tier.pk, user=user)
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=quick_start, args=(user,)) for user in players]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    tables = Table.objects.filter(tier=tier)
+    assert tables.count() == 3
+    for table in tables:
+        assert table.seats.filter(user__isnull=False, is_bot=False).count() == 2
+
+
+def test_quick_start_joins_the_table_where_most_players_wait(tier, make_player):
+    from rooms.tables.seating import _table_create
+
+    tier.bots_enabled = False
+    tier.save(update_fields=["bots_enabled"])
+    carol, alice, bob = (make_player(coins=1000) for _ in range(3))
+    first = services.table_quick_start(tier_id=tier.pk, user=carol)  # opens the tier's first table
+    newer = _table_create(tier)  # an empty table, as one left behind by players who went away
+    assert services.table_quick_start(tier_id=tier.pk, user=alice) == first  # carol waits there
+    assert first.seats.filter(user__isnull=False).count() == 2
+    assert services.table_quick_start(tier_id=tier.pk, user=bob) == newer  # the only one with room
