@@ -149,6 +149,11 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
 
   function applyResult(msg) {
     model.result = msg;
+    const verify = document.querySelector('#result [data-testid="verify-link"]');
+    if (verify && config.verifyUrl && Number.isInteger(msg.hand)) {
+      verify.href = config.verifyUrl.replace("{id}", String(msg.hand));
+      verify.hidden = false;
+    }
     const mine = (msg.seats || []).find((row) => row.index === mySeat());
     if (mine && typeof mine.balance === "number") model.balance = mine.balance;
     render();

@@ -196,6 +196,8 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
             seen["row_balance"] = me.locator("td.balance").inner_text()
             seen["level"] = page.inner_text("#my-level")
             seen["rows"] = page.locator("#result tbody tr").count()
+            verify = page.locator('#result [data-testid="verify-link"]')
+            seen["verify_href"] = verify.get_attribute("href") if verify.is_visible() else None
             seen["hand_fits"] = page.evaluate(
                 "() => { const b = document.querySelector('#my-hand').getBoundingClientRect();"
                 " return b.right <= window.innerWidth + 1 && b.left >= -1; }"
@@ -238,6 +240,8 @@ def test_a_new_player_plays_a_whole_hand_against_bots(live_asgi, doudizhu_tier, 
     paid = LedgerEntry.objects.filter(transaction__key=hand.settlement_key, account__user=user)
     assert sum(paid.values_list("amount", flat=True)) - carried == seen["delta"]
     assert seen["row_balance"].replace(",", "") == str(balance)
+    # The result panel links the hand's provably-fair check.
+    assert seen["verify_href"] == f"/tables/hands/{hand.pk}/verify/"
     assert seen["rows"] == 3
     wins = GameStats.objects.get(user=user, game_slug="doudizhu").wins
     assert seen["level"] == level_for_wins(wins).name
