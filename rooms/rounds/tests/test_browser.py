@@ -21,6 +21,7 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fix
     chromium_executable,
     live_asgi,
     screenshot_dir,
+    sign_up_and_enter,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -120,16 +121,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
         try:
             page = browser.new_page(viewport={"width": width, "height": height}, locale=locale)
             page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-            page.goto(f"{base_url}/accounts/signup/")
-            page.fill("#id_username", username)
-            page.fill("#id_password1", PASSWORD)
-            page.fill("#id_password2", PASSWORD)
-            page.click("form.form button[type=submit]")
-            page.wait_for_url(f"{base_url}/")
-
-            page.click("a.game-link[href$='/games/baccarat/']")
-            page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
-            page.wait_for_url("**/rounds/*/")
+            sign_up_and_enter(page, base_url, username, "baccarat", tier_id, "**/rounds/*/")
             page.wait_for_selector("#connection[data-status=connected]")
             # A dropped connection: the badge says so, the page reconnects by itself and resyncs.
             page.evaluate("() => window.tableClient.socket.ws.close()")

@@ -9,6 +9,7 @@ from django.test import Client
 from rooms.rounds import services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, live_round, run_to, stack_shoe, tick
+from rooms.tables.tests.test_consumers import latest_state, next_of  # noqa: F401 - shared socket readers
 from wallets.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
@@ -45,23 +46,6 @@ async def connected(table_id: int, user) -> WebsocketCommunicator:
     ok, _ = await comm.connect()
     assert ok
     return comm
-
-
-async def next_of(comm, kind: str, timeout: float = 3) -> dict:
-    while True:
-        message = await comm.receive_json_from(timeout=timeout)
-        if message["type"] == kind:
-            return message
-
-
-async def latest_state(comm) -> dict:
-    """Read everything pending and return the newest state."""
-    state = await next_of(comm, "state")
-    while not await comm.receive_nothing(timeout=0.2):
-        message = await comm.receive_json_from()
-        if message["type"] == "state" and message["seq"] >= state["seq"]:
-            state = message
-    return state
 
 
 async def betting_table(tier, user):

@@ -112,6 +112,19 @@ def doudizhu_tier(transactional_db):
     )
 
 
+def sign_up_and_enter(page, base_url: str, username: str, game: str, tier_id: int, landing: str) -> None:
+    """Sign up as ``username``, open ``game`` from the lobby, press the tier's button and land on ``landing``."""
+    page.goto(f"{base_url}/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form.form button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+    page.click(f"a.game-link[href$='/games/{game}/']")
+    page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
+    page.wait_for_url(landing)
+
+
 def chromium_executable() -> str:
     path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
     assert path, "Chromium is missing (the browser marker should have skipped this test)"
@@ -157,16 +170,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
         try:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-            page.goto(f"{base_url}/accounts/signup/")
-            page.fill("#id_username", username)
-            page.fill("#id_password1", PASSWORD)
-            page.fill("#id_password2", PASSWORD)
-            page.click("form.form button[type=submit]")
-            page.wait_for_url(f"{base_url}/")
-
-            page.click("a.game-link[href$='/games/doudizhu/']")
-            page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
-            page.wait_for_url("**/tables/*/")
+            sign_up_and_enter(page, base_url, username, "doudizhu", tier_id, "**/tables/*/")
             seen["table_url"] = page.url
             page.wait_for_function("() => document.querySelector('#table-app').dataset.seq")
             page.wait_for_selector("#connection[data-status=connected]")

@@ -15,13 +15,13 @@ import pytest
 import games
 from rooms.tables.tests.test_browser import (
     CHROMIUM_ARGS,
-    PASSWORD,
     SIZES,
     WAIT_FOR_ANSWER,
     WAIT_FOR_SOMETHING_TO_DO,
     chromium_executable,
     live_asgi,  # noqa: F401 - the fixture, shared
     screenshot_dir,
+    sign_up_and_enter,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -69,16 +69,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US")
         try:
             page = browser.new_page(viewport={"width": width, "height": height}, locale=locale)
             page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-            page.goto(f"{base_url}/accounts/signup/")
-            page.fill("#id_username", username)
-            page.fill("#id_password1", PASSWORD)
-            page.fill("#id_password2", PASSWORD)
-            page.click("form.form button[type=submit]")
-            page.wait_for_url(f"{base_url}/")
-
-            page.click("a.game-link[href$='/games/texas/']")
-            page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
-            page.wait_for_url("**/tables/*/")
+            sign_up_and_enter(page, base_url, username, "texas", tier_id, "**/tables/*/")
             page.wait_for_function("() => document.querySelector('#table-app').dataset.seq")
             page.wait_for_selector("#connection[data-status=connected]")
             seen["balance_before"] = int(page.get_attribute("#my-balance", "data-value"))

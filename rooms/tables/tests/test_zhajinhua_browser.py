@@ -21,6 +21,7 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fix
     chromium_executable,
     live_asgi,
     screenshot_dir,
+    sign_up_and_enter,
 )
 from rooms.tables.tests.test_zhajinhua_runtime import zjh_game  # noqa: F401 - a fixture
 
@@ -98,16 +99,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
         try:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-            page.goto(f"{base_url}/accounts/signup/")
-            page.fill("#id_username", username)
-            page.fill("#id_password1", PASSWORD)
-            page.fill("#id_password2", PASSWORD)
-            page.click("form.form button[type=submit]")
-            page.wait_for_url(f"{base_url}/")
-
-            page.click("a.game-link[href$='/games/zhajinhua/']")
-            page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
-            page.wait_for_url("**/tables/*/")
+            sign_up_and_enter(page, base_url, username, "zhajinhua", tier_id, "**/tables/*/")
             page.wait_for_function("() => document.querySelector('#table-app').dataset.seq")
             page.wait_for_selector("#connection[data-status=connected]")
             seen["balance_before"] = int(page.get_attribute("#my-balance", "data-value"))
