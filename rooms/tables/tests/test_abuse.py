@@ -18,7 +18,7 @@ from channels.testing import WebsocketCommunicator
 from rooms.tables import services
 from rooms.tables.broadcast import engine_for
 from rooms.tables.models import Hand, Seat, Table
-from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.test_consumers import latest_state, next_of, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -101,10 +101,17 @@ async def seat_and_wait_for_turn(slug: str, make_player, phase: str | None = Non
         if hand and hand["status"] == "playing" and state["you"]["seat"] in hand["actors"]:
             if phase is None or hand["view"].get("phase") == phase:
                 return alice, table, comm, state
+            # Her turn in another phase: let her time run out, so the server plays it for her.
+            await sync_to_async(_expire_hand)(hand["id"])
+            continue
         if hand is None or hand["status"] != "playing":
             # The bots finished a hand without her (or none started yet): ready up for the next.
             await sync_to_async(_ready_if_waiting)(table.pk, alice)
     raise AssertionError("never reached the player's turn")
+
+
+def _expire_hand(hand_id: int) -> None:
+    expire(Hand.objects.get(pk=hand_id))
 
 
 def _ready_if_waiting(table_id: int, user) -> None:
