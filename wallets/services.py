@@ -168,7 +168,8 @@ def ledger_post(
     return _post(key=key, kind=kind, legs=legs, reference=reference, actor=actor, memo=memo, reversal_of=None)
 
 
-def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTransaction:
+def _cleaned(*, key, kind, legs, reference, actor_id, memo, reversal_of) -> tuple:
+    """Validate one posting; return its clean key, legs, reference, memo and fingerprint."""
     key = _clean_text(key, field=_("idempotency key"), max_length=KEY_MAX_LENGTH)
     if not key:
         raise InvalidTransaction(_("An idempotency key is required."))
@@ -177,7 +178,6 @@ def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTran
     reference = _clean_text(reference, field=_("reference"), max_length=REFERENCE_MAX_LENGTH)
     memo = _clean_text(memo, field=_("memo"))
     legs = _clean_legs(legs)
-    actor_id = getattr(actor, "pk", None)
     fingerprint = _fingerprint(
         kind=kind,
         legs=legs,
@@ -185,6 +185,41 @@ def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTran
         actor_id=actor_id,
         memo=memo,
         reversal_of_id=getattr(reversal_of, "pk", None),
+    )
+    return key, legs, reference, memo, fingerprint
+
+
+def _entries(txn: LedgerTransaction, legs, locked: dict) -> list[LedgerEntry]:
+    """Apply ``legs`` to the ``locked`` accounts' balances in order; refuse an overdraft."""
+    entries = []
+    for account, amount in legs:
+        current = locked[account.pk]
+        after = current.balance + amount
+        if after < 0 and current.kind not in Account.MAY_GO_NEGATIVE:
+            raise InsufficientFunds(
+                _(
+                    "Insufficient funds: %(account)s has a balance of %(balance)d coins and cannot pay %(amount)d."
+                )
+                % {"account": current, "balance": current.balance, "amount": -amount},
+                account=current,
+                balance=current.balance,
+                amount=-amount,
+            )
+        current.balance = after
+        entries.append(LedgerEntry(transaction=txn, account=current, amount=amount, balance_after=after))
+    return entries
+
+
+def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTransaction:
+    actor_id = getattr(actor, "pk", None)
+    key, legs, reference, memo, fingerprint = _cleaned(
+        key=key,
+        kind=kind,
+        legs=legs,
+        reference=reference,
+        actor_id=actor_id,
+        memo=memo,
+        reversal_of=reversal_of,
     )
 
     with db_transaction.atomic():
@@ -214,22 +249,7 @@ def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTran
             raise
 
         locked = _lock_accounts(legs)
-        entries = []
-        for account, amount in legs:
-            current = locked[account.pk]
-            after = current.balance + amount
-            if after < 0 and current.kind not in Account.MAY_GO_NEGATIVE:
-                raise InsufficientFunds(
-                    _(
-                        "Insufficient funds: %(account)s has a balance of %(balance)d coins and cannot pay %(amount)d."
-                    )
-                    % {"account": current, "balance": current.balance, "amount": -amount},
-                    account=current,
-                    balance=current.balance,
-                    amount=-amount,
-                )
-            current.balance = after
-            entries.append(LedgerEntry(transaction=txn, account=current, amount=amount, balance_after=after))
+        entries = _entries(txn, legs, locked)
         for entry in entries:
             entry.account.save(update_fields=["balance"])
         LedgerEntry.objects.bulk_create(entries)
@@ -261,21 +281,14 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
     actor_id = getattr(actor, "pk", None)
     cleaned = []
     for posting in postings:
-        key = _clean_text(posting.key, field=_("idempotency key"), max_length=KEY_MAX_LENGTH)
-        if not key:
-            raise InvalidTransaction(_("An idempotency key is required."))
-        if posting.kind not in LedgerTransaction.Kind.values:
-            raise InvalidTransaction(_("Unknown transaction kind %(kind)r.") % {"kind": posting.kind})
-        reference = _clean_text(posting.reference, field=_("reference"), max_length=REFERENCE_MAX_LENGTH)
-        memo = _clean_text(posting.memo, field=_("memo"))
-        legs = _clean_legs(posting.legs)
-        fingerprint = _fingerprint(
+        key, legs, reference, memo, fingerprint = _cleaned(
+            key=posting.key,
             kind=posting.kind,
-            legs=legs,
-            reference=reference,
+            legs=posting.legs,
+            reference=posting.reference,
             actor_id=actor_id,
-            memo=memo,
-            reversal_of_id=None,
+            memo=posting.memo,
+            reversal_of=None,
         )
         cleaned.append((key, posting.kind, legs, reference, memo, fingerprint))
     if len({item[0] for item in cleaned}) != len(cleaned):
@@ -310,25 +323,7 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
             locked = _lock_accounts([leg for item in fresh for leg in item[2]])
             entries = []
             for key, _kind, legs, *_rest in fresh:
-                for account, amount in legs:
-                    current = locked[account.pk]
-                    after = current.balance + amount
-                    if after < 0 and current.kind not in Account.MAY_GO_NEGATIVE:
-                        raise InsufficientFunds(
-                            _(
-                                "Insufficient funds: %(account)s has a balance of %(balance)d coins and cannot pay %(amount)d."
-                            )
-                            % {"account": current, "balance": current.balance, "amount": -amount},
-                            account=current,
-                            balance=current.balance,
-                            amount=-amount,
-                        )
-                    current.balance = after
-                    entries.append(
-                        LedgerEntry(
-                            transaction=existing[key], account=current, amount=amount, balance_after=after
-                        )
-                    )
+                entries.extend(_entries(existing[key], legs, locked))
             _save_balances(list(locked.values()))
             LedgerEntry.objects.bulk_create(entries)
     return [existing[item[0]] for item in cleaned]
