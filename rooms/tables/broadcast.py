@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from dataclasses import dataclass, field
 
@@ -224,26 +225,45 @@ def table_changed(
         ctx = _context(table, seats, hand, None)
     else:
         ctx = load_context(table.pk)
-    seat_users = [seat.user_id for seat in ctx.seats if seat.user_id]
-    extra = [{**notice, "seq": ctx.table.seq} for notice in (notices or [])]
-    messages: list[tuple[str, dict]] = []
+    message = frames_message(ctx, notices or [])
+    group = table_group(table.pk)
+    transaction.on_commit(lambda: send_messages([(group, message)]))
+    return ctx.table.seq
+
+
+def table_group(table_id: int) -> str:
+    """The group every socket of the table listens on, whatever its seat."""
+    return f"table-{table_id}"
+
+
+def frame_text(payload: dict) -> str:
+    """A frame as the socket sends it (compact JSON, UTF-8 kept)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
+    """One channel-layer message carrying every viewer's frames of this change, serialised once.
+
+    A ``table.frames`` message goes to the table's one group instead of one
+    message per seat group: one group send per change. Each socket sends only
+    the frames of the seat it holds (``seats``: index, user id, frames) or the
+    spectators' (``watch``), so what each viewer receives is what its own seat
+    group carried before. ``seat_users`` lets a socket see that its seat changed.
+    """
+    seq = ctx.table.seq
+    extra = [frame_text({**notice, "seq": seq}) for notice in notices]
+    seats = []
     for seat in ctx.seats:
         payload = snapshot(ctx, seat_index=seat.index, balance=ctx.balances.get(seat.user_id))
-        messages.append(
-            (
-                seat_group(table.pk, seat.index),
-                {"type": "table.event", "user": seat.user_id, "events": [payload, *extra]},
-            )
-        )
-    watch = snapshot(ctx, seat_index=None, balance=None)
-    messages.append(
-        (
-            watch_group(table.pk),
-            {"type": "table.event", "user": None, "seat_users": seat_users, "events": [watch, *extra]},
-        )
-    )
-    transaction.on_commit(lambda: send_messages(messages))
-    return ctx.table.seq
+        seats.append([seat.index, seat.user_id, [frame_text(payload), *extra]])
+    watch = frame_text(snapshot(ctx, seat_index=None, balance=None))
+    return {
+        "type": "table.frames",
+        "seq": seq,
+        "seats": seats,
+        "watch": [watch, *extra],
+        "seat_users": [seat.user_id for seat in ctx.seats if seat.user_id],
+    }
 
 
 def _seq_bump(table_id: int) -> int:

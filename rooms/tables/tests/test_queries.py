@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import expire
-from rooms.tables.tests.helpers import open_hand
+from rooms.tables.tests.helpers import open_hand, per_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -62,7 +62,7 @@ def test_one_action_costs_a_fixed_number_of_statements(human_table):
 
 def _sent(monkeypatch) -> list:
     sent: list = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
     return sent
 
 
