@@ -102,3 +102,29 @@ def test_the_broadcast_of_a_timeout_is_the_state_a_resync_reads(human_table, mon
     # The seat whose time ran out is under 托管 in what everyone sees.
     assert any(s["trustee"] for s in fresh[broadcast.watch_group(human_table.pk)]["table"]["seats"])
     assert Hand.objects.get(pk=hand.pk).action_count == 1
+
+
+def test_the_locking_reads_return_what_the_querysets_return(human_table):
+    from django.db import transaction
+
+    from rooms.tables import core
+
+    def fields(obj) -> dict:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    with transaction.atomic():
+        table = core.lock_table(human_table.pk)
+        seats = core.lock_seats(table)
+        hand = core.open_hand(table)
+    orm_table = type(human_table).objects.select_related("tier__game").get(pk=human_table.pk)
+    assert fields(table) == fields(orm_table)
+    assert fields(table.tier) == fields(orm_table.tier)
+    assert fields(table.tier.game) == fields(orm_table.tier.game)
+    orm_seats = list(Seat.objects.filter(table=human_table).select_related("user").order_by("index"))
+    assert [fields(s) for s in seats] == [fields(s) for s in orm_seats]
+    assert [fields(s.user) if s.user_id else None for s in seats] == [
+        fields(s.user) if s.user_id else None for s in orm_seats
+    ]
+    orm_hand = Hand.objects.filter(table=human_table, status__in=["playing", "finished"]).first()
+    assert fields(hand) == fields(orm_hand)
+    assert isinstance(hand.state, dict) and hand.state == orm_hand.state
