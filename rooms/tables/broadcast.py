@@ -204,6 +204,7 @@ def table_changed(
     *,
     notices: list[dict] | None = None,
     locked: tuple[list[Seat], Hand | None] | None = None,
+    bumped: bool = False,
 ) -> int:
     """Bump the table's event sequence and broadcast every viewer's state after commit.
 
@@ -211,8 +212,11 @@ def table_changed(
     ``notices`` (``result``, ``cancelled``) follow the ``state`` and carry the same ``seq``.
     ``locked``: the caller's locked seats (users loaded) and open hand, saved and
     current, so the snapshot is built from them instead of reading them again.
+    ``bumped``: the caller locked the table with ``lock_table(..., bump=True)``,
+    so ``table.seq`` is already this change's.
     """
-    table.seq = _seq_bump(table.pk)
+    if not bumped:
+        table.seq = _seq_bump(table.pk)
     if locked is not None:
         seats, hand = locked
         ctx = _context(table, seats, hand, None)

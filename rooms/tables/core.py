@@ -42,20 +42,33 @@ def _instance(model, values):
     return model.from_db(connection.alias, [f.attname for f in fields], converted)
 
 
-def lock_table(table_id: int) -> Table:
-    """Lock and return the table row (the one lock that serialises a table), with its tier and game."""
+def lock_table(table_id: int, *, bump: bool = False) -> Table:
+    """Lock and return the table row (the one lock that serialises a table), with its tier and game.
+
+    ``bump``: also move the event sequence on in the same statement (an UPDATE
+    locks the row as well), for a service that always ends in ``table_changed``
+    or raises (a refusal rolls the bump back); pass ``bumped=True`` there.
+    """
     from rooms.models import Game, RoomTier
 
     qn = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {_columns(Table, 't')}, {_columns(RoomTier, 'r')}, {_columns(Game, 'g')} "
-            f"FROM {qn(Table._meta.db_table)} t "
-            f"JOIN {qn(RoomTier._meta.db_table)} r ON r.{qn('id')} = t.{qn(Table._meta.get_field('tier').column)} "
-            f"JOIN {qn(Game._meta.db_table)} g ON g.{qn('id')} = r.{qn(RoomTier._meta.get_field('game').column)} "
-            f"WHERE t.{qn('id')} = %s FOR UPDATE OF t",
-            [table_id],
+    tier_join = f"r.{qn('id')} = t.{qn(Table._meta.get_field('tier').column)}"
+    game_join = f"g.{qn('id')} = r.{qn(RoomTier._meta.get_field('game').column)}"
+    columns = f"{_columns(Table, 't')}, {_columns(RoomTier, 'r')}, {_columns(Game, 'g')}"
+    if bump:
+        sql = (
+            f"UPDATE {qn(Table._meta.db_table)} t SET {qn('seq')} = t.{qn('seq')} + 1 "
+            f"FROM {qn(RoomTier._meta.db_table)} r JOIN {qn(Game._meta.db_table)} g ON {game_join} "
+            f"WHERE t.{qn('id')} = %s AND {tier_join} RETURNING {columns}"
         )
+    else:
+        sql = (
+            f"SELECT {columns} FROM {qn(Table._meta.db_table)} t "
+            f"JOIN {qn(RoomTier._meta.db_table)} r ON {tier_join} JOIN {qn(Game._meta.db_table)} g ON {game_join} "
+            f"WHERE t.{qn('id')} = %s FOR UPDATE OF t"
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
         row = cursor.fetchone()
     if row is None:
         raise TableNotFound()

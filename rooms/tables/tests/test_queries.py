@@ -16,10 +16,10 @@ from rooms.tables.tests.helpers import open_hand, per_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
-# lock the table (with tier and game), lock the seats (with users), lock the open hand,
-# append the action, save the hand, bump the event seq (RETURNING it), and read the
-# seated users' balances and levels for the broadcast: one statement each.
-STATEMENTS_PER_ACTION = 7
+# lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING,
+# lock the seats (with users), lock the open hand, append the action, save the hand,
+# and read the seated users' balances and levels for the broadcast: one statement each.
+STATEMENTS_PER_ACTION = 6
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
@@ -128,3 +128,19 @@ def test_the_locking_reads_return_what_the_querysets_return(human_table):
     orm_hand = Hand.objects.filter(table=human_table, status__in=["playing", "finished"]).first()
     assert fields(hand) == fields(orm_hand)
     assert isinstance(hand.state, dict) and hand.state == orm_hand.state
+
+
+def test_a_refused_action_leaves_the_event_sequence_where_it_was(human_table):
+    from rooms.tables.errors import NotYourTurn
+    from rooms.tables.models import Table
+
+    hand, engine, seat = _actor(human_table)
+    other = Seat.objects.select_related("user").exclude(index=seat.index).filter(table=human_table).first()
+    before = Table.objects.get(pk=human_table.pk).seq
+    with pytest.raises(NotYourTurn):
+        services.table_act(table_id=human_table.pk, user=other.user, action={"type": "pass"})
+    assert Table.objects.get(pk=human_table.pk).seq == before
+    seq = services.table_act(
+        table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[-1]
+    )
+    assert seq == before + 1 == Table.objects.get(pk=human_table.pk).seq
