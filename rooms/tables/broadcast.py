@@ -1,11 +1,15 @@
 """What each viewer of a table sees, and how it reaches them after a commit.
 
-Every committed change of a table bumps ``table.seq`` and sends each seat its
-own ``state`` (the engine's view for that seat) on the seat's channel-layer
-group, and the spectator ``state`` on the watch group. The payloads are built
-once per change, at the end of the changing transaction (so a payload and its
-``seq`` always agree), and sent in ``transaction.on_commit``: a rolled-back
-change is never seen, and no consumer recomputes anything.
+Every committed change of a table bumps ``table.seq`` and builds each seat its
+own ``state`` (the engine's view for that seat) and the spectators' ``state``,
+serialised to JSON text once, into one ``table.frames`` message on the table's
+group: every socket of the table receives it and sends only its own seat's
+frames (or the spectators'), so each viewer still sees only what its seat may.
+The frames are built at the end of the changing transaction (so a frame and
+its ``seq`` always agree) and sent in ``transaction.on_commit``: a rolled-back
+change is never seen, and no consumer recomputes anything. Broadcasts built
+per group (``table.event`` on a seat's or the watch group) still reach the
+same sockets.
 """
 
 from __future__ import annotations

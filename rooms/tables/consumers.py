@@ -133,9 +133,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         timers_ensure_started()
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
-        await self._db(services.table_presence)(
-            table_id=self.table_id, user=self.user, connected=True
-        )
+        await self._db(services.table_presence)(table_id=self.table_id, user=self.user, connected=True)
         await self.accept()
         await self._follow_seat()
 

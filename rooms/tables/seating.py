@@ -78,7 +78,9 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         # takes, so a table service holding its table (which this waits for below) and
         # inserting such a row deadlocked with it (seen once sockets ran in parallel).
         tier = (
-            RoomTier.objects.select_for_update(of=("self",), no_key=True).select_related("game").get(pk=tier_id)
+            RoomTier.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("game")
+            .get(pk=tier_id)
         )
         if tier.game.family == Game.Family.BANKER:
             # A house-banked game (百家乐) has no seats or hands: its rounds run in rooms.rounds.

@@ -51,7 +51,9 @@ def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
         table_id = int(group.rsplit("-", 1)[1])
         for index, user_id, frames in message["seats"]:
             events = [json.loads(text) for text in frames]
-            out.append((seat_group(table_id, index), {"type": "table.event", "user": user_id, "events": events}))
+            out.append(
+                (seat_group(table_id, index), {"type": "table.event", "user": user_id, "events": events})
+            )
         events = [json.loads(text) for text in message["watch"]]
         out.append(
             (
