@@ -91,6 +91,18 @@ def table_executor(table_id: int) -> ThreadPoolExecutor | None:
     return _executors[table_id % size]
 
 
+def table_executors_close() -> None:
+    """Let the table threads finish their calls, then close their database connections.
+
+    For tests: the test database can only be dropped once no thread holds a
+    connection to it.
+    """
+    from django.db import connections
+
+    for executor in list(_executors):
+        executor.submit(connections.close_all).result()
+
+
 def table_sync_to_async(table_id: int, func):
     """``database_sync_to_async(func)`` on the table's own thread (``table_executor``)."""
     executor = table_executor(table_id)
