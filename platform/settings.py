@@ -172,10 +172,12 @@ if REDIS_URL:
     # redis-py 8 gives each connection a 5 s read timeout by default: exactly the 5 s a
     # channel layer's blocking receive waits on a quiet socket, so with it a consumer that
     # heard nothing for 5 s died and its page had to reconnect (a 百家乐 countdown is 15 s).
+    # Its pool refuses a command beyond 100 connections in use: a table socket leaves two
+    # groups as it closes, and 120 sockets closing together (a server restart) ran out.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}]},
         }
     }
 else:
@@ -235,6 +237,10 @@ TABLE_AUTO_DELAY = float(os.environ.get("TABLE_AUTO_DELAY", "0.8"))
 TABLE_DISCONNECT_GRACE = float(os.environ.get("TABLE_DISCONNECT_GRACE", "5"))
 TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
 TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
+# Threads per ASGI process for the table sockets' database calls: each table uses one
+# (chosen by table id), so a table's calls keep their order while tables overlap; 0 runs
+# them all on Channels' single database thread. Each thread holds one connection.
+TABLE_DB_THREADS = int(os.environ.get("TABLE_DB_THREADS", "8"))
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 # Banker-game rounds (百家乐): a table nobody has watched for this long opens no new round.

@@ -1,17 +1,22 @@
 """What each viewer of a table sees, and how it reaches them after a commit.
 
-Every committed change of a table bumps ``table.seq`` and sends each seat its
-own ``state`` (the engine's view for that seat) on the seat's channel-layer
-group, and the spectator ``state`` on the watch group. The payloads are built
-once per change, at the end of the changing transaction (so a payload and its
-``seq`` always agree), and sent in ``transaction.on_commit``: a rolled-back
-change is never seen, and no consumer recomputes anything.
+Every committed change of a table bumps ``table.seq`` and builds each seat its
+own ``state`` (the engine's view for that seat) and the spectators' ``state``,
+serialised to JSON text once, into one ``table.frames`` message on the table's
+group: every socket of the table receives it and sends only its own seat's
+frames (or the spectators'), so each viewer still sees only what its seat may.
+The frames are built at the end of the changing transaction (so a frame and
+its ``seq`` always agree) and sent in ``transaction.on_commit``: a rolled-back
+change is never seen, and no consumer recomputes anything. Broadcasts built
+per group (``table.event`` on a seat's or the watch group) still reach the
+same sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from dataclasses import dataclass, field
 
@@ -70,33 +75,26 @@ def _context(table: Table, seats: list[Seat], hand: Hand | None, last_hand: Hand
     from platform.accounts.levels import level_for_wins
     from platform.accounts.models import GameStats
 
-    from django.contrib.auth import get_user_model
-    from django.db.models import OuterRef, Subquery
-
     from wallets.models import Account
 
     user_ids = [seat.user_id for seat in seats if seat.user_id]
     balances: dict[int, int] = {}
     wins: dict[int, int] = {}
     if user_ids:
-        rows = (
-            get_user_model()
-            .objects.filter(pk__in=user_ids)
-            .annotate(
-                wallet_balance=Subquery(Account.objects.filter(user_id=OuterRef("pk")).values("balance")[:1]),
-                game_wins=Subquery(
-                    GameStats.objects.filter(user_id=OuterRef("pk"), game_slug=table.tier.game.slug).values(
-                        "wins"
-                    )[:1]
-                ),
+        # One statement for both (written out: the ORM's two subqueries cost more CPU to
+        # compile than the database spends on them). A user has one account, and one
+        # stats row per game.
+        qn = connection.ops.quote_name
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 0, {qn('user_id')}, {qn('balance')} FROM {qn(Account._meta.db_table)} "
+                f"WHERE {qn('user_id')} = ANY(%s) "
+                f"UNION ALL SELECT 1, {qn('user_id')}, {qn('wins')} FROM {qn(GameStats._meta.db_table)} "
+                f"WHERE {qn('user_id')} = ANY(%s) AND {qn('game_slug')} = %s",
+                [user_ids, user_ids, table.tier.game.slug],
             )
-            .values_list("pk", "wallet_balance", "game_wins")
-        )
-        for user_id, balance, won in rows:
-            if balance is not None:
-                balances[user_id] = balance
-            if won is not None:
-                wins[user_id] = won
+            for kind, user_id, value in cursor.fetchall():
+                (wins if kind else balances)[user_id] = value
     levels = {
         seat.user_id: level_for_wins(wins.get(seat.user_id, 0)).name
         for seat in seats
@@ -210,6 +208,7 @@ def table_changed(
     *,
     notices: list[dict] | None = None,
     locked: tuple[list[Seat], Hand | None] | None = None,
+    bumped: bool = False,
 ) -> int:
     """Bump the table's event sequence and broadcast every viewer's state after commit.
 
@@ -217,33 +216,55 @@ def table_changed(
     ``notices`` (``result``, ``cancelled``) follow the ``state`` and carry the same ``seq``.
     ``locked``: the caller's locked seats (users loaded) and open hand, saved and
     current, so the snapshot is built from them instead of reading them again.
+    ``bumped``: the caller locked the table with ``lock_table(..., bump=True)``,
+    so ``table.seq`` is already this change's.
     """
-    table.seq = _seq_bump(table.pk)
+    if not bumped:
+        table.seq = _seq_bump(table.pk)
     if locked is not None:
         seats, hand = locked
         ctx = _context(table, seats, hand, None)
     else:
         ctx = load_context(table.pk)
-    seat_users = [seat.user_id for seat in ctx.seats if seat.user_id]
-    extra = [{**notice, "seq": ctx.table.seq} for notice in (notices or [])]
-    messages: list[tuple[str, dict]] = []
+    message = frames_message(ctx, notices or [])
+    group = table_group(table.pk)
+    transaction.on_commit(lambda: send_messages([(group, message)]))
+    return ctx.table.seq
+
+
+def table_group(table_id: int) -> str:
+    """The group every socket of the table listens on, whatever its seat."""
+    return f"table-{table_id}"
+
+
+def frame_text(payload: dict) -> str:
+    """A frame as the socket sends it (compact JSON, UTF-8 kept)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
+    """One channel-layer message carrying every viewer's frames of this change, serialised once.
+
+    A ``table.frames`` message goes to the table's one group instead of one
+    message per seat group: one group send per change. Each socket sends only
+    the frames of the seat it holds (``seats``: index, user id, frames) or the
+    spectators' (``watch``), so what each viewer receives is what its own seat
+    group carried before. ``seat_users`` lets a socket see that its seat changed.
+    """
+    seq = ctx.table.seq
+    extra = [frame_text({**notice, "seq": seq}) for notice in notices]
+    seats = []
     for seat in ctx.seats:
         payload = snapshot(ctx, seat_index=seat.index, balance=ctx.balances.get(seat.user_id))
-        messages.append(
-            (
-                seat_group(table.pk, seat.index),
-                {"type": "table.event", "user": seat.user_id, "events": [payload, *extra]},
-            )
-        )
-    watch = snapshot(ctx, seat_index=None, balance=None)
-    messages.append(
-        (
-            watch_group(table.pk),
-            {"type": "table.event", "user": None, "seat_users": seat_users, "events": [watch, *extra]},
-        )
-    )
-    transaction.on_commit(lambda: send_messages(messages))
-    return ctx.table.seq
+        seats.append([seat.index, seat.user_id, [frame_text(payload), *extra]])
+    watch = frame_text(snapshot(ctx, seat_index=None, balance=None))
+    return {
+        "type": "table.frames",
+        "seq": seq,
+        "seats": seats,
+        "watch": [watch, *extra],
+        "seat_users": [seat.user_id for seat in ctx.seats if seat.user_id],
+    }
 
 
 def _seq_bump(table_id: int) -> int:

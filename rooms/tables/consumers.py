@@ -10,9 +10,11 @@ the contract.
 from __future__ import annotations
 
 import json
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.urls import reverse
@@ -20,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from rooms.tables import selectors, services
-from rooms.tables.broadcast import seat_group, watch_group
+from rooms.tables.broadcast import frame_text, seat_group, table_group, watch_group
 from rooms.tables.errors import TableError
 from rooms.tables.models import Table
 from rooms.tables.timers import timers_ensure_started
@@ -66,6 +68,49 @@ def scope_language(scope: dict) -> str:
     return settings.LANGUAGE_CODE
 
 
+_executors: list[ThreadPoolExecutor] = []
+_executors_lock = threading.Lock()
+
+
+def table_executor(table_id: int) -> ThreadPoolExecutor | None:
+    """The one thread that runs this table's database calls in this process (None: Channels' single thread).
+
+    Channels runs every ``database_sync_to_async`` call of a process on ONE
+    thread, so one table's wait on PostgreSQL held up every other table. Each
+    table is given one thread of a small pool instead (``TABLE_DB_THREADS``,
+    chosen by table id): a table's calls still run one at a time and in the
+    order they were made, while different tables overlap.
+    """
+    size = getattr(settings, "TABLE_DB_THREADS", 0)
+    if size <= 0:
+        return None
+    if len(_executors) < size:
+        with _executors_lock:
+            while len(_executors) < size:
+                _executors.append(ThreadPoolExecutor(1, thread_name_prefix=f"table-db-{len(_executors)}"))
+    return _executors[table_id % size]
+
+
+def table_executors_close() -> None:
+    """Let the table threads finish their calls, then close their database connections.
+
+    For tests: the test database can only be dropped once no thread holds a
+    connection to it.
+    """
+    from django.db import connections
+
+    for executor in list(_executors):
+        executor.submit(connections.close_all).result()
+
+
+def table_sync_to_async(table_id: int, func):
+    """``database_sync_to_async(func)`` on the table's own thread (``table_executor``)."""
+    executor = table_executor(table_id)
+    if executor is None:
+        return database_sync_to_async(func)
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor)
+
+
 class TableConsumer(AsyncWebsocketConsumer):
     # The messages this socket understands; a subclass for another kind of table swaps it.
     shapes: dict[str, dict[str, type]] = SHAPES
@@ -73,7 +118,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message) -> None:
         # Errors and notices go out in the socket owner's language; the consumer
         # and the services it calls in threads share this context.
-        with translation.override(scope_language(self.scope)):
+        language = getattr(self, "language", None)
+        if language is None:
+            language = self.language = scope_language(self.scope)  # the scope never changes
+        with translation.override(language):
             await super().dispatch(message)
 
     async def connect(self) -> None:
@@ -90,30 +138,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
-        if not await database_sync_to_async(Table.objects.filter(pk=self.table_id).exists)():
+        if not await self._db(Table.objects.filter(pk=self.table_id).exists)():
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return
         timers_ensure_started()
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
-        await database_sync_to_async(services.table_presence)(
-            table_id=self.table_id, user=self.user, connected=True
-        )
+        await self._db(services.table_presence)(table_id=self.table_id, user=self.user, connected=True)
         await self.accept()
         await self._follow_seat()
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
         if self.seat is not None:
             try:
-                await database_sync_to_async(services.table_presence)(
+                await self._db(services.table_presence)(
                     table_id=self.table_id, user=self.user, connected=False
                 )
             except TableError:
                 pass
+
+    def _db(self, func):
+        return table_sync_to_async(self.table_id, func)
 
     # --- incoming -------------------------------------------------------------
 
@@ -193,7 +243,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         from rooms.errors import EntryRefused
 
         try:
-            await database_sync_to_async(service)(table_id=self.table_id, user=self.user, **kwargs)
+            await self._db(service)(table_id=self.table_id, user=self.user, **kwargs)
         except TableError as exc:
             await self._error(exc.code, str(exc), ref=ref)
         except EntryRefused as exc:
@@ -201,8 +251,27 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # --- outgoing -------------------------------------------------------------
 
+    async def table_frames(self, event: dict) -> None:
+        """Send this socket's frames of a change (serialised once by the sender), or follow a seat change."""
+        mine = self.user.pk
+        frames = None
+        if self.seat is None:
+            if mine not in event["seat_users"]:
+                frames = event["watch"]
+        else:
+            for index, user_id, seat_frames in event["seats"]:
+                if index == self.seat:
+                    frames = seat_frames if user_id == mine else None
+                    break
+        if frames is None:
+            await self._follow_seat()
+            return
+        self.seq = max(self.seq, event["seq"])
+        for text in frames:
+            await self.send(text_data=text)
+
     async def table_event(self, event: dict) -> None:
-        """Forward a broadcast, unless it shows this user's seat changed (then follow it)."""
+        """Forward a broadcast built per group, unless it shows this user's seat changed (then follow it)."""
         mine = self.user.pk
         if (self.seat is not None and event.get("user") != mine) or (
             self.seat is None and mine in event.get("seat_users", ())
@@ -215,8 +284,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._send(payload)
 
     async def _follow_seat(self) -> None:
-        """Listen on the group of the seat this user holds here (or the spectators'), and resync."""
-        seat = await database_sync_to_async(selectors.seat_for_user)(user=self.user)
+        """Listen on the group of the seat this user holds here (or the spectators'), and resync.
+
+        Every socket also listens on the table's group (``table.frames``: one
+        message per change for all its viewers); the seat and watch groups carry
+        the broadcasts still built per group (``table.event``).
+        """
+        seat = await self._db(selectors.seat_for_user)(user=self.user)
         if seat is not None and seat.table_id != self.table_id:
             url = reverse("tables:table", kwargs={"table_id": seat.table_id})
             await self._send({"type": "moved", "seq": self.seq, "table": seat.table_id, "url": url})
@@ -226,18 +300,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         if group != self.group:
             if self.group is not None:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
+            else:
+                await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
             await self.channel_layer.group_add(group, self.channel_name)
             self.group = group
         await self._send_state()
 
     async def _send_state(self) -> None:
-        state = await database_sync_to_async(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
+        state = await self._db(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
         await self._send(state)
 
     async def _send(self, payload: dict) -> None:
         if isinstance(payload.get("seq"), int):
             self.seq = max(self.seq, payload["seq"])
-        await self.send(text_data=json.dumps(payload, ensure_ascii=False, separators=(",", ":")))
+        await self.send(text_data=frame_text(payload))
 
     async def _error(self, code: str, message: str, *, ref: int | None = None) -> None:
         await self._send({"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message})

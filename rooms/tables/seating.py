@@ -73,8 +73,15 @@ def table_quick_start(*, tier_id: int, user) -> Table:
 
     with transaction.atomic(durable=True):
         # The tier's row lock serialises quick starts of one tier, so two players arriving
-        # together join one table instead of each opening a new one.
-        tier = RoomTier.objects.select_for_update(of=("self",)).select_related("game").get(pk=tier_id)
+        # together join one table instead of each opening a new one. NO KEY UPDATE: a full
+        # FOR UPDATE also blocks the key-share lock that every row referencing the tier
+        # takes, so a table service holding its table (which this waits for below) and
+        # inserting such a row deadlocked with it (seen once sockets ran in parallel).
+        tier = (
+            RoomTier.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("game")
+            .get(pk=tier_id)
+        )
         if tier.game.family == Game.Family.BANKER:
             # A house-banked game (百家乐) has no seats or hands: its rounds run in rooms.rounds.
             raise EntryRefused(

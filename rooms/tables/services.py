@@ -100,7 +100,8 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
     change nothing. Acting while under 托管 takes back control.
     """
     with transaction.atomic(durable=True):
-        table = lock_table(table_id)
+        # Every path below ends in table_changed or raises (rolling the bump back).
+        table = lock_table(table_id, bump=True)
         seats = lock_seats(table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
@@ -123,7 +124,7 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
             seat.save(update_fields=["trustee", "connected"])
         record_action(hand, seat.index, action, auto=False, state=state)
         schedule_next(table, hand, seats)
-        return table_changed(table, locked=(seats, hand))
+        return table_changed(table, locked=(seats, hand), bumped=True)
 
 
 def illegal_action_text(exc: IllegalAction) -> str:

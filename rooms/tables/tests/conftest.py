@@ -28,6 +28,9 @@ def fast_tables(settings):
     # Chinese is the site's default; these tests read the English msgids.
     with translation.override("en"):
         yield
+    from rooms.tables.consumers import table_executors_close
+
+    table_executors_close()
 
 
 @pytest.fixture

@@ -30,3 +30,35 @@ def until_my_turn(table, user) -> Hand | None:
         return None
     assert my_seat(user).index in engine_for(hand.game_slug).actors(hand.state)
     return hand
+
+
+def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """Spell out ``table.frames`` messages as what each seat group and the watch group would carry.
+
+    The runtime sends one message per change to the table's group, with every
+    viewer's frames already serialised; a socket sends only its own. Tests read
+    them per viewer, decoded from the very text each socket sends.
+    """
+    import json
+
+    from rooms.tables.broadcast import seat_group, watch_group
+
+    out = []
+    for group, message in messages:
+        if message.get("type") != "table.frames":
+            out.append((group, message))
+            continue
+        table_id = int(group.rsplit("-", 1)[1])
+        for index, user_id, frames in message["seats"]:
+            events = [json.loads(text) for text in frames]
+            out.append(
+                (seat_group(table_id, index), {"type": "table.event", "user": user_id, "events": events})
+            )
+        events = [json.loads(text) for text in message["watch"]]
+        out.append(
+            (
+                watch_group(table_id),
+                {"type": "table.event", "user": None, "seat_users": message["seat_users"], "events": events},
+            )
+        )
+    return out

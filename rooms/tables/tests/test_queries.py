@@ -12,14 +12,14 @@ from django.test.utils import CaptureQueriesContext
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import expire
-from rooms.tables.tests.helpers import open_hand
+from rooms.tables.tests.helpers import open_hand, per_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
-# lock the table (with tier and game), lock the seats (with users), lock the open hand,
-# append the action, save the hand, bump the event seq (RETURNING it), and read the
-# seated users' balances and levels for the broadcast: one statement each.
-STATEMENTS_PER_ACTION = 7
+# lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING,
+# lock the seats (with users), lock the open hand, append the action, save the hand,
+# and read the seated users' balances and levels for the broadcast: one statement each.
+STATEMENTS_PER_ACTION = 6
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
@@ -62,7 +62,7 @@ def test_one_action_costs_a_fixed_number_of_statements(human_table):
 
 def _sent(monkeypatch) -> list:
     sent: list = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
     return sent
 
 
@@ -102,3 +102,45 @@ def test_the_broadcast_of_a_timeout_is_the_state_a_resync_reads(human_table, mon
     # The seat whose time ran out is under 托管 in what everyone sees.
     assert any(s["trustee"] for s in fresh[broadcast.watch_group(human_table.pk)]["table"]["seats"])
     assert Hand.objects.get(pk=hand.pk).action_count == 1
+
+
+def test_the_locking_reads_return_what_the_querysets_return(human_table):
+    from django.db import transaction
+
+    from rooms.tables import core
+
+    def fields(obj) -> dict:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    with transaction.atomic():
+        table = core.lock_table(human_table.pk)
+        seats = core.lock_seats(table)
+        hand = core.open_hand(table)
+    orm_table = type(human_table).objects.select_related("tier__game").get(pk=human_table.pk)
+    assert fields(table) == fields(orm_table)
+    assert fields(table.tier) == fields(orm_table.tier)
+    assert fields(table.tier.game) == fields(orm_table.tier.game)
+    orm_seats = list(Seat.objects.filter(table=human_table).select_related("user").order_by("index"))
+    assert [fields(s) for s in seats] == [fields(s) for s in orm_seats]
+    assert [fields(s.user) if s.user_id else None for s in seats] == [
+        fields(s.user) if s.user_id else None for s in orm_seats
+    ]
+    orm_hand = Hand.objects.filter(table=human_table, status__in=["playing", "finished"]).first()
+    assert fields(hand) == fields(orm_hand)
+    assert isinstance(hand.state, dict) and hand.state == orm_hand.state
+
+
+def test_a_refused_action_leaves_the_event_sequence_where_it_was(human_table):
+    from rooms.tables.errors import NotYourTurn
+    from rooms.tables.models import Table
+
+    hand, engine, seat = _actor(human_table)
+    other = Seat.objects.select_related("user").exclude(index=seat.index).filter(table=human_table).first()
+    before = Table.objects.get(pk=human_table.pk).seq
+    with pytest.raises(NotYourTurn):
+        services.table_act(table_id=human_table.pk, user=other.user, action={"type": "pass"})
+    assert Table.objects.get(pk=human_table.pk).seq == before
+    seq = services.table_act(
+        table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[-1]
+    )
+    assert seq == before + 1 == Table.objects.get(pk=human_table.pk).seq

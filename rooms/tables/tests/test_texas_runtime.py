@@ -11,7 +11,7 @@ from rooms.tables import broadcast, services
 from rooms.tables.core import COUNTDOWN_KEY, countdown_deadline
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
-from rooms.tables.tests.helpers import open_hand, sit_connected
+from rooms.tables.tests.helpers import open_hand, per_group, sit_connected
 from wallets.models import Account, LedgerTransaction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -169,7 +169,7 @@ def test_state_frames_never_carry_another_seats_hole_cards_before_showdown(
     texas_tier_factory, make_player, monkeypatch
 ):
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
     alice = make_player(coins=5000)
     table = sit_connected(alice, texas_tier_factory(seats=4))
     hand = play_under_trustee(table, alice)

@@ -9,7 +9,7 @@ import games
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
-from rooms.tables.tests.helpers import my_seat, open_hand, sit_connected, until_my_turn
+from rooms.tables.tests.helpers import my_seat, open_hand, per_group, sit_connected, until_my_turn
 from wallets.models import Account, LedgerTransaction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -117,7 +117,7 @@ def test_a_player_whose_clock_runs_out_folds(zjh_tier, make_player):
 def captured(monkeypatch):
     """Record every group message the runtime sends (group name, message), instead of sending it."""
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
     return sent
 
 
