@@ -190,6 +190,19 @@ class DoudizhuEngine:
 
     def apply(self, state: State, seat: int, action: dict) -> State:
         """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
+        if state["phase"] == "playing" and seat == state["turn"] and type(action) is dict:
+            # The common case first: a well-formed play or pass. Anything this path does not
+            # accept goes on to the full checks below, which give the refusal its reason.
+            kind = action.get("type")
+            if kind == "play":
+                if len(action) == 2:
+                    cards = action.get("cards")
+                    if type(cards) is list and cards:
+                        new = self._play_checked(state, seat, cards)
+                        if new is not None:
+                            return new
+            elif kind == "pass" and len(action) == 1 and state["last_play"] is not None:
+                return self._pass(state, seat)
         if state["phase"] == "finished":
             raise IllegalAction(gettext_noop("The hand is over."))
         if seat != state["turn"]:
@@ -329,17 +342,7 @@ class DoudizhuEngine:
         if kind == "pass":
             if state["last_play"] is None:
                 raise IllegalAction(gettext_noop("You lead this round, so you must play."))
-            new = dict(state)
-            trick = new["trick"] = list(state["trick"])
-            trick[seat] = "pass"
-            new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
-            new["turn"] = _next(seat)
-            passes = state["passes"] + 1
-            if passes == SEATS - 1:
-                new["last_play"] = None  # two passes: the last player leads again
-                passes = 0
-            new["passes"] = passes
-            return new
+            return self._pass(state, seat)
         previous = self._previous(state)
         if kind != "play":
             raise IllegalAction(gettext_noop("Play cards or pass."))
@@ -350,28 +353,84 @@ class DoudizhuEngine:
         chosen = set(cards)
         remaining = [card for card in hand if card not in chosen]
         played = list(cards) if len(cards) == 1 else rules.sort_cards(cards)
+        return self._laid(state, seat, played, remaining, combo, previous is None)
+
+    @staticmethod
+    def _pass(state: State, seat: int) -> State:
         new = dict(state)
-        new["hands"] = list(state["hands"])
-        new["hands"][seat] = remaining
-        new["trick"] = [None] * SEATS if previous is None else list(state["trick"])
-        new["trick"][seat] = {"cards": played, "kind": combo.kind}
+        trick = new["trick"] = list(state["trick"])
+        trick[seat] = "pass"
+        new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
+        new["turn"] = (seat + 1) % SEATS
+        passes = state["passes"] + 1
+        if passes == SEATS - 1:
+            new["last_play"] = None  # two passes: the last player leads again
+            passes = 0
+        new["passes"] = passes
+        return new
+
+    def _play_checked(self, state: State, seat: int, cards: list) -> State | None:
+        """Play ``cards`` if they are distinct held cards that make a legal play now, else return None.
+
+        The same rules as ``check_play`` (a set of held cards, read as its preferred reading
+        when leading, else the first reading that beats the table), in a few set and table
+        operations; None sends the action to ``check_play``, which says what is wrong.
+        """
+        hand = state["hands"][seat]
+        n = len(cards)
+        try:
+            chosen = set(cards)
+        except TypeError:  # an unhashable "card"
+            return None
+        if len(chosen) != n:
+            return None
+        remaining = [card for card in hand if card not in chosen]
+        if len(remaining) + n != len(hand):
+            return None  # some card is not held (a hand holds each card once)
+        found = rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, cards)))
+        if not found:
+            return None
+        last = state["last_play"]
+        if last is None:
+            combo = found[0]
+        else:
+            previous = _combo(last["kind"], last["rank"], last["size"], last["chain"])
+            beats = rules.beats
+            for combo in found:
+                if beats(combo, previous):
+                    break
+            else:
+                return None
+        # A hand is kept high to low, so its chosen cards come out sorted the same way.
+        played = [cards[0]] if n == 1 else [card for card in hand if card in chosen]
+        return self._laid(state, seat, played, remaining, combo, last is None)
+
+    @staticmethod
+    def _laid(state: State, seat: int, played: list, remaining: list, combo: rules.Combo, leading: bool) -> State:
+        """The state after ``seat`` lays ``played`` (read as ``combo``), keeping ``remaining``."""
+        kind = combo.kind
+        new = dict(state)
+        hands = new["hands"] = list(state["hands"])
+        hands[seat] = remaining
+        trick = new["trick"] = [None] * SEATS if leading else list(state["trick"])
+        trick[seat] = {"cards": played, "kind": kind}
         new["last_play"] = {
             "seat": seat,
             "cards": played,
-            "kind": combo.kind,
+            "kind": kind,
             "rank": combo.rank,
             "size": combo.size,
             "chain": combo.chain,
         }
         new["passes"] = 0
-        new["plays"] = list(state["plays"])
-        new["plays"][seat] += 1
-        if combo.kind in ("bomb", "rocket"):
+        plays = new["plays"] = list(state["plays"])
+        plays[seat] += 1
+        if kind == "bomb" or kind == "rocket":
             new["bombs"] = state["bombs"] + 1
         new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
         if not remaining:
             return close_hand(new, seat)
-        new["turn"] = _next(seat)
+        new["turn"] = (seat + 1) % SEATS
         return new
 
     @staticmethod

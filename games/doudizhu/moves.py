@@ -287,61 +287,162 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
     return tuple(out)
 
 
-# A hand in a state is kept high to low, so the cards of one rank sit together: with ``tops``
-# (for each rank from the big joker down, how many cards are of that rank or higher) the
-# lowest k suits of rank r are ``hand[tops[14 - r] - k : tops[14 - r]]``.
-LETTERS = "".join(chr(ord("a") + r) for r in range(N_RANKS))
-LETTER_OF = {card: LETTERS[rank] for card, rank in RANK_OF.items()}
-_PICKS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def picks(key: int) -> tuple[tuple[int, int], ...]:
-    """Return the (14 - rank, count) pairs of play ``key``, high ranks first (see ``tops``)."""
-    found = _PICKS.get(key)
-    if found is None:
-        if len(_PICKS) >= _DECODED_LIMIT:
-            _PICKS.clear()
-        found = _PICKS[key] = tuple((N_RANKS - 1 - r, k) for r, k in decode(key)[0])
-    return found
+# A hand in a state is kept high to low, so the cards of one rank sit together and end at
+# ``ends[rank]`` (the number of cards of that rank or higher): the lowest k suits of rank r are
+# ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
+# card name is two letters, the first naming its rank), and everything below is derived from
+# the shape alone, remembered per shape: a hand keeps its shape while its seat passes.
+RANK_LETTERS = "3456789TJQKA2XD"
+assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
+_UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
 
 
 _LAYOUTS: dict[str, tuple[tuple[int, ...], list[int]]] = {}
 
 
-def _layout(shape: str) -> tuple[tuple[int, ...], list[int]]:
-    """Return (rank counts, tops) of a hand from its rank letters; remembered, as hands recur."""
+def layout(hand: list[str]) -> tuple[tuple[int, ...], list[int]]:
+    """Return the (remembered) rank counts and rank ends of a hand kept high to low."""
+    shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
     if found is None:
-        counts = tuple(map(shape.count, LETTERS))
+        counts = tuple(map(shape.count, RANK_LETTERS))
         if len(_LAYOUTS) >= _DECODED_LIMIT:
             _LAYOUTS.clear()
-        found = _LAYOUTS[shape] = (counts, list(accumulate(reversed(counts))))
+        found = _LAYOUTS[shape] = (counts, list(accumulate(reversed(counts)))[::-1])
     return found
 
 
 def hand_counts(hand: list[str]) -> tuple[int, ...]:
     """Return the rank counts of a hand."""
-    return _layout("".join(map(LETTER_OF.__getitem__, hand)))[0]
+    return tuple(map("".join(hand)[::2].count, RANK_LETTERS))
+
+
+_PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def parts(key: int) -> tuple[tuple[int, int], ...]:
+    """Return the (rank, count) pairs of play ``key``, high ranks first."""
+    found = _PARTS.get(key)
+    if found is None:
+        if len(_PARTS) >= _DECODED_LIMIT:
+            _PARTS.clear()
+        found = _PARTS[key] = decode(key)[0]
+    return found
 
 
 def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
-    """Return the play actions of a hand kept high to low: each play's lowest suits, high to low."""
-    counts, tops = _layout("".join(map(LETTER_OF.__getitem__, hand)))
+    """Return the play actions of a hand kept high to low: each play's lowest suits, high to low.
+
+    The order is ``play_keys``'s. A single, pair or trio to beat (most follows) is answered
+    from the layout's unit slices without keys: the units above it, then every bomb and the rocket.
+    """
+    lay = counts, ends = layout(hand)
+    if previous is not None:
+        width = _UNIT_KINDS.get(previous.kind)
+        if width is not None:
+            above = previous.rank + 1
+            actions = [
+                {"type": "play", "cards": hand[e - width : e]}
+                for e, n in zip(ends[above:], counts[above:])
+                if n >= width
+            ]
+            if 4 in counts:
+                actions += [
+                    {"type": "play", "cards": hand[e - 4 : e]}
+                    for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1])
+                    if n == 4
+                ]
+            if counts[RANK_XJ] and counts[RANK_DJ]:
+                actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+            return actions
+    else:
+        return _lead_actions(hand, lay)
     keys = play_keys(counts, previous)
     if not keys:
         return []
-    picks_of = _PICKS.get
+    parts_of = _PARTS.get
     actions = []
     for key in keys:
-        parts = picks_of(key) or picks(key)
-        if len(parts) == 1:
-            i, k = parts[0]
-            e = tops[i]
+        play = parts_of(key) or parts(key)
+        if len(play) == 1:
+            ((r, k),) = play
+            e = ends[r]
             actions.append({"type": "play", "cards": hand[e - k : e]})
         else:
             cards = []
-            for i, k in parts:
-                e = tops[i]
+            for r, k in play:
+                e = ends[r]
                 cards += hand[e - k : e]
             actions.append({"type": "play", "cards": cards})
     return actions
+
+
+_SINGLE_KEYS, _PAIR_KEYS, _TRIO_KEYS, _BOMB_KEYS = (_UNIT_KEYS[k] for k in ("single", "pair", "trio", "bomb"))
+_TRIO_SINGLE_BASE = [_HEAD["trio_single"][t] + 3 * _POW[t] for t in range(N_RANKS)]
+_TRIO_PAIR_BASE = [_HEAD["trio_pair"][t] + 3 * _POW[t] for t in range(N_RANKS)]
+
+
+def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> list[dict]:
+    """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
+
+    Plays of one rank and trios with a kicker (most of a lead) are cut from the hand as they
+    are found; chains and the kinds that may read one set twice go through their keys. Each
+    action is filed under its key, and the keys sorted give the listing order.
+    """
+    c, ends = lay
+    found = {}
+    trios = []
+    paired = False
+    for r in range(N_RANKS):
+        n = c[r]
+        if n:
+            e = ends[r]
+            found[_SINGLE_KEYS[r]] = {"type": "play", "cards": hand[e - 1 : e]}
+            if n >= 2:
+                paired = True
+                found[_PAIR_KEYS[r]] = {"type": "play", "cards": hand[e - 2 : e]}
+                if n >= 3:
+                    found[_TRIO_KEYS[r]] = {"type": "play", "cards": hand[e - 3 : e]}
+                    trios.append(r)
+                    if n == 4:
+                        found[_BOMB_KEYS[r]] = {"type": "play", "cards": hand[e - 4 : e]}
+    if c[RANK_XJ] and c[RANK_DJ]:
+        found[_ROCKET_KEY] = {"type": "play", "cards": hand[0:2]}
+    more: list[int] = []
+    if trios:
+        pow5 = _POW
+        for t in trios:
+            et = ends[t]
+            trio = hand[et - 3 : et]
+            base1 = _TRIO_SINGLE_BASE[t]
+            base2 = _TRIO_PAIR_BASE[t]
+            for x in range(N_RANKS):
+                n = c[x]
+                if n and x != t:
+                    ex = ends[x]
+                    if x > t:
+                        found[base1 + pow5[x]] = {"type": "play", "cards": hand[ex - 1 : ex] + trio}
+                        if n >= 2:
+                            found[base2 + 2 * pow5[x]] = {"type": "play", "cards": hand[ex - 2 : ex] + trio}
+                    else:
+                        found[base1 + pow5[x]] = {"type": "play", "cards": trio + hand[ex - 1 : ex]}
+                        if n >= 2:
+                            found[base2 + 2 * pow5[x]] = {"type": "play", "cards": trio + hand[ex - 2 : ex]}
+        _chains(c, 3, "plane", -1, None, more)
+        if 4 in c:
+            _four_with(c, 2, "four_two_pairs", -1, more)
+            _four_with(c, 1, "four_two_singles", -1, more)
+        _plane_with(c, 2, "plane_pairs", -1, None, more)
+        _plane_with(c, 1, "plane_singles", -1, None, more)
+        more = _first_reading(more)
+    _chains(c, 1, "straight", -1, None, more)
+    if paired:
+        _chains(c, 2, "pair_straight", -1, None, more)
+    parts_of = _PARTS.get
+    for key in more:
+        cards = []
+        for r, k in parts_of(key) or parts(key):
+            e = ends[r]
+            cards += hand[e - k : e]
+        found[key] = {"type": "play", "cards": cards}
+    return [found[key] for key in sorted(found)]
