@@ -382,6 +382,24 @@ _TRIO_SINGLE_BASE = [_HEAD["trio_single"][t] + 3 * _POW[t] for t in range(N_RANK
 _TRIO_PAIR_BASE = [_HEAD["trio_pair"][t] + 3 * _POW[t] for t in range(N_RANKS)]
 
 
+_CHAIN_MASK = (1 << (_LAST_CHAIN_RANK + 1)) - 1  # ranks 3..A
+_CHAIN_KEYS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _chain_keys(width: int, mask: int) -> tuple[int, ...]:
+    """The lead keys of every chain of ``width`` over the ranks in ``mask`` (ranks 3..A), remembered."""
+    found = _CHAIN_KEYS.get((width, mask))
+    if found is None:
+        counts = [width if mask >> r & 1 else 0 for r in range(N_RANKS)]
+        out: list[int] = []
+        _chains(counts, width, _CHAIN_KIND[width], -1, None, out)
+        found = _CHAIN_KEYS[(width, mask)] = tuple(out)  # at most 3 × 4096 entries
+    return found
+
+
+_CHAIN_KIND = {width: kind for kind, width in _CHAIN_WIDTH.items()}
+
+
 def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
@@ -391,17 +409,21 @@ def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> li
     """
     c, ends = lay
     found = {}
+    present = []
     trios = []
-    paired = False
+    m1 = m2 = m3 = 0
     for r in range(N_RANKS):
         n = c[r]
         if n:
             e = ends[r]
+            present.append(r)
+            m1 |= 1 << r
             found[_SINGLE_KEYS[r]] = {"type": "play", "cards": hand[e - 1 : e]}
             if n >= 2:
-                paired = True
+                m2 |= 1 << r
                 found[_PAIR_KEYS[r]] = {"type": "play", "cards": hand[e - 2 : e]}
                 if n >= 3:
+                    m3 |= 1 << r
                     found[_TRIO_KEYS[r]] = {"type": "play", "cards": hand[e - 3 : e]}
                     trios.append(r)
                     if n == 4:
@@ -416,28 +438,32 @@ def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> li
             trio = hand[et - 3 : et]
             base1 = _TRIO_SINGLE_BASE[t]
             base2 = _TRIO_PAIR_BASE[t]
-            for x in range(N_RANKS):
-                n = c[x]
-                if n and x != t:
+            for x in present:
+                if x != t:
                     ex = ends[x]
                     if x > t:
                         found[base1 + pow5[x]] = {"type": "play", "cards": hand[ex - 1 : ex] + trio}
-                        if n >= 2:
+                        if c[x] >= 2:
                             found[base2 + 2 * pow5[x]] = {"type": "play", "cards": hand[ex - 2 : ex] + trio}
                     else:
                         found[base1 + pow5[x]] = {"type": "play", "cards": trio + hand[ex - 1 : ex]}
-                        if n >= 2:
+                        if c[x] >= 2:
                             found[base2 + 2 * pow5[x]] = {"type": "play", "cards": trio + hand[ex - 2 : ex]}
-        _chains(c, 3, "plane", -1, None, more)
-        if 4 in c:
-            _four_with(c, 2, "four_two_pairs", -1, more)
-            _four_with(c, 1, "four_two_singles", -1, more)
-        _plane_with(c, 2, "plane_pairs", -1, None, more)
-        _plane_with(c, 1, "plane_singles", -1, None, more)
-        more = _first_reading(more)
-    _chains(c, 1, "straight", -1, None, more)
-    if paired:
-        _chains(c, 2, "pair_straight", -1, None, more)
+        # Planes need two trios on neighbouring ranks up to A; 四带二 a quad.
+        planes = m3 & (m3 >> 1) & _CHAIN_MASK
+        if planes or 4 in c:
+            if planes:
+                more += _chain_keys(3, m3 & _CHAIN_MASK)
+            if 4 in c:
+                _four_with(c, 2, "four_two_pairs", -1, more)
+                _four_with(c, 1, "four_two_singles", -1, more)
+            if planes:
+                _plane_with(c, 2, "plane_pairs", -1, None, more)
+                _plane_with(c, 1, "plane_singles", -1, None, more)
+            more = _first_reading(more)
+    more += _chain_keys(1, m1 & _CHAIN_MASK)
+    if m2:
+        more += _chain_keys(2, m2 & _CHAIN_MASK)
     parts_of = _PARTS.get
     for key in more:
         cards = []
