@@ -406,7 +406,9 @@ class DoudizhuEngine:
         return self._laid(state, seat, played, remaining, combo, last is None)
 
     @staticmethod
-    def _laid(state: State, seat: int, played: list, remaining: list, combo: rules.Combo, leading: bool) -> State:
+    def _laid(
+        state: State, seat: int, played: list, remaining: list, combo: rules.Combo, leading: bool
+    ) -> State:
         """The state after ``seat`` lays ``played`` (read as ``combo``), keeping ``remaining``."""
         kind = combo.kind
         new = dict(state)
@@ -506,13 +508,13 @@ class DoudizhuEngine:
         if state["phase"] != "playing" or seat != state["turn"]:
             return None
         hand = state["hands"][seat]
-        counts = rules.parse(hand)
+        counts = moves.hand_counts(hand)
         previous = self._previous(state)
         if previous is None:
-            if rules.readings(hand):
+            if rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, hand))):
                 return {"type": "play", "cards": rules.sort_cards(hand)}
             return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
-        keys = moves.play_keys(tuple(counts), previous)
+        keys = moves.play_keys(counts, previous)
         if not keys:
             return dict(PASS)
         return {"type": "play", "cards": rules.cards_for(hand, moves.decode(keys[0])[1])}

@@ -343,13 +343,13 @@ def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
             above = previous.rank + 1
             actions = [
                 {"type": "play", "cards": hand[e - width : e]}
-                for e, n in zip(ends[above:], counts[above:])
+                for e, n in zip(ends[above:], counts[above:], strict=True)
                 if n >= width
             ]
             if 4 in counts:
                 actions += [
                     {"type": "play", "cards": hand[e - 4 : e]}
-                    for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1])
+                    for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1], strict=True)
                     if n == 4
                 ]
             if counts[RANK_XJ] and counts[RANK_DJ]:

@@ -61,7 +61,10 @@ def _probe(hand: list[str], previous: rules.Combo | None) -> dict:
 
 def _expected(hand, previous):
     counts = tuple(rules.parse(hand))
-    actions = [{"type": "play", "cards": rules.cards_for(hand, play)} for play, _ in reference_plays(counts, previous)]
+    actions = [
+        {"type": "play", "cards": rules.cards_for(hand, play)}
+        for play, _ in reference_plays(counts, previous)
+    ]
     return actions + ([{"type": "pass"}] if previous is not None else [])
 
 
@@ -72,11 +75,16 @@ def _rng():
 def test_leads_and_follows_list_the_reference_plays_card_for_card():
     rng = random.Random("ddz-listing")
     hands = _hands(rng, 400)
-    tables = sorted({combo for hand in hands for _play, combo in reference_plays(tuple(rules.parse(hand)), None)})
+    tables = sorted(
+        {combo for hand in hands for _play, combo in reference_plays(tuple(rules.parse(hand)), None)}
+    )
     tables += [rules.Combo("bomb", r, 4) for r in range(RANK_2 + 1)] + [rules.Combo("rocket", RANK_DJ, 2)]
     for hand in hands:
         for previous in [None, *rng.sample(tables, 12)]:
-            assert ENGINE.legal_actions(_probe(hand, previous), 0) == _expected(hand, previous), (hand, previous)
+            assert ENGINE.legal_actions(_probe(hand, previous), 0) == _expected(hand, previous), (
+                hand,
+                previous,
+            )
 
 
 def test_listing_twice_gives_equal_fresh_actions_and_changes_nothing():
@@ -102,3 +110,39 @@ def test_layouts_are_shared_by_hands_of_one_shape():
     b = rules.sort_cards(["3c", "3d", "5s", "Kh", "XJ"])
     assert moves.layout(a) is moves.layout(b)
     assert moves.layout(a)[0] == tuple(rules.parse(a))
+
+
+def _reference_hint(state, seat):
+    """提示 as the engine computed it before hands were read by shape and code."""
+    from games.doudizhu.assist import suggest_lead
+
+    hand = state["hands"][seat]
+    counts = rules.parse(hand)
+    last = state["last_play"]
+    if last is None:
+        if rules.readings(hand):
+            return {"type": "play", "cards": rules.sort_cards(hand)}
+        return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
+    previous = rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
+    keys = moves.play_keys(tuple(counts), previous)
+    if not keys:
+        return {"type": "pass"}
+    return {"type": "play", "cards": rules.cards_for(hand, moves.decode(keys[0])[1])}
+
+
+def test_hint_and_can_play_match_the_reference_in_random_hands():
+    rng = random.Random("ddz-hints")
+    for hand_no in range(40):
+        state = ENGINE.new_hand(
+            {"variant": "classic"},
+            [SeatSpec(i + 1, 1000) for i in range(3)],
+            SeededRng(f"hint-{hand_no:012d}".encode(), "hand"),
+        )
+        while ENGINE.outcome(state) is None:
+            seat = state["turn"]
+            if state["phase"] == "playing":
+                assert ENGINE.hint(state, seat) == _reference_hint(state, seat)
+                view = ENGINE.view(state, seat)
+                listed = ENGINE.legal_actions(state, seat)
+                assert view["can_play"] == any(a["type"] == "play" for a in listed)
+            state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
