@@ -400,6 +400,65 @@ def _chain_keys(width: int, mask: int) -> tuple[int, ...]:
 _CHAIN_KIND = {width: kind for kind, width in _CHAIN_WIDTH.items()}
 
 
+def _plain_lead_actions(hand: list[str], c: tuple[int, ...], ends: list[int]) -> list[dict]:
+    """Every lead of a hand with no quad and no plane, as actions, in ``play_keys`` order.
+
+    Without those no set reads two ways, so the plays come out in listing order as they are
+    found: rank by rank upward, and at each rank by kind (single, pair, trio, trios with a
+    single then with a pair, kickers upward, then the straights and pair straights ending
+    there, shortest first), the rocket last. The cards of the chain runs are kept highest rank
+    first as a run grows, so each chain ending at a rank is a prefix of its run.
+    """
+    actions: list[dict] = []
+    add = actions.append
+    present = [r for r in range(N_RANKS) if c[r]] if 3 in c else ()
+    run1: list[str] = []
+    run2: list[str] = []
+    for r in range(N_RANKS):
+        n = c[r]
+        if not n:
+            run1 = run2 = []
+            continue
+        e = ends[r]
+        single = hand[e - 1 : e]
+        add({"type": "play", "cards": single})
+        if n >= 2:
+            pair = hand[e - 2 : e]
+            add({"type": "play", "cards": pair})
+            if n == 3:
+                _trio_leads(hand, c, ends, present, r, add)
+            run2 = pair + run2
+        else:
+            run2 = []
+        if r > _LAST_CHAIN_RANK:
+            continue
+        run1 = single + run1
+        if len(run1) >= 5:
+            for links in range(5, len(run1) + 1):
+                add({"type": "play", "cards": run1[:links]})
+        if len(run2) >= 6:
+            for links in range(6, len(run2) + 1, 2):
+                add({"type": "play", "cards": run2[:links]})
+    if c[RANK_XJ] and c[RANK_DJ]:
+        add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    return actions
+
+
+def _trio_leads(hand: list[str], c, ends: list[int], present, t: int, add) -> None:
+    """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward."""
+    et = ends[t]
+    trio = hand[et - 3 : et]
+    add({"type": "play", "cards": trio})
+    for x in present:
+        if x != t:
+            ex = ends[x]
+            add({"type": "play", "cards": hand[ex - 1 : ex] + trio if x > t else trio + hand[ex - 1 : ex]})
+    for x in present:
+        if x != t and c[x] >= 2:
+            ex = ends[x]
+            add({"type": "play", "cards": hand[ex - 2 : ex] + trio if x > t else trio + hand[ex - 2 : ex]})
+
+
 def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
@@ -408,6 +467,8 @@ def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> li
     action is filed under its key, and the keys sorted give the listing order.
     """
     c, ends = lay
+    if 4 not in c and b"\3\3" not in bytes(c[: _LAST_CHAIN_RANK + 1]):  # no quad, no plane
+        return _plain_lead_actions(hand, c, ends)
     found = {}
     present = []
     trios = []
