@@ -379,15 +379,27 @@ class DoudizhuEngine:
         hand = state["hands"][seat]
         n = len(cards)
         try:
-            chosen = set(cards)
-        except TypeError:  # an unhashable "card"
+            start = hand.index(cards[0])
+        except ValueError:
             return None
-        if len(chosen) != n:
-            return None
-        remaining = [card for card in hand if card not in chosen]
-        if len(remaining) + n != len(hand):
-            return None  # some card is not held (a hand holds each card once)
-        found = rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, cards)))
+        if hand[start : start + n] == cards:
+            # Cards that sit together in the hand (one rank's lowest suits, as listed): held,
+            # distinct and already high to low.
+            played = hand[start : start + n]
+            remaining = hand[:start] + hand[start + n :]
+        else:
+            try:
+                chosen = set(cards)
+            except TypeError:  # an unhashable "card"
+                return None
+            if len(chosen) != n:
+                return None
+            remaining = [card for card in hand if card not in chosen]
+            if len(remaining) + n != len(hand):
+                return None  # some card is not held (a hand holds each card once)
+            # A hand is kept high to low, so its chosen cards come out sorted the same way.
+            played = [card for card in hand if card in chosen]
+        found = rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, played)))
         if not found:
             return None
         last = state["last_play"]
@@ -401,8 +413,6 @@ class DoudizhuEngine:
                     break
             else:
                 return None
-        # A hand is kept high to low, so its chosen cards come out sorted the same way.
-        played = [cards[0]] if n == 1 else [card for card in hand if card in chosen]
         return self._laid(state, seat, played, remaining, combo, last is None)
 
     @staticmethod
