@@ -295,6 +295,39 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
 RANK_LETTERS = "3456789TJQKA2XD"
 assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
 _UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
+_TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
+
+
+def _trio_follows(hand: list[str], c, ends: list[int], width: int, above: int) -> list[dict]:
+    """三带一 / 三带二 above ``above``: trio rank upward, then kicker rank upward (as ``_trio_with``)."""
+    actions = []
+    kickers = [x for x in range(N_RANKS) if c[x] >= width]
+    for t in range(above + 1, RANK_2 + 1):
+        if c[t] >= 3:
+            et = ends[t]
+            trio = hand[et - 3 : et]
+            for x in kickers:
+                if x != t:
+                    ex = ends[x]
+                    kick = hand[ex - width : ex]
+                    actions.append({"type": "play", "cards": kick + trio if x > t else trio + kick})
+    return actions
+
+
+def _chain_follows(hand: list[str], c, ends: list[int], width: int, links: int, above: int) -> list[dict]:
+    """Chains of ``links`` ranks of ``width`` cards ending above ``above``, rank upward (as ``_chains``)."""
+    actions = []
+    run: list[str] = []
+    size = width * links
+    for r in range(_LAST_CHAIN_RANK + 1):
+        if c[r] < width:
+            run = []
+            continue
+        e = ends[r]
+        run = hand[e - width : e] + run
+        if r > above and len(run) >= size:
+            actions.append({"type": "play", "cards": run[:size]})
+    return actions
 
 
 _LAYOUTS: dict[str, tuple[tuple[int, ...], list[int]]] = {}
@@ -337,26 +370,34 @@ def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
     from the layout's unit slices without keys: the units above it, then every bomb and the rocket.
     """
     lay = counts, ends = layout(hand)
-    if previous is not None:
-        width = _UNIT_KINDS.get(previous.kind)
-        if width is not None:
-            above = previous.rank + 1
-            actions = [
-                {"type": "play", "cards": hand[e - width : e]}
-                for e, n in zip(ends[above:], counts[above:], strict=True)
-                if n >= width
-            ]
-            if 4 in counts:
-                actions += [
-                    {"type": "play", "cards": hand[e - 4 : e]}
-                    for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1], strict=True)
-                    if n == 4
-                ]
-            if counts[RANK_XJ] and counts[RANK_DJ]:
-                actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
-            return actions
-    else:
+    if previous is None:
         return _lead_actions(hand, lay)
+    kind = previous.kind
+    width = _UNIT_KINDS.get(kind)
+    if width is not None:
+        above = previous.rank + 1
+        actions = [
+            {"type": "play", "cards": hand[e - width : e]}
+            for e, n in zip(ends[above:], counts[above:], strict=True)
+            if n >= width
+        ]
+    elif kind in _TRIO_WITH:
+        actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], previous.rank)
+    elif kind in _CHAIN_WIDTH:
+        width = _CHAIN_WIDTH[kind]
+        actions = _chain_follows(hand, counts, ends, width, previous.size // width, previous.rank)
+    else:
+        actions = None
+    if actions is not None:
+        if 4 in counts:
+            actions += [
+                {"type": "play", "cards": hand[e - 4 : e]}
+                for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1], strict=True)
+                if n == 4
+            ]
+        if counts[RANK_XJ] and counts[RANK_DJ]:
+            actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+        return actions
     keys = play_keys(counts, previous)
     if not keys:
         return []
