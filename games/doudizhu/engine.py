@@ -164,20 +164,24 @@ class DoudizhuEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
         """List every action ``seat`` may take now (plays deduped by suit choice)."""
-        if state["phase"] == "finished" or seat != state["turn"]:
-            return []
         phase = state["phase"]
+        if phase == "playing":  # the hot path: hands are kept high to low, as legal_plays needs
+            if seat != state["turn"]:
+                return []
+            last = state["last_play"]
+            if last is None:
+                return moves.legal_plays(state["hands"][seat], None)
+            previous = _combo(last["kind"], last["rank"], last["size"], last["chain"])
+            actions = moves.legal_plays(state["hands"][seat], previous)
+            actions.append({"type": "pass"})
+            return actions
+        if phase == "finished" or seat != state["turn"]:
+            return []
         if phase == "bidding":
             return [{"type": "bid", "points": p} for p in range(state["bid"] + 1, 4)] + [dict(PASS)]
         if phase == "robbing":
             return [{"type": "rob"}, dict(PASS)]
-        if phase == "doubling":
-            return [{"type": "double"}, dict(PASS)]
-        previous = self._previous(state)
-        actions = moves.legal_plays(state["hands"][seat], previous)  # hands are kept high to low
-        if previous is not None:
-            actions.append({"type": "pass"})
-        return actions
+        return [{"type": "double"}, dict(PASS)]  # doubling
 
     @staticmethod
     def _previous(state: State) -> rules.Combo | None:
