@@ -522,13 +522,13 @@ class DoudizhuEngine:
         if state["phase"] != "playing" or seat != state["turn"]:
             return None
         hand = state["hands"][seat]
-        counts = moves.hand_counts(hand)
+        counts = rules.parse(hand)
         previous = self._previous(state)
         if previous is None:
-            if rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, hand))):
+            if rules.readings(hand):
                 return {"type": "play", "cards": rules.sort_cards(hand)}
             return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
-        keys = moves.play_keys(counts, previous)
+        keys = moves.play_keys(tuple(counts), previous)
         if not keys:
             return dict(PASS)
         return {"type": "play", "cards": rules.cards_for(hand, moves.decode(keys[0])[1])}
