@@ -441,18 +441,19 @@ def _chain_keys(width: int, mask: int) -> tuple[int, ...]:
 _CHAIN_KIND = {width: kind for kind, width in _CHAIN_WIDTH.items()}
 
 
-def _plain_lead_actions(hand: list[str], c: tuple[int, ...], ends: list[int]) -> list[dict]:
-    """Every lead of a hand with no quad and no plane, as actions, in ``play_keys`` order.
+def _ordered_leads(hand: list[str], c: tuple[int, ...], ends: list[int], rare: dict | None) -> list[dict]:
+    """Every lead of a hand as actions, in ``play_keys(counts, None)`` order, as they are cut.
 
-    Without those no set reads two ways, so the plays come out in listing order as they are
-    found: rank by rank upward, and at each rank by kind (single, pair, trio, trios with a
-    single then with a pair, kickers upward, then the straights and pair straights ending
-    there, shortest first), the rocket last. The cards of the chain runs are kept highest rank
-    first as a run grows, so each chain ending at a rank is a prefix of its run.
+    Listing order is rank by rank upward (a play's body rank) and, at a rank, by kind: single,
+    pair, trio, trios with a single then with a pair (kickers upward), the straights and pair
+    straights ending there (shortest first), then the kinds that may read one set twice
+    (planes, 四带二, planes with wings), given in ``rare`` by body rank, already listed in key
+    order; bombs upward and the rocket come last. The cards of the chain runs are kept highest
+    rank first as a run grows, so each chain ending at a rank is a prefix of its run.
     """
     actions: list[dict] = []
     add = actions.append
-    present = [r for r in range(N_RANKS) if c[r]] if 3 in c else ()
+    present = [r for r in range(N_RANKS) if c[r]] if 3 in c or 4 in c else ()
     run1: list[str] = []
     run2: list[str] = []
     for r in range(N_RANKS):
@@ -466,20 +467,26 @@ def _plain_lead_actions(hand: list[str], c: tuple[int, ...], ends: list[int]) ->
         if n >= 2:
             pair = hand[e - 2 : e]
             add({"type": "play", "cards": pair})
-            if n == 3:
+            if n >= 3:
                 _trio_leads(hand, c, ends, present, r, add)
             run2 = pair + run2
         else:
             run2 = []
-        if r > _LAST_CHAIN_RANK:
-            continue
-        run1 = single + run1
-        if len(run1) >= 5:
-            for links in range(5, len(run1) + 1):
-                add({"type": "play", "cards": run1[:links]})
-        if len(run2) >= 6:
-            for links in range(6, len(run2) + 1, 2):
-                add({"type": "play", "cards": run2[:links]})
+        if r <= _LAST_CHAIN_RANK:
+            run1 = single + run1
+            if len(run1) >= 5:
+                for links in range(5, len(run1) + 1):
+                    add({"type": "play", "cards": run1[:links]})
+            if len(run2) >= 6:
+                for links in range(6, len(run2) + 1, 2):
+                    add({"type": "play", "cards": run2[:links]})
+        if rare is not None and r in rare:
+            actions += rare[r]
+    if rare is not None:
+        for r in range(RANK_2 + 1):
+            if c[r] == 4:
+                e = ends[r]
+                add({"type": "play", "cards": hand[e - 4 : e]})
     if c[RANK_XJ] and c[RANK_DJ]:
         add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
     return actions
@@ -503,74 +510,40 @@ def _trio_leads(hand: list[str], c, ends: list[int], present, t: int, add) -> No
 def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
-    Plays of one rank and trios with a kicker (most of a lead) are cut from the hand as they
-    are found; chains and the kinds that may read one set twice go through their keys. Each
-    action is filed under its key, and the keys sorted give the listing order.
+    Without a quad or a plane (most leads) no set reads two ways and ``_ordered_leads`` lists
+    everything as it is cut from the hand. Otherwise the planes, 四带二 and planes with wings
+    go through their keys first (first reading of each set kept, as in ``_leads``) and are
+    handed to it by body rank.
     """
     c, ends = lay
-    if 4 not in c and b"\3\3" not in bytes(c[: _LAST_CHAIN_RANK + 1]):  # no quad, no plane
-        return _plain_lead_actions(hand, c, ends)
-    found = {}
-    present = []
-    trios = []
-    m1 = m2 = m3 = 0
-    for r in range(N_RANKS):
-        n = c[r]
-        if n:
-            e = ends[r]
-            present.append(r)
-            m1 |= 1 << r
-            found[_SINGLE_KEYS[r]] = {"type": "play", "cards": hand[e - 1 : e]}
-            if n >= 2:
-                m2 |= 1 << r
-                found[_PAIR_KEYS[r]] = {"type": "play", "cards": hand[e - 2 : e]}
-                if n >= 3:
-                    m3 |= 1 << r
-                    found[_TRIO_KEYS[r]] = {"type": "play", "cards": hand[e - 3 : e]}
-                    trios.append(r)
-                    if n == 4:
-                        found[_BOMB_KEYS[r]] = {"type": "play", "cards": hand[e - 4 : e]}
-    if c[RANK_XJ] and c[RANK_DJ]:
-        found[_ROCKET_KEY] = {"type": "play", "cards": hand[0:2]}
-    more: list[int] = []
-    if trios:
-        pow5 = _POW
-        for t in trios:
-            et = ends[t]
-            trio = hand[et - 3 : et]
-            base1 = _TRIO_SINGLE_BASE[t]
-            base2 = _TRIO_PAIR_BASE[t]
-            for x in present:
-                if x != t:
-                    ex = ends[x]
-                    if x > t:
-                        found[base1 + pow5[x]] = {"type": "play", "cards": hand[ex - 1 : ex] + trio}
-                        if c[x] >= 2:
-                            found[base2 + 2 * pow5[x]] = {"type": "play", "cards": hand[ex - 2 : ex] + trio}
-                    else:
-                        found[base1 + pow5[x]] = {"type": "play", "cards": trio + hand[ex - 1 : ex]}
-                        if c[x] >= 2:
-                            found[base2 + 2 * pow5[x]] = {"type": "play", "cards": trio + hand[ex - 2 : ex]}
-        # Planes need two trios on neighbouring ranks up to A; 四带二 a quad.
-        planes = m3 & (m3 >> 1) & _CHAIN_MASK
-        if planes or 4 in c:
-            if planes:
-                more += _chain_keys(3, m3 & _CHAIN_MASK)
-            if 4 in c:
-                _four_with(c, 2, "four_two_pairs", -1, more)
-                _four_with(c, 1, "four_two_singles", -1, more)
-            if planes:
-                _plane_with(c, 2, "plane_pairs", -1, None, more)
-                _plane_with(c, 1, "plane_singles", -1, None, more)
-            more = _first_reading(more)
-    more += _chain_keys(1, m1 & _CHAIN_MASK)
-    if m2:
-        more += _chain_keys(2, m2 & _CHAIN_MASK)
+    quad = 4 in c
+    m3 = 0
+    if 3 in c or quad:
+        for r in range(_LAST_CHAIN_RANK + 1):
+            if c[r] >= 3:
+                m3 |= 1 << r
+    planes = m3 & (m3 >> 1)
+    if not quad and not planes:
+        return _ordered_leads(hand, c, ends, None)
+    keys: list[int] = []
+    if planes:
+        keys += _chain_keys(3, m3)
+    if quad:
+        _four_with(c, 2, "four_two_pairs", -1, keys)
+        _four_with(c, 1, "four_two_singles", -1, keys)
+    if planes:
+        _plane_with(c, 2, "plane_pairs", -1, None, keys)
+        _plane_with(c, 1, "plane_singles", -1, None, keys)
+    rare: dict[int, list[dict]] = {}
     parts_of = _PARTS.get
-    for key in more:
+    for key in sorted(_first_reading(keys)):
         cards = []
         for r, k in parts_of(key) or parts(key):
             e = ends[r]
             cards += hand[e - k : e]
-        found[key] = {"type": "play", "cards": cards}
-    return [found[key] for key in sorted(found)]
+        rank = key // CODE_SPAN // 16 % 16
+        found = rare.get(rank)
+        if found is None:
+            found = rare[rank] = []
+        found.append({"type": "play", "cards": cards})
+    return _ordered_leads(hand, c, ends, rare)
