@@ -171,8 +171,9 @@ class DoudizhuEngine:
             last = state["last_play"]
             if last is None:
                 return moves.legal_plays(state["hands"][seat], None)
-            previous = _combo(last["kind"], last["rank"], last["size"], last["chain"])
-            actions = moves.legal_plays(state["hands"][seat], previous)
+            actions = moves.follow_plays(
+                state["hands"][seat], last["kind"], last["rank"], last["size"], last["chain"]
+            )
             actions.append({"type": "pass"})
             return actions
         if phase == "finished" or seat != state["turn"]:
@@ -488,8 +489,10 @@ class DoudizhuEngine:
     # -- the end -----------------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "finished":  # asked after every action: the cheap test first
+            return None
         result = state.get("result")
-        if state["phase"] != "finished" or result is None:
+        if result is None:
             return None
         details = {k: v for k, v in result.items() if k not in ("deltas", "winners")}
         details["hands"] = [list(h) for h in result["hands"]]

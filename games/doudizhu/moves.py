@@ -366,26 +366,33 @@ def parts(key: int) -> tuple[tuple[int, int], ...]:
 def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
     """Return the play actions of a hand kept high to low: each play's lowest suits, high to low.
 
-    The order is ``play_keys``'s. A single, pair or trio to beat (most follows) is answered
-    from the layout's unit slices without keys: the units above it, then every bomb and the rocket.
+    The order is ``play_keys``'s.
     """
-    lay = counts, ends = layout(hand)
     if previous is None:
-        return _lead_actions(hand, lay)
-    kind = previous.kind
+        return _lead_actions(hand, layout(hand))
+    return follow_plays(hand, previous.kind, previous.rank, previous.size, previous.chain)
+
+
+def follow_plays(hand: list[str], kind: str, rank: int, size: int, chain: int) -> list[dict]:
+    """``legal_plays`` after a play of ``kind``, ``rank``, ``size`` and ``chain`` (the table's Combo).
+
+    Singles, pairs, trios, trios with kickers and chains to beat (nearly every follow) are cut
+    from the hand directly, then every bomb and the rocket; the rest go through play keys.
+    """
+    counts, ends = layout(hand)
     width = _UNIT_KINDS.get(kind)
     if width is not None:
-        above = previous.rank + 1
+        above = rank + 1
         actions = [
             {"type": "play", "cards": hand[e - width : e]}
             for e, n in zip(ends[above:], counts[above:], strict=True)
             if n >= width
         ]
     elif kind in _TRIO_WITH:
-        actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], previous.rank)
+        actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], rank)
     elif kind in _CHAIN_WIDTH:
         width = _CHAIN_WIDTH[kind]
-        actions = _chain_follows(hand, counts, ends, width, previous.size // width, previous.rank)
+        actions = _chain_follows(hand, counts, ends, width, size // width, rank)
     else:
         actions = None
     if actions is not None:
@@ -398,6 +405,7 @@ def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
         if counts[RANK_XJ] and counts[RANK_DJ]:
             actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
         return actions
+    previous = Combo(kind, rank, size, chain)
     keys = play_keys(counts, previous)
     if not keys:
         return []
