@@ -411,10 +411,18 @@ class DoudizhuEngine:
         if last is None:
             combo = found[0]
         else:
-            previous = _combo(last["kind"], last["rank"], last["size"], last["chain"])
-            beats = rules.beats
+            # rules.beats, written out on the table's fields: the rocket beats all; a bomb beats
+            # any non-bomb; otherwise the same kind and size with a higher body.
+            table_kind, table_rank, table_size = last["kind"], last["rank"], last["size"]
             for combo in found:
-                if beats(combo, previous):
+                kind = combo.kind
+                if kind == "rocket" or (
+                    table_kind != "rocket"
+                    and (
+                        (kind == "bomb" and table_kind != "bomb")
+                        or (kind == table_kind and combo.size == table_size and combo.rank > table_rank)
+                    )
+                ):
                     break
             else:
                 return None

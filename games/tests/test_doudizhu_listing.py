@@ -146,3 +146,26 @@ def test_hint_and_can_play_match_the_reference_in_random_hands():
                 listed = ENGINE.legal_actions(state, seat)
                 assert view["can_play"] == any(a["type"] == "play" for a in listed)
             state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+
+
+def test_apply_reads_a_play_as_the_rules_do_against_every_table():
+    """The checked path of apply takes exactly the plays rules.best_reading allows, read the same way."""
+    rng = random.Random("ddz-apply-reading")
+    hands = _hands(rng, 150)
+    tables = sorted(
+        {combo for hand in hands for _play, combo in reference_plays(tuple(rules.parse(hand)), None)}
+    )
+    tables += [rules.Combo("bomb", r, 4) for r in range(RANK_2 + 1)] + [rules.Combo("rocket", RANK_DJ, 2)]
+    for hand in hands:
+        leads = ENGINE.legal_actions(_probe(hand, None), 0)
+        for previous in rng.sample(tables, 10):
+            state = _probe(hand, previous)
+            for action in rng.sample(leads, min(6, len(leads))):
+                expected = rules.best_reading(action["cards"], previous)
+                try:
+                    new = ENGINE.apply(state, 0, action)
+                except games.base.IllegalAction:
+                    assert expected is None, (action, previous)
+                    continue
+                assert expected is not None, (action, previous)
+                assert new["last_play"]["kind"] == expected.kind and new["last_play"]["rank"] == expected.rank
