@@ -65,6 +65,10 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+# For i in 0..254: the mask of ``randbelow(i + 1)``'s draw, (1 << (i + 1).bit_length()) - 1.
+_BYTE_MASKS = tuple((1 << (i + 1).bit_length()) - 1 for i in range(255))
+
+
 class SeededRng:
     """A keyed, replayable random stream: HMAC-SHA256(seed, label || counter).
 
@@ -117,6 +121,21 @@ class SeededRng:
         8-deck 百家乐 shoe makes 415 draws.
         """
         buffer, used = self._buffer, 0
+        if len(items) <= 255:
+            # Every draw is one byte: the same loop with the byte count and mask looked up.
+            masks = _BYTE_MASKS
+            for i in range(len(items) - 1, 0, -1):
+                mask = masks[i]
+                while True:
+                    if used >= len(buffer):
+                        buffer, used = self._block(), 0
+                    value = buffer[used] & mask
+                    used += 1
+                    if value <= i:
+                        break
+                items[i], items[value] = items[value], items[i]
+            self._buffer = buffer[used:]
+            return
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             bits = n.bit_length()

@@ -68,11 +68,23 @@ def random_playout(
 ) -> tuple[State, int]:
     """Play one hand with random legal actions; return the final state and the number of steps."""
     state = engine.new_hand(config, seats, SeededRng(_seed_bytes(seed), "hand"))
+    # ``_step`` inlined, with the protocol's methods looked up once: the same calls in the
+    # same order and the same draws from ``rng_for_choices``, without a call and a tuple per step.
+    outcome, actors, legal_actions, apply = engine.outcome, engine.actors, engine.legal_actions, engine.apply
+    choice = rng_for_choices.choice
     steps = 0
-    while engine.outcome(state) is None:
+    while outcome(state) is None:
         if steps >= max_steps:
             raise InvariantError(f"no outcome after {max_steps} steps")
-        state, _seat, _action = _step(engine, state, rng_for_choices)
+        acting = actors(state)
+        if acting:
+            seat = choice(acting)
+            actions = legal_actions(state, seat)
+            if not actions:
+                raise InvariantError(f"seat {seat} may act but has no legal action")
+            state = apply(state, seat, choice(actions))
+        else:
+            state = engine.on_deadline(state)
         steps += 1
     return state, steps
 

@@ -164,20 +164,25 @@ class DoudizhuEngine:
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
         """List every action ``seat`` may take now (plays deduped by suit choice)."""
-        if state["phase"] == "finished" or seat != state["turn"]:
-            return []
         phase = state["phase"]
+        if phase == "playing":  # the hot path: hands are kept high to low, as legal_plays needs
+            if seat != state["turn"]:
+                return []
+            last = state["last_play"]
+            if last is None:
+                return moves.legal_plays(state["hands"][seat], None)
+            actions = moves.follow_plays(
+                state["hands"][seat], last["kind"], last["rank"], last["size"], last["chain"]
+            )
+            actions.append({"type": "pass"})
+            return actions
+        if phase == "finished" or seat != state["turn"]:
+            return []
         if phase == "bidding":
             return [{"type": "bid", "points": p} for p in range(state["bid"] + 1, 4)] + [dict(PASS)]
         if phase == "robbing":
             return [{"type": "rob"}, dict(PASS)]
-        if phase == "doubling":
-            return [{"type": "double"}, dict(PASS)]
-        previous = self._previous(state)
-        actions = moves.legal_plays(state["hands"][seat], previous)  # hands are kept high to low
-        if previous is not None:
-            actions.append({"type": "pass"})
-        return actions
+        return [{"type": "double"}, dict(PASS)]  # doubling
 
     @staticmethod
     def _previous(state: State) -> rules.Combo | None:
@@ -190,6 +195,19 @@ class DoudizhuEngine:
 
     def apply(self, state: State, seat: int, action: dict) -> State:
         """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
+        if state["phase"] == "playing" and seat == state["turn"] and type(action) is dict:
+            # The common case first: a well-formed play or pass. Anything this path does not
+            # accept goes on to the full checks below, which give the refusal its reason.
+            kind = action.get("type")
+            if kind == "play":
+                if len(action) == 2:
+                    cards = action.get("cards")
+                    if type(cards) is list and cards:
+                        new = self._play_checked(state, seat, cards)
+                        if new is not None:
+                            return new
+            elif kind == "pass" and len(action) == 1 and state["last_play"] is not None:
+                return self._pass(state, seat)
         if state["phase"] == "finished":
             raise IllegalAction(gettext_noop("The hand is over."))
         if seat != state["turn"]:
@@ -329,17 +347,7 @@ class DoudizhuEngine:
         if kind == "pass":
             if state["last_play"] is None:
                 raise IllegalAction(gettext_noop("You lead this round, so you must play."))
-            new = dict(state)
-            trick = new["trick"] = list(state["trick"])
-            trick[seat] = "pass"
-            new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
-            new["turn"] = _next(seat)
-            passes = state["passes"] + 1
-            if passes == SEATS - 1:
-                new["last_play"] = None  # two passes: the last player leads again
-                passes = 0
-            new["passes"] = passes
-            return new
+            return self._pass(state, seat)
         previous = self._previous(state)
         if kind != "play":
             raise IllegalAction(gettext_noop("Play cards or pass."))
@@ -350,28 +358,104 @@ class DoudizhuEngine:
         chosen = set(cards)
         remaining = [card for card in hand if card not in chosen]
         played = list(cards) if len(cards) == 1 else rules.sort_cards(cards)
+        return self._laid(state, seat, played, remaining, combo, previous is None)
+
+    @staticmethod
+    def _pass(state: State, seat: int) -> State:
         new = dict(state)
-        new["hands"] = list(state["hands"])
-        new["hands"][seat] = remaining
-        new["trick"] = [None] * SEATS if previous is None else list(state["trick"])
-        new["trick"][seat] = {"cards": played, "kind": combo.kind}
+        trick = new["trick"] = list(state["trick"])
+        trick[seat] = "pass"
+        new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
+        new["turn"] = (seat + 1) % SEATS
+        passes = state["passes"] + 1
+        if passes == SEATS - 1:
+            new["last_play"] = None  # two passes: the last player leads again
+            passes = 0
+        new["passes"] = passes
+        return new
+
+    def _play_checked(self, state: State, seat: int, cards: list) -> State | None:
+        """Play ``cards`` if they are distinct held cards that make a legal play now, else return None.
+
+        The same rules as ``check_play`` (a set of held cards, read as its preferred reading
+        when leading, else the first reading that beats the table), in a few set and table
+        operations; None sends the action to ``check_play``, which says what is wrong.
+        """
+        hand = state["hands"][seat]
+        n = len(cards)
+        try:
+            start = hand.index(cards[0])
+        except ValueError:
+            return None
+        if hand[start : start + n] == cards:
+            # Cards that sit together in the hand (one rank's lowest suits, as listed): held,
+            # distinct and already high to low.
+            played = hand[start : start + n]
+            remaining = hand[:start] + hand[start + n :]
+        else:
+            try:
+                chosen = set(cards)
+            except TypeError:  # an unhashable "card"
+                return None
+            if len(chosen) != n:
+                return None
+            remaining = [card for card in hand if card not in chosen]
+            if len(remaining) + n != len(hand):
+                return None  # some card is not held (a hand holds each card once)
+            # A hand is kept high to low, so its chosen cards come out sorted the same way.
+            played = [card for card in hand if card in chosen]
+        found = rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, played)))
+        if not found:
+            return None
+        last = state["last_play"]
+        if last is None:
+            combo = found[0]
+        else:
+            # rules.beats, written out on the table's fields: the rocket beats all; a bomb beats
+            # any non-bomb; otherwise the same kind and size with a higher body.
+            table_kind, table_rank, table_size = last["kind"], last["rank"], last["size"]
+            for combo in found:
+                kind = combo.kind
+                if kind == "rocket" or (
+                    table_kind != "rocket"
+                    and (
+                        (kind == "bomb" and table_kind != "bomb")
+                        or (kind == table_kind and combo.size == table_size and combo.rank > table_rank)
+                    )
+                ):
+                    break
+            else:
+                return None
+        return self._laid(state, seat, played, remaining, combo, last is None)
+
+    @staticmethod
+    def _laid(
+        state: State, seat: int, played: list, remaining: list, combo: rules.Combo, leading: bool
+    ) -> State:
+        """The state after ``seat`` lays ``played`` (read as ``combo``), keeping ``remaining``."""
+        kind = combo.kind
+        new = dict(state)
+        hands = new["hands"] = list(state["hands"])
+        hands[seat] = remaining
+        trick = new["trick"] = [None] * SEATS if leading else list(state["trick"])
+        trick[seat] = {"cards": played, "kind": kind}
         new["last_play"] = {
             "seat": seat,
             "cards": played,
-            "kind": combo.kind,
+            "kind": kind,
             "rank": combo.rank,
             "size": combo.size,
             "chain": combo.chain,
         }
         new["passes"] = 0
-        new["plays"] = list(state["plays"])
-        new["plays"][seat] += 1
-        if combo.kind in ("bomb", "rocket"):
+        plays = new["plays"] = list(state["plays"])
+        plays[seat] += 1
+        if kind == "bomb" or kind == "rocket":
             new["bombs"] = state["bombs"] + 1
         new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
         if not remaining:
             return close_hand(new, seat)
-        new["turn"] = _next(seat)
+        new["turn"] = (seat + 1) % SEATS
         return new
 
     @staticmethod
@@ -413,8 +497,10 @@ class DoudizhuEngine:
     # -- the end -----------------------------------------------------------------------------
 
     def outcome(self, state: State) -> Outcome | None:
+        if state["phase"] != "finished":  # asked after every action: the cheap test first
+            return None
         result = state.get("result")
-        if state["phase"] != "finished" or result is None:
+        if result is None:
             return None
         details = {k: v for k, v in result.items() if k not in ("deltas", "winners")}
         details["hands"] = [list(h) for h in result["hands"]]

@@ -287,61 +287,271 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
     return tuple(out)
 
 
-# A hand in a state is kept high to low, so the cards of one rank sit together: with ``tops``
-# (for each rank from the big joker down, how many cards are of that rank or higher) the
-# lowest k suits of rank r are ``hand[tops[14 - r] - k : tops[14 - r]]``.
-LETTERS = "".join(chr(ord("a") + r) for r in range(N_RANKS))
-LETTER_OF = {card: LETTERS[rank] for card, rank in RANK_OF.items()}
-_PICKS: dict[int, tuple[tuple[int, int], ...]] = {}
+# A hand in a state is kept high to low, so the cards of one rank sit together and end at
+# ``ends[rank]`` (the number of cards of that rank or higher): the lowest k suits of rank r are
+# ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
+# card name is two letters, the first naming its rank), and everything below is derived from
+# the shape alone, remembered per shape: a hand keeps its shape while its seat passes.
+RANK_LETTERS = "3456789TJQKA2XD"
+assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
+_UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
+_TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 
 
-def picks(key: int) -> tuple[tuple[int, int], ...]:
-    """Return the (14 - rank, count) pairs of play ``key``, high ranks first (see ``tops``)."""
-    found = _PICKS.get(key)
-    if found is None:
-        if len(_PICKS) >= _DECODED_LIMIT:
-            _PICKS.clear()
-        found = _PICKS[key] = tuple((N_RANKS - 1 - r, k) for r, k in decode(key)[0])
-    return found
+def _trio_follows(hand: list[str], c, ends: list[int], width: int, above: int) -> list[dict]:
+    """三带一 / 三带二 above ``above``: trio rank upward, then kicker rank upward (as ``_trio_with``)."""
+    actions = []
+    kickers = [x for x in range(N_RANKS) if c[x] >= width]
+    for t in range(above + 1, RANK_2 + 1):
+        if c[t] >= 3:
+            et = ends[t]
+            trio = hand[et - 3 : et]
+            for x in kickers:
+                if x != t:
+                    ex = ends[x]
+                    kick = hand[ex - width : ex]
+                    actions.append({"type": "play", "cards": kick + trio if x > t else trio + kick})
+    return actions
+
+
+def _chain_follows(hand: list[str], c, ends: list[int], width: int, links: int, above: int) -> list[dict]:
+    """Chains of ``links`` ranks of ``width`` cards ending above ``above``, rank upward (as ``_chains``)."""
+    actions = []
+    run: list[str] = []
+    size = width * links
+    for r in range(_LAST_CHAIN_RANK + 1):
+        if c[r] < width:
+            run = []
+            continue
+        e = ends[r]
+        run = hand[e - width : e] + run
+        if r > above and len(run) >= size:
+            actions.append({"type": "play", "cards": run[:size]})
+    return actions
 
 
 _LAYOUTS: dict[str, tuple[tuple[int, ...], list[int]]] = {}
 
 
-def _layout(shape: str) -> tuple[tuple[int, ...], list[int]]:
-    """Return (rank counts, tops) of a hand from its rank letters; remembered, as hands recur."""
+def layout(hand: list[str]) -> tuple[tuple[int, ...], list[int]]:
+    """Return the (remembered) rank counts and rank ends of a hand kept high to low."""
+    shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
     if found is None:
-        counts = tuple(map(shape.count, LETTERS))
+        counts = tuple(map(shape.count, RANK_LETTERS))
         if len(_LAYOUTS) >= _DECODED_LIMIT:
             _LAYOUTS.clear()
-        found = _LAYOUTS[shape] = (counts, list(accumulate(reversed(counts))))
+        found = _LAYOUTS[shape] = (counts, list(accumulate(reversed(counts)))[::-1])
     return found
 
 
 def hand_counts(hand: list[str]) -> tuple[int, ...]:
     """Return the rank counts of a hand."""
-    return _layout("".join(map(LETTER_OF.__getitem__, hand)))[0]
+    return tuple(map("".join(hand)[::2].count, RANK_LETTERS))
+
+
+_PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def parts(key: int) -> tuple[tuple[int, int], ...]:
+    """Return the (rank, count) pairs of play ``key``, high ranks first."""
+    found = _PARTS.get(key)
+    if found is None:
+        if len(_PARTS) >= _DECODED_LIMIT:
+            _PARTS.clear()
+        found = _PARTS[key] = decode(key)[0]
+    return found
 
 
 def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
-    """Return the play actions of a hand kept high to low: each play's lowest suits, high to low."""
-    counts, tops = _layout("".join(map(LETTER_OF.__getitem__, hand)))
+    """Return the play actions of a hand kept high to low: each play's lowest suits, high to low.
+
+    The order is ``play_keys``'s.
+    """
+    if previous is None:
+        return _lead_actions(hand, layout(hand))
+    return follow_plays(hand, previous.kind, previous.rank, previous.size, previous.chain)
+
+
+def follow_plays(hand: list[str], kind: str, rank: int, size: int, chain: int) -> list[dict]:
+    """``legal_plays`` after a play of ``kind``, ``rank``, ``size`` and ``chain`` (the table's Combo).
+
+    Singles, pairs, trios, trios with kickers and chains to beat (nearly every follow) are cut
+    from the hand directly, then every bomb and the rocket; the rest go through play keys.
+    """
+    counts, ends = layout(hand)
+    width = _UNIT_KINDS.get(kind)
+    if width is not None:
+        above = rank + 1
+        actions = [
+            {"type": "play", "cards": hand[e - width : e]}
+            for e, n in zip(ends[above:], counts[above:], strict=True)
+            if n >= width
+        ]
+    elif kind in _TRIO_WITH:
+        actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], rank)
+    elif kind in _CHAIN_WIDTH:
+        width = _CHAIN_WIDTH[kind]
+        actions = _chain_follows(hand, counts, ends, width, size // width, rank)
+    else:
+        actions = None
+    if actions is not None:
+        if 4 in counts:
+            actions += [
+                {"type": "play", "cards": hand[e - 4 : e]}
+                for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1], strict=True)
+                if n == 4
+            ]
+        if counts[RANK_XJ] and counts[RANK_DJ]:
+            actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+        return actions
+    previous = Combo(kind, rank, size, chain)
     keys = play_keys(counts, previous)
     if not keys:
         return []
-    picks_of = _PICKS.get
+    parts_of = _PARTS.get
     actions = []
     for key in keys:
-        parts = picks_of(key) or picks(key)
-        if len(parts) == 1:
-            i, k = parts[0]
-            e = tops[i]
+        play = parts_of(key) or parts(key)
+        if len(play) == 1:
+            ((r, k),) = play
+            e = ends[r]
             actions.append({"type": "play", "cards": hand[e - k : e]})
         else:
             cards = []
-            for i, k in parts:
-                e = tops[i]
+            for r, k in play:
+                e = ends[r]
                 cards += hand[e - k : e]
             actions.append({"type": "play", "cards": cards})
     return actions
+
+
+_SINGLE_KEYS, _PAIR_KEYS, _TRIO_KEYS, _BOMB_KEYS = (_UNIT_KEYS[k] for k in ("single", "pair", "trio", "bomb"))
+_TRIO_SINGLE_BASE = [_HEAD["trio_single"][t] + 3 * _POW[t] for t in range(N_RANKS)]
+_TRIO_PAIR_BASE = [_HEAD["trio_pair"][t] + 3 * _POW[t] for t in range(N_RANKS)]
+
+
+_CHAIN_MASK = (1 << (_LAST_CHAIN_RANK + 1)) - 1  # ranks 3..A
+_CHAIN_KEYS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _chain_keys(width: int, mask: int) -> tuple[int, ...]:
+    """The lead keys of every chain of ``width`` over the ranks in ``mask`` (ranks 3..A), remembered."""
+    found = _CHAIN_KEYS.get((width, mask))
+    if found is None:
+        counts = [width if mask >> r & 1 else 0 for r in range(N_RANKS)]
+        out: list[int] = []
+        _chains(counts, width, _CHAIN_KIND[width], -1, None, out)
+        found = _CHAIN_KEYS[(width, mask)] = tuple(out)  # at most 3 × 4096 entries
+    return found
+
+
+_CHAIN_KIND = {width: kind for kind, width in _CHAIN_WIDTH.items()}
+
+
+def _ordered_leads(hand: list[str], c: tuple[int, ...], ends: list[int], rare: dict | None) -> list[dict]:
+    """Every lead of a hand as actions, in ``play_keys(counts, None)`` order, as they are cut.
+
+    Listing order is rank by rank upward (a play's body rank) and, at a rank, by kind: single,
+    pair, trio, trios with a single then with a pair (kickers upward), the straights and pair
+    straights ending there (shortest first), then the kinds that may read one set twice
+    (planes, 四带二, planes with wings), given in ``rare`` by body rank, already listed in key
+    order; bombs upward and the rocket come last. The cards of the chain runs are kept highest
+    rank first as a run grows, so each chain ending at a rank is a prefix of its run.
+    """
+    actions: list[dict] = []
+    add = actions.append
+    present = [r for r in range(N_RANKS) if c[r]] if 3 in c or 4 in c else ()
+    run1: list[str] = []
+    run2: list[str] = []
+    for r in range(N_RANKS):
+        n = c[r]
+        if not n:
+            run1 = run2 = []
+            continue
+        e = ends[r]
+        single = hand[e - 1 : e]
+        add({"type": "play", "cards": single})
+        if n >= 2:
+            pair = hand[e - 2 : e]
+            add({"type": "play", "cards": pair})
+            if n >= 3:
+                _trio_leads(hand, c, ends, present, r, add)
+            run2 = pair + run2
+        else:
+            run2 = []
+        if r <= _LAST_CHAIN_RANK:
+            run1 = single + run1
+            if len(run1) >= 5:
+                for links in range(5, len(run1) + 1):
+                    add({"type": "play", "cards": run1[:links]})
+            if len(run2) >= 6:
+                for links in range(6, len(run2) + 1, 2):
+                    add({"type": "play", "cards": run2[:links]})
+        if rare is not None and r in rare:
+            actions += rare[r]
+    if rare is not None:
+        for r in range(RANK_2 + 1):
+            if c[r] == 4:
+                e = ends[r]
+                add({"type": "play", "cards": hand[e - 4 : e]})
+    if c[RANK_XJ] and c[RANK_DJ]:
+        add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    return actions
+
+
+def _trio_leads(hand: list[str], c, ends: list[int], present, t: int, add) -> None:
+    """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward."""
+    et = ends[t]
+    trio = hand[et - 3 : et]
+    add({"type": "play", "cards": trio})
+    for x in present:
+        if x != t:
+            ex = ends[x]
+            add({"type": "play", "cards": hand[ex - 1 : ex] + trio if x > t else trio + hand[ex - 1 : ex]})
+    for x in present:
+        if x != t and c[x] >= 2:
+            ex = ends[x]
+            add({"type": "play", "cards": hand[ex - 2 : ex] + trio if x > t else trio + hand[ex - 2 : ex]})
+
+
+def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> list[dict]:
+    """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
+
+    Without a quad or a plane (most leads) no set reads two ways and ``_ordered_leads`` lists
+    everything as it is cut from the hand. Otherwise the planes, 四带二 and planes with wings
+    go through their keys first (first reading of each set kept, as in ``_leads``) and are
+    handed to it by body rank.
+    """
+    c, ends = lay
+    quad = 4 in c
+    m3 = 0
+    if 3 in c or quad:
+        for r in range(_LAST_CHAIN_RANK + 1):
+            if c[r] >= 3:
+                m3 |= 1 << r
+    planes = m3 & (m3 >> 1)
+    if not quad and not planes:
+        return _ordered_leads(hand, c, ends, None)
+    keys: list[int] = []
+    if planes:
+        keys += _chain_keys(3, m3)
+    if quad:
+        _four_with(c, 2, "four_two_pairs", -1, keys)
+        _four_with(c, 1, "four_two_singles", -1, keys)
+    if planes:
+        _plane_with(c, 2, "plane_pairs", -1, None, keys)
+        _plane_with(c, 1, "plane_singles", -1, None, keys)
+    rare: dict[int, list[dict]] = {}
+    parts_of = _PARTS.get
+    for key in sorted(_first_reading(keys)):
+        cards = []
+        for r, k in parts_of(key) or parts(key):
+            e = ends[r]
+            cards += hand[e - k : e]
+        rank = key // CODE_SPAN // 16 % 16
+        found = rare.get(rank)
+        if found is None:
+            found = rare[rank] = []
+        found.append({"type": "play", "cards": cards})
+    return _ordered_leads(hand, c, ends, rare)

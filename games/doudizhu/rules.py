@@ -163,6 +163,28 @@ def _readings(counts: tuple[int, ...]) -> tuple[Combo, ...]:
     return tuple(out)
 
 
+# A play's rank counts as one number: the count of rank r is its base-5 digit r (at most 4 < 5),
+# so the code of a set of cards is the sum of its cards' codes.
+CODE_OF: dict[str, int] = {card: 5**rank for card, rank in RANK_OF.items()}
+_BY_CODE: dict[int, tuple[Combo, ...]] = {}
+
+
+def readings_of_code(code: int) -> tuple[Combo, ...]:
+    """``readings`` of the play whose rank counts are ``code`` (see ``CODE_OF``)."""
+    found = _BY_CODE.get(code)
+    if found is None:
+        counts = []
+        rest = code
+        for _r in range(N_RANKS):
+            rest, digit = divmod(rest, 5)
+            counts.append(digit)
+        found = () if rest else _readings(tuple(counts))
+        if len(_BY_CODE) >= 65536:
+            _BY_CODE.clear()
+        _BY_CODE[code] = found
+    return found
+
+
 def readings(cards) -> tuple[Combo, ...]:
     """Return every way ``cards`` reads as a legal play, preferred first (empty: not a play)."""
     return _readings(tuple(parse(cards)))

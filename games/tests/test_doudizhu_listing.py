@@ -1,0 +1,171 @@
+"""斗地主 listing: the engine's legal actions against the reference generator, on many more hands.
+
+``test_doudizhu_moves`` checks the generator's plays; this checks the actions the engine lists
+(leads cut from the hand directly, unit follows from the hand's layout, the rest through keys)
+card for card and in order, and that listing and applying leave the state and the listed
+actions untouched, for hands of every size and for hands rich in trios, quads and jokers.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import games
+from games.base import SeatSpec, SeededRng
+from games.doudizhu import moves, rules
+from games.doudizhu.rules import N_RANKS, RANK_2, RANK_DJ, RANK_XJ
+from games.tests.test_doudizhu_moves import reference_plays
+
+ENGINE = games.REGISTRY["doudizhu"].engine
+SUITS = "shcd"
+
+
+def _hand_of(counts, rng: random.Random) -> list[str]:
+    """Concrete cards for rank ``counts``, with random suits."""
+    cards = []
+    for r, n in enumerate(counts):
+        if r == RANK_XJ:
+            cards += ["XJ"] * n
+        elif r == RANK_DJ:
+            cards += ["DJ"] * n
+        else:
+            cards += [rules.RANK_CHARS[r] + s for s in rng.sample(SUITS, n)]
+    return rules.sort_cards(cards)
+
+
+def _hands(rng: random.Random, count: int) -> list[list[str]]:
+    deck = list(rules.FULL_DECK)
+    hands = [rules.sort_cards(rng.sample(deck, rng.randint(1, 20))) for _ in range(count)]
+    for _ in range(count):
+        counts = [0] * N_RANKS
+        for r in rng.sample(range(RANK_2 + 1), rng.randint(1, 6)):
+            counts[r] = rng.choice((2, 3, 3, 4, 4))
+        for r in rng.sample(range(RANK_2 + 1), rng.randint(0, 5)):
+            counts[r] = counts[r] or rng.randint(1, 2)
+        counts[RANK_XJ] = int(rng.random() < 0.5)
+        counts[RANK_DJ] = int(rng.random() < 0.5)
+        if sum(counts):
+            hands.append(_hand_of(counts, rng))
+    return hands
+
+
+def _probe(hand: list[str], previous: rules.Combo | None) -> dict:
+    state = ENGINE.new_hand({"variant": "classic"}, [SeatSpec(i + 1, 1000) for i in range(3)], _rng())
+    last = None
+    if previous is not None:
+        last = {"seat": 2, "cards": [], "kind": previous.kind, "rank": previous.rank}
+        last.update(size=previous.size, chain=previous.chain)
+    return dict(state, phase="playing", turn=0, landlord=0, hands=[hand, ["3s"], ["3h"]], last_play=last)
+
+
+def _expected(hand, previous):
+    counts = tuple(rules.parse(hand))
+    actions = [
+        {"type": "play", "cards": rules.cards_for(hand, play)}
+        for play, _ in reference_plays(counts, previous)
+    ]
+    return actions + ([{"type": "pass"}] if previous is not None else [])
+
+
+def _rng():
+    return SeededRng(b"listing-tests-seed-01", "hand")
+
+
+def test_leads_and_follows_list_the_reference_plays_card_for_card():
+    rng = random.Random("ddz-listing")
+    hands = _hands(rng, 400)
+    tables = sorted(
+        {combo for hand in hands for _play, combo in reference_plays(tuple(rules.parse(hand)), None)}
+    )
+    tables += [rules.Combo("bomb", r, 4) for r in range(RANK_2 + 1)] + [rules.Combo("rocket", RANK_DJ, 2)]
+    for hand in hands:
+        for previous in [None, *rng.sample(tables, 12)]:
+            assert ENGINE.legal_actions(_probe(hand, previous), 0) == _expected(hand, previous), (
+                hand,
+                previous,
+            )
+
+
+def test_listing_twice_gives_equal_fresh_actions_and_changes_nothing():
+    rng = random.Random("ddz-listing-fresh")
+    for hand in _hands(rng, 60):
+        for previous in (None, rules.Combo("single", 3, 1), rules.Combo("pair", 0, 2)):
+            state = _probe(hand, previous)
+            frozen = json.dumps(state, sort_keys=True)
+            first = ENGINE.legal_actions(state, 0)
+            second = ENGINE.legal_actions(state, 0)
+            assert first == second
+            for a, b in zip(first, second, strict=True):
+                assert a is not b and a.get("cards") is not b.get("cards") or a == {"type": "pass"}
+            for action in first[:5]:
+                snapshot = json.dumps(action)
+                ENGINE.apply(state, 0, action)
+                assert json.dumps(action) == snapshot
+            assert json.dumps(state, sort_keys=True) == frozen
+
+
+def test_layouts_are_shared_by_hands_of_one_shape():
+    a = rules.sort_cards(["3s", "3h", "5d", "Kc", "XJ"])
+    b = rules.sort_cards(["3c", "3d", "5s", "Kh", "XJ"])
+    assert moves.layout(a) is moves.layout(b)
+    assert moves.layout(a)[0] == tuple(rules.parse(a))
+
+
+def _reference_hint(state, seat):
+    """提示 as the engine computed it before hands were read by shape and code."""
+    from games.doudizhu.assist import suggest_lead
+
+    hand = state["hands"][seat]
+    counts = rules.parse(hand)
+    last = state["last_play"]
+    if last is None:
+        if rules.readings(hand):
+            return {"type": "play", "cards": rules.sort_cards(hand)}
+        return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
+    previous = rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
+    keys = moves.play_keys(tuple(counts), previous)
+    if not keys:
+        return {"type": "pass"}
+    return {"type": "play", "cards": rules.cards_for(hand, moves.decode(keys[0])[1])}
+
+
+def test_hint_and_can_play_match_the_reference_in_random_hands():
+    rng = random.Random("ddz-hints")
+    for hand_no in range(40):
+        state = ENGINE.new_hand(
+            {"variant": "classic"},
+            [SeatSpec(i + 1, 1000) for i in range(3)],
+            SeededRng(f"hint-{hand_no:012d}".encode(), "hand"),
+        )
+        while ENGINE.outcome(state) is None:
+            seat = state["turn"]
+            if state["phase"] == "playing":
+                assert ENGINE.hint(state, seat) == _reference_hint(state, seat)
+                view = ENGINE.view(state, seat)
+                listed = ENGINE.legal_actions(state, seat)
+                assert view["can_play"] == any(a["type"] == "play" for a in listed)
+            state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+
+
+def test_apply_reads_a_play_as_the_rules_do_against_every_table():
+    """The checked path of apply takes exactly the plays rules.best_reading allows, read the same way."""
+    rng = random.Random("ddz-apply-reading")
+    hands = _hands(rng, 150)
+    tables = sorted(
+        {combo for hand in hands for _play, combo in reference_plays(tuple(rules.parse(hand)), None)}
+    )
+    tables += [rules.Combo("bomb", r, 4) for r in range(RANK_2 + 1)] + [rules.Combo("rocket", RANK_DJ, 2)]
+    for hand in hands:
+        leads = ENGINE.legal_actions(_probe(hand, None), 0)
+        for previous in rng.sample(tables, 10):
+            state = _probe(hand, previous)
+            for action in rng.sample(leads, min(6, len(leads))):
+                expected = rules.best_reading(action["cards"], previous)
+                try:
+                    new = ENGINE.apply(state, 0, action)
+                except games.base.IllegalAction:
+                    assert expected is None, (action, previous)
+                    continue
+                assert expected is not None, (action, previous)
+                assert new["last_play"]["kind"] == expected.kind and new["last_play"]["rank"] == expected.rank
