@@ -1,12 +1,13 @@
 """Writes for accounts: create a player with their sign-up coins, rename, count hands."""
 
+import json
 from platform.accounts.models import GameStats, User
 from platform.accounts.validators import nickname_clean
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -74,13 +75,29 @@ def stats_record_hand(*, user: User, game_slug: str, won: bool) -> None:
 def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -> None:
     """Count many players' hands and wins in ``game_slug`` at once: ``{user id: (hands, wins)}``.
 
-    The batch form of ``stats_record_hand`` for a settlement of many hands:
-    missing rows are inserted (ignoring concurrent twins), then one UPDATE
-    with F() increments per distinct (hands, wins) pair, so a batch costs a
-    few statements whatever its size.
+    The batch form of ``stats_record_hand`` for a settlement of many hands. On
+    PostgreSQL it is one ``INSERT ... ON CONFLICT DO UPDATE`` for the whole
+    batch, the rows passed as one JSON parameter (no model instances: building
+    them was a fifth of a settlement's Python time). Elsewhere missing rows are
+    inserted (ignoring concurrent twins), then one UPDATE with F() increments
+    per distinct (hands, wins) pair. Rows are written in user order either way.
     """
     results = {user_id: counts for user_id, counts in results.items() if counts[0]}
     if not results:
+        return
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        qn = connection.ops.quote_name
+        table = qn(GameStats._meta.db_table)
+        rows = json.dumps([[user_id, hands, wins] for user_id, (hands, wins) in sorted(results.items())])
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} (user_id, game_slug, hands, wins, updated_at) "
+                "SELECT (r->>0)::bigint, %s, (r->>1)::int, (r->>2)::int, %s FROM json_array_elements(%s::json) AS r "
+                f"ON CONFLICT (user_id, game_slug) DO UPDATE SET hands = {table}.hands + EXCLUDED.hands, "
+                f"wins = {table}.wins + EXCLUDED.wins, updated_at = EXCLUDED.updated_at",
+                [game_slug, now, rows],
+            )
         return
     groups: dict[tuple[int, int], list[int]] = {}
     for user_id, counts in results.items():
@@ -90,7 +107,6 @@ def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -
             [GameStats(user_id=user_id, game_slug=game_slug) for user_id in sorted(results)],
             ignore_conflicts=True,
         )
-        now = timezone.now()
         for (hands, wins), user_ids in groups.items():
             GameStats.objects.filter(user_id__in=user_ids, game_slug=game_slug).update(
                 hands=F("hands") + hands, wins=F("wins") + wins, updated_at=now

@@ -1,7 +1,12 @@
-"""user_create, user_nickname_change and stats_record_hand."""
+"""user_create, user_nickname_change, stats_record_hand and stats_record_hands."""
 
 from platform.accounts.models import GameStats, User
-from platform.accounts.services import stats_record_hand, user_create, user_nickname_change
+from platform.accounts.services import (
+    stats_record_hand,
+    stats_record_hands,
+    user_create,
+    user_nickname_change,
+)
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -97,3 +102,16 @@ def test_stats_record_hand_creates_the_row_then_counts(player):
 
     rows = {row.game_slug: (row.hands, row.wins) for row in GameStats.objects.filter(user=player)}
     assert rows == {"doudizhu": (3, 2), "zhajinhua": (1, 0)}
+
+
+def test_stats_record_hands_adds_a_batch_to_existing_rows_and_creates_missing_ones(player):
+    other = user_create(username="dave", password="pw-dave-1")
+    idle = user_create(username="erin", password="pw-erin-1")
+    stats_record_hand(user=player, game_slug="doudizhu", won=True)
+
+    stats_record_hands(game_slug="doudizhu", results={player.pk: (3, 1), other.pk: (2, 2), idle.pk: (0, 0)})
+    stats_record_hands(game_slug="doudizhu", results={other.pk: (1, 0)})
+
+    rows = {row.user_id: (row.hands, row.wins) for row in GameStats.objects.filter(game_slug="doudizhu")}
+    assert rows == {player.pk: (4, 2), other.pk: (3, 2)}  # a player with no hand gets no row
+    assert not GameStats.objects.filter(game_slug="zhajinhua").exists()
