@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from django.db import IntegrityError
 from django.db import transaction as db_transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from wallets.errors import (
@@ -297,7 +298,7 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
         return []
 
     with db_transaction.atomic():
-        existing = {txn.key: txn for txn in LedgerTransaction.objects.filter(key__in=[c[0] for c in cleaned])}
+        existing = _existing_by_key([item[0] for item in cleaned])
         for key, *_rest, fingerprint in cleaned:
             if key in existing and existing[key].fingerprint != fingerprint:
                 raise IdempotencyConflict(
@@ -306,42 +307,104 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
                 )
         fresh = [item for item in cleaned if item[0] not in existing]
         if fresh:
-            created = LedgerTransaction.objects.bulk_create(
-                [
-                    LedgerTransaction(
-                        key=key,
-                        fingerprint=fingerprint,
-                        kind=kind,
-                        reference=reference,
-                        actor_id=actor_id,
-                        memo=memo,
-                    )
-                    for key, kind, _legs, reference, memo, fingerprint in fresh
-                ]
-            )
+            created = _insert_transactions(fresh, actor_id=actor_id)
             existing.update((txn.key, txn) for txn in created)
             locked = _lock_accounts([leg for item in fresh for leg in item[2]])
             entries = []
             for key, _kind, legs, *_rest in fresh:
                 entries.extend(_entries(existing[key], legs, locked))
             _save_balances(list(locked.values()))
-            LedgerEntry.objects.bulk_create(entries)
+            _insert_entries(entries)
     return [existing[item[0]] for item in cleaned]
+
+
+# A batch's rows go to PostgreSQL as one array per column (INSERT ... SELECT FROM unnest):
+# a handful of parameters whatever the batch's size, so neither Django's per-value
+# compilation of bulk_create nor the driver's per-placeholder rewriting is paid per row.
+
+
+def _existing_by_key(keys: list[str]) -> dict[str, LedgerTransaction]:
+    """Return the transactions already posted with any of ``keys``."""
+    if _vendor() != "postgresql":
+        return {txn.key: txn for txn in LedgerTransaction.objects.filter(key__in=keys)}
+    return {txn.key: txn for txn in LedgerTransaction.objects.raw(
+        f'SELECT * FROM "{LedgerTransaction._meta.db_table}" WHERE "key" = ANY(%s)', [keys]
+    )}
+
+
+def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransaction]:
+    """Insert the headers of ``fresh`` (cleaned postings) and return them saved."""
+    now = timezone.now()
+    txns = [
+        LedgerTransaction(
+            key=key,
+            fingerprint=fingerprint,
+            kind=kind,
+            reference=reference,
+            actor_id=actor_id,
+            memo=memo,
+            created_at=now,
+        )
+        for key, kind, _legs, reference, memo, fingerprint in fresh
+    ]
+    if _vendor() != "postgresql":
+        return LedgerTransaction.objects.bulk_create(txns)
+    with db_transaction.get_connection().cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO "{LedgerTransaction._meta.db_table}" '
+            '("key", "fingerprint", "kind", "reference", "memo", "actor_id", "created_at") '
+            "SELECT v.key, v.fingerprint, v.kind, v.reference, v.memo, %s, %s "
+            "FROM unnest(%s::varchar[], %s::varchar[], %s::varchar[], %s::varchar[], %s::text[]) "
+            'AS v(key, fingerprint, kind, reference, memo) RETURNING "id", "key"',
+            [
+                actor_id,
+                now,
+                [txn.key for txn in txns],
+                [txn.fingerprint for txn in txns],
+                [txn.kind for txn in txns],
+                [txn.reference for txn in txns],
+                [txn.memo for txn in txns],
+            ],
+        )
+        ids = dict((key, pk) for pk, key in cursor.fetchall())
+    for txn in txns:
+        txn.pk = ids[txn.key]
+        txn._state.adding = False
+    return txns
+
+
+def _insert_entries(entries: list[LedgerEntry]) -> None:
+    if _vendor() != "postgresql":
+        LedgerEntry.objects.bulk_create(entries)
+        return
+    with db_transaction.get_connection().cursor() as cursor:
+        cursor.execute(
+            f'INSERT INTO "{LedgerEntry._meta.db_table}" '
+            '("transaction_id", "account_id", "amount", "balance_after") '
+            "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[])",
+            [
+                [entry.transaction_id for entry in entries],
+                [entry.account_id for entry in entries],
+                [entry.amount for entry in entries],
+                [entry.balance_after for entry in entries],
+            ],
+        )
+
+
+def _vendor() -> str:
+    return db_transaction.get_connection().vendor
 
 
 def _save_balances(accounts: list[Account]) -> None:
     """Write the new balances of the locked ``accounts`` in one statement."""
-    if db_transaction.get_connection().vendor != "postgresql":
+    if _vendor() != "postgresql":
         Account.objects.bulk_update(accounts, ["balance"])
         return
-    table = Account._meta.db_table
-    rows = ", ".join(["(%s::bigint, %s::bigint)"] * len(accounts))
-    params = [value for account in accounts for value in (account.pk, account.balance)]
     with db_transaction.get_connection().cursor() as cursor:
         cursor.execute(
-            f'UPDATE "{table}" AS a SET "balance" = v.balance FROM (VALUES {rows}) AS v(id, balance) '
-            'WHERE a."id" = v.id',
-            params,
+            f'UPDATE "{Account._meta.db_table}" AS a SET "balance" = v.balance '
+            "FROM unnest(%s::bigint[], %s::bigint[]) AS v(id, balance) WHERE a.\"id\" = v.id",
+            [[account.pk for account in accounts], [account.balance for account in accounts]],
         )
 
 
