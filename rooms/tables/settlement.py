@@ -66,11 +66,7 @@ def hand_settle_batch(*, hand_id: int, batch: int = SETTLE_BATCH) -> str | None:
     own = row is not None and row[1] == Hand.Status.FINISHED  # settled and cancelled are final
     if batch > 1:
         _pending_clear()  # a queued task has started: the next finished hand must queue its own
-        waiting = list(
-            Hand.objects.filter(status=Hand.Status.FINISHED)
-            .order_by("pk")
-            .values_list("pk", flat=True)[: batch + 1]
-        )
+        waiting = list(_finished_hands().values_list("pk", flat=True)[: batch + 1])
         if len(waiting) > batch and _pending_store() is not None:
             # With a broker only: in-process (eager) tasks each settle their own hand anyway.
             settlement_request(hand_id=waiting[-1])
@@ -89,6 +85,25 @@ def hand_settle_batch(*, hand_id: int, batch: int = SETTLE_BATCH) -> str | None:
     if not own:
         return None
     return _settle_in_transaction(table_id=row[0], hand_id=hand_id, batch=1)[1]
+
+
+# How many batches of finished hands a task looks at to fill its own (others may be locked by
+# other workers): enough for this many workers settling at once.
+CANDIDATE_BATCHES = 8
+
+
+def _finished_hands():
+    """Finished hands in the order of the (status, deadline) index, which a plain index scan reads.
+
+    Settling rewrites each hand out of ``finished``, leaving a dead index entry
+    behind until a vacuum. Read in index order, the scan marks such entries dead as
+    it passes them and later scans skip them; sorted by primary key instead,
+    PostgreSQL takes a bitmap scan that visits every dead entry's heap page again
+    on every batch (tens of milliseconds per batch after a few thousand hands).
+    Which finished hands come first does not matter: each is settled once, whoever
+    takes it.
+    """
+    return Hand.objects.filter(status=Hand.Status.FINISHED).order_by("status", "deadline")
 
 
 # --- asking for a settlement -------------------------------------------------------------------
@@ -168,9 +183,10 @@ def _settle_in_transaction(*, table_id: int | None, hand_id: int, batch: int) ->
             # unique constraint), so no table comes twice.
             free = Table.objects.select_for_update(of=("self",), skip_locked=True)
             tables = {table.pk: table for table in free.filter(pk=table_id)} if table_id else {}
-            others = free.filter(
-                pk__in=Hand.objects.filter(status=Hand.Status.FINISHED).values("table_id")
-            ).exclude(pk=table_id)
+            # The first few batches' worth of finished hands in index order (not every one of
+            # them, which costs a scan of the whole backlog per batch); the busy ones are skipped.
+            candidates = _finished_hands().values("table_id")[: batch * CANDIDATE_BATCHES]
+            others = free.filter(pk__in=candidates).exclude(pk=table_id)
             tables.update((table.pk, table) for table in others.order_by("pk")[: batch - len(tables)])
             _attach_tiers(tables.values())
         finished = list(
@@ -329,17 +345,28 @@ def _save_hands(hands: list[Hand]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} AS h SET status = v.status, settlement_key = v.settlement_key, "
-            "settled_at = v.settled_at, outcome = v.outcome "
-            "FROM unnest(%s::bigint[], %s::varchar[], %s::varchar[], %s::timestamptz[], %s::jsonb[]) "
-            "AS v(id, status, settlement_key, settled_at, outcome) WHERE h.id = v.id",
+            "settled_at = v.settled_at, outcome = v.outcome FROM json_to_recordset(%s::json) "
+            "AS v(id bigint, status varchar, settlement_key varchar, settled_at timestamptz, outcome jsonb) "
+            "WHERE h.id = v.id",
             [
-                [hand.pk for hand in hands],
-                [hand.status for hand in hands],
-                [hand.settlement_key for hand in hands],
-                [hand.settled_at for hand in hands],
-                [json.dumps(hand.outcome) for hand in hands],
+                _recordset(
+                    {
+                        "id": hand.pk,
+                        "status": hand.status,
+                        "settlement_key": hand.settlement_key,
+                        "settled_at": hand.settled_at.isoformat(),
+                        "outcome": hand.outcome,
+                    }
+                    for hand in hands
+                )
             ],
         )
+
+
+def _recordset(rows) -> str:
+    """Many rows as one JSON parameter (``json_to_recordset``): encoded in C, where the driver would
+    quote every element of an array parameter in Python."""
+    return json.dumps(list(rows), separators=(",", ":"))
 
 
 SEAT_FIELDS = ("table", "index", "user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since")
@@ -438,18 +465,23 @@ def _save_seats(seats: list[Seat]) -> None:
         cursor.execute(
             f"UPDATE {qn(Seat._meta.db_table)} AS s SET user_id = v.user_id, is_bot = v.is_bot, "
             "ready = v.ready, trustee = v.trustee, connected = v.connected, seated_at = v.seated_at, "
-            "away_since = v.away_since FROM unnest(%s::bigint[], %s::bigint[], %s::bool[], %s::bool[], "
-            "%s::bool[], %s::bool[], %s::timestamptz[], %s::timestamptz[]) "
-            "AS v(id, user_id, is_bot, ready, trustee, connected, seated_at, away_since) WHERE s.id = v.id",
+            "away_since = v.away_since FROM json_to_recordset(%s::json) AS v(id bigint, user_id bigint, "
+            "is_bot bool, ready bool, trustee bool, connected bool, seated_at timestamptz, away_since timestamptz) "
+            "WHERE s.id = v.id",
             [
-                [seat.pk for seat in seats],
-                [seat.user_id for seat in seats],
-                [seat.is_bot for seat in seats],
-                [seat.ready for seat in seats],
-                [seat.trustee for seat in seats],
-                [seat.connected for seat in seats],
-                [seat.seated_at for seat in seats],
-                [seat.away_since for seat in seats],
+                _recordset(
+                    {
+                        "id": seat.pk,
+                        "user_id": seat.user_id,
+                        "is_bot": seat.is_bot,
+                        "ready": seat.ready,
+                        "trustee": seat.trustee,
+                        "connected": seat.connected,
+                        "seated_at": seat.seated_at and seat.seated_at.isoformat(),
+                        "away_since": seat.away_since and seat.away_since.isoformat(),
+                    }
+                    for seat in seats
+                )
             ],
         )
 
