@@ -534,7 +534,9 @@ def main() -> None:
     call_command("migrate", verbosity=1 if created else 0, interactive=False)
     from django.conf import settings
 
-    batch = settings.TABLE_SETTLE_BATCH
+    from rooms.tables.settlement import SETTLE_BATCH
+
+    batch = getattr(settings, "TABLE_SETTLE_BATCH", SETTLE_BATCH)
     rng = random.Random(20261129)
     print(
         f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f} "
