@@ -602,10 +602,11 @@ def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
 async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     """Return which ``groups`` have members, asking Redis once per shard; None if the layer cannot tell.
 
-    The same steps ``group_send`` of channels_redis takes before sending (drop
-    memberships older than the group expiry, then read the members), for many
-    groups in one pipeline. Any other layer (in memory, in tests) gets every
-    group's message as before.
+    What ``group_send`` of channels_redis finds before sending (the members left
+    once those older than the group expiry are dropped), counted for many groups in
+    one pipeline of read-only commands; ``group_send`` still drops the expired ones
+    of the groups it sends to, and an idle group's key expires by itself. Any other
+    layer (in memory, in tests) gets every group's message as before.
     """
     needed = ("_group_key", "connection", "consistent_hash", "group_expiry")
     if not all(hasattr(layer, name) for name in needed):
@@ -618,9 +619,7 @@ async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     for shard, shard_groups in by_shard.items():
         pipe = layer.connection(shard).pipeline(transaction=False)
         for group in shard_groups:
-            key = layer._group_key(group)
-            pipe.zremrangebyscore(key, min=0, max=oldest)
-            pipe.zcard(key)
+            pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")  # members joined after `oldest`
         replies = await pipe.execute()
-        listened.update(group for group, members in zip(shard_groups, replies[1::2], strict=True) if members)
+        listened.update(group for group, members in zip(shard_groups, replies, strict=True) if members)
     return listened
