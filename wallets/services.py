@@ -323,24 +323,29 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
             entries = []
             for key, _kind, legs, *_rest in fresh:
                 txn_id = existing[key].pk
-                entries.extend((txn_id, row.pk, amount, after) for row, amount, after in _entries(legs, locked))
+                entries.extend(
+                    (txn_id, row.pk, amount, after) for row, amount, after in _entries(legs, locked)
+                )
             _save_balances(list(locked.values()))
             _insert_entries(entries)
     return [existing[item[0]] for item in cleaned]
 
 
-# A batch's rows go to PostgreSQL as one array per column (INSERT ... SELECT FROM unnest):
-# a handful of parameters whatever the batch's size, so neither Django's per-value
-# compilation of bulk_create nor the driver's per-placeholder rewriting is paid per row.
+# On PostgreSQL a batch's rows go as one JSON parameter (json_to_recordset) or one array per
+# column: a handful of parameters whatever the batch's size, so neither Django's per-value
+# compilation of bulk_create nor the driver's per-placeholder quoting is paid per row.
 
 
 def _existing_by_key(keys: list[str]) -> dict[str, LedgerTransaction]:
     """Return the transactions already posted with any of ``keys``."""
     if _vendor() != "postgresql":
         return {txn.key: txn for txn in LedgerTransaction.objects.filter(key__in=keys)}
-    return {txn.key: txn for txn in LedgerTransaction.objects.raw(
-        f'SELECT * FROM "{LedgerTransaction._meta.db_table}" WHERE "key" = ANY(%s)', [keys]
-    )}
+    return {
+        txn.key: txn
+        for txn in LedgerTransaction.objects.raw(
+            f'SELECT * FROM "{LedgerTransaction._meta.db_table}" WHERE "key" = ANY(%s)', [keys]
+        )
+    }
 
 
 def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransaction]:
@@ -448,7 +453,7 @@ def _save_balances(accounts: list) -> None:
     with db_transaction.get_connection().cursor() as cursor:
         cursor.execute(
             f'UPDATE "{Account._meta.db_table}" AS a SET "balance" = v.balance '
-            "FROM unnest(%s::bigint[], %s::bigint[]) AS v(id, balance) WHERE a.\"id\" = v.id",
+            'FROM unnest(%s::bigint[], %s::bigint[]) AS v(id, balance) WHERE a."id" = v.id',
             [[account.pk for account in accounts], [account.balance for account in accounts]],
         )
 

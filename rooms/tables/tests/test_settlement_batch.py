@@ -178,7 +178,10 @@ def test_broadcasts_reach_every_group_somebody_listens_to_and_skip_the_empty_one
     messages = [
         ("table-990001-seat-0", {"type": "table.event", "user": 1, "events": [{"type": "state", "seq": 4}]}),
         ("table-990001-seat-1", {"type": "table.event", "user": 2, "events": [{"type": "state", "seq": 4}]}),
-        ("table-990001-watch", {"type": "table.event", "user": None, "events": [{"type": "state", "seq": 4}]}),
+        (
+            "table-990001-watch",
+            {"type": "table.event", "user": None, "events": [{"type": "state", "seq": 4}]},
+        ),
     ]
     sent = []
     real = layer.group_send
