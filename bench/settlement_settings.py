@@ -21,8 +21,9 @@ os.environ.setdefault("DB_CONN_MAX_AGE", "600")
 
 from platform.settings import *  # noqa: E402,F403
 
-# Hands per settlement transaction (bench/settlement.py --batch).
-TABLE_SETTLE_BATCH = int(os.environ.get("TABLE_SETTLE_BATCH") or 50)
+# Hands per settlement transaction (bench/settlement.py --batch; default: the runtime's).
+if os.environ.get("TABLE_SETTLE_BATCH"):
+    TABLE_SETTLE_BATCH = int(os.environ["TABLE_SETTLE_BATCH"])
 
 if os.environ.get("BENCH_FRESH_CONNECTIONS") != "1":
     CELERY_DB_REUSE_MAX = 1_000_000

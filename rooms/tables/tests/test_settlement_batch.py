@@ -166,6 +166,40 @@ def test_a_hand_finishing_while_a_queued_task_waits_asks_for_no_task_of_its_own(
         app.conf.task_always_eager = True
 
 
+@pytest.mark.redis
+def test_broadcasts_reach_every_group_somebody_listens_to_and_skip_the_empty_ones(settings):
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    assert hasattr(layer, "_group_key"), "this test needs the Redis channel layer (REDIS_URL)"
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("table-990001-seat-0", channel)
+    messages = [
+        ("table-990001-seat-0", {"type": "table.event", "user": 1, "events": [{"type": "state", "seq": 4}]}),
+        ("table-990001-seat-1", {"type": "table.event", "user": 2, "events": [{"type": "state", "seq": 4}]}),
+        (
+            "table-990001-watch",
+            {"type": "table.event", "user": None, "events": [{"type": "state", "seq": 4}]},
+        ),
+    ]
+    sent = []
+    real = layer.group_send
+
+    async def group_send(group, message):
+        sent.append(group)
+        await real(group, message)
+
+    try:
+        with mock.patch.object(layer, "group_send", side_effect=group_send):
+            settlement.send_in_one_hop(messages)
+        assert sent == ["table-990001-seat-0"]  # nobody listens on seat 1 or the watch group
+        received = async_to_sync(layer.receive)(channel)
+        assert received == messages[0][1]
+    finally:
+        async_to_sync(layer.group_discard)("table-990001-seat-0", channel)
+
+
 # --- ledger_post_many -----------------------------------------------------------------------------
 
 
