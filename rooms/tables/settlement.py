@@ -28,7 +28,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.base import apply_rake
-from rooms.tables.broadcast import TableContext, seat_group, snapshot, watch_group
+from rooms.tables.broadcast import TableContext, frames_message, table_group
 from rooms.tables.models import Hand, Seat, Table
 from wallets.models import Account
 
@@ -516,7 +516,10 @@ def _result_messages(
     results: dict[int, dict],
     balances: dict[int, int],
 ) -> list[tuple[str, dict]]:
-    """Build each table's ``state`` messages and its hand's ``result`` (sent after commit)."""
+    """Build each table's ``table.frames`` message: every viewer's ``state`` and the ``result``.
+
+    Sent after the commit, like a table's own changes (``table_changed``).
+    """
     from platform.accounts.levels import level_for_wins
     from platform.accounts.models import GameStats
 
@@ -539,27 +542,9 @@ def _result_messages(
         }
         table_balances = {s.user_id: balances[s.user_id] for s in table_seats if s.user_id in balances}
         ctx = TableContext(table, table_seats, None, hand, table_balances, levels)
-        extra = [{**results[hand.pk], "seq": table.seq}]
-        for seat in table_seats:
-            payload = snapshot(ctx, seat_index=seat.index, balance=table_balances.get(seat.user_id))
-            messages.append(
-                (
-                    seat_group(table.pk, seat.index),
-                    {"type": "table.event", "user": seat.user_id, "events": [payload, *extra]},
-                )
-            )
-        watch = snapshot(ctx, seat_index=None, balance=None)
-        messages.append(
-            (
-                watch_group(table.pk),
-                {
-                    "type": "table.event",
-                    "user": None,
-                    "seat_users": [s.user_id for s in table_seats if s.user_id],
-                    "events": [watch, *extra],
-                },
-            )
-        )
+        # One message on the table's group, as every other change of the table: each socket
+        # sends its own seat's frames, and changes of one table reach a socket in one stream.
+        messages.append((table_group(table.pk), frames_message(ctx, [results[hand.pk]])))
     return messages
 
 

@@ -1,6 +1,7 @@
 """Settling many finished hands in one database transaction: each still settles exactly once, alone in its
 ledger transaction, with its own result broadcast."""
 
+import json
 from unittest import mock
 
 import pytest
@@ -103,14 +104,13 @@ def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, 
         hand.refresh_from_db()
         table = hand.table
         table.refresh_from_db()
-        group_events = {
-            group: body["events"] for group, body in messages if group.startswith(f"table-{table.pk}-")
-        }
-        assert set(group_events) == {
-            f"table-{table.pk}-seat-0",
-            f"table-{table.pk}-seat-1",
-            f"table-{table.pk}-watch",
-        }
+        (body,) = [body for group, body in messages if group == f"table-{table.pk}"]
+        assert body["type"] == "table.frames" and body["seq"] == table.seq
+        frames = {index: [json.loads(text) for text in texts] for index, _user, texts in body["seats"]}
+        assert set(frames) == {0, 1}
+        group_events = {f"seat-{index}": events for index, events in frames.items()}
+        group_events["watch"] = [json.loads(text) for text in body["watch"]]
+        assert group_events["watch"][0]["you"] == {"seat": None, "balance": None, "trustee": False}
         for events in group_events.values():
             state, result = events
             assert state["type"] == "state" and state["seq"] == table.seq and state["hand"] is None
@@ -121,7 +121,7 @@ def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, 
             balances = {seat["index"]: seat["balance"] for seat in result["seats"]}
             for index, player in enumerate(hand.players):
                 assert balances[index] == Account.objects.get(user_id=player["user"]).balance
-        seat0 = group_events[f"table-{table.pk}-seat-0"][0]
+        seat0 = group_events["seat-0"][0]
         user0 = hand.players[0]["user"]
         assert seat0["you"]["balance"] == Account.objects.get(user_id=user0).balance
 
