@@ -145,7 +145,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         timers_ensure_started()
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
-        await self._db(services.table_presence)(table_id=self.table_id, user=self.user, connected=True)
+        await self._db(services.table_presence)(
+            table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
+        )
         await self.accept()
         await self._follow_seat()
 
@@ -157,7 +159,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is not None:
             try:
                 await self._db(services.table_presence)(
-                    table_id=self.table_id, user=self.user, connected=False
+                    table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
                 )
             except TableError:
                 pass
