@@ -1,10 +1,13 @@
-"""A seat's presence counts every socket of its player."""
+"""A seat's presence counts every socket of its player; a socket sends its table's changes in seq order."""
+
+import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 
 from rooms.tables import services
-from rooms.tables.broadcast import seat_is_auto
+from rooms.tables.broadcast import seat_group, seat_is_auto, table_group
 from rooms.tables.models import Seat
 from rooms.tables.tests.test_consumers import long_tier, memory_layer, open_socket, seated  # noqa: F401
 
@@ -43,3 +46,82 @@ async def test_presence_of_one_socket_twice_or_an_unknown_one_changes_nothing(lo
     assert seat.connected and len(seat.sockets) == 1
     await comm.disconnect()
     assert not (await sync_to_async(_seat)(alice)).connected
+
+
+async def _drained_seq(comm) -> int:
+    """Read what the socket has sent so far (its snapshot); return the last seq."""
+    seq = (await comm.receive_json_from(timeout=3))["seq"]
+    while not await comm.receive_nothing(timeout=0.2):
+        seq = max(seq, (await comm.receive_json_from())["seq"])
+    return seq
+
+
+def _frame(**payload) -> str:
+    return json.dumps(payload, separators=(",", ":"))
+
+
+async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(long_tier, make_player):  # noqa: F811
+    """Settlement's ``state``+``result`` (seq N) arriving after another player's ``ready`` (N+1).
+
+    Both reach the socket by different roads (the worker's per-seat-group
+    message after its commit, the ASGI process's table message); the client
+    drops an older ``result``, so before this the player lost the result panel.
+    """
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    seat = await sync_to_async(_seat)(alice)
+    seq = await _drained_seq(comm)
+    layer = get_channel_layer()
+
+    later = _frame(type="state", seq=seq + 2, marker="ready")
+    await layer.group_send(
+        table_group(table.pk),
+        {
+            "type": "table.frames",
+            "seq": seq + 2,
+            "seats": [[seat.index, alice.pk, [later]]],
+            "watch": [],
+            "seat_users": [alice.pk],
+        },
+    )
+    assert await comm.receive_nothing(timeout=0.2)  # held: seq + 1 has not come yet
+    settled = {
+        "type": "state",
+        "seq": seq + 1,
+        "marker": "settled",
+        "you": {"seat": seat.index, "balance": 1},
+    }
+    result = {"type": "result", "seq": seq + 1, "hand": 1}
+    await layer.group_send(
+        seat_group(table.pk, seat.index),
+        {"type": "table.event", "user": alice.pk, "events": [settled, result]},
+    )
+    got = [await comm.receive_json_from(timeout=3) for _ in range(3)]
+    assert [(m["type"], m["seq"]) for m in got] == [
+        ("state", seq + 1),
+        ("result", seq + 1),
+        ("state", seq + 2),
+    ]
+    await comm.disconnect()
+
+
+async def test_a_seq_that_never_comes_holds_a_change_only_a_moment(long_tier, make_player, settings):  # noqa: F811
+    settings.TABLE_REORDER_WAIT = 0.3
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    seat = await sync_to_async(_seat)(alice)
+    seq = await _drained_seq(comm)
+    await get_channel_layer().group_send(
+        table_group(table.pk),
+        {
+            "type": "table.frames",
+            "seq": seq + 3,
+            "seats": [[seat.index, alice.pk, [_frame(type="state", seq=seq + 3)]]],
+            "watch": [],
+            "seat_users": [alice.pk],
+        },
+    )
+    assert await comm.receive_nothing(timeout=0.1)
+    message = await comm.receive_json_from(timeout=2)
+    assert message["seq"] == seq + 3  # goes out with its gap; the client resyncs
+    await comm.disconnect()
