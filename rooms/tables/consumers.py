@@ -132,6 +132,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.group: str | None = None
         self.seat: int | None = None
+        self.recorded = False  # this socket's channel is in its seat's ``sockets``
         self.seq = 0
         self.held: dict[int, list[str]] = {}  # frames that arrived ahead of a missing seq
         self.held_timer: asyncio.TimerHandle | None = None
@@ -151,7 +152,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         timers_ensure_started()
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
-        await self._db(services.table_presence)(
+        self.recorded = await self._db(services.table_presence)(
             table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
         )
         await self.accept()
@@ -362,7 +363,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             url = reverse("tables:table", kwargs={"table_id": seat.table_id})
             await self._send({"type": "moved", "seq": self.seq, "table": seat.table_id, "url": url})
             seat = None
-        self.seat = seat.index if seat is not None else None
+        previous, self.seat = self.seat, seat.index if seat is not None else None
+        if self.seat is None:
+            self.recorded = False
+        elif not self.recorded or (previous is not None and self.seat != previous):
+            # The user sat down here while this socket was open (e.g. it connected as a
+            # spectator): the seat must count it, or the player is away as soon as they sit.
+            self.recorded = await self._db(services.table_presence)(
+                table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
+            )
         group = seat_group(self.table_id, self.seat) if self.seat is not None else watch_group(self.table_id)
         if group != self.group:
             if self.group is not None:

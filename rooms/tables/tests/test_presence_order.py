@@ -125,3 +125,25 @@ async def test_a_seq_that_never_comes_holds_a_change_only_a_moment(long_tier, ma
     message = await comm.receive_json_from(timeout=2)
     assert message["seq"] == seq + 3  # goes out with its gap; the client resyncs
     await comm.disconnect()
+
+
+async def test_a_spectator_socket_that_sits_down_counts_for_the_seat(long_tier, make_player):  # noqa: F811
+    """Sitting down at the table one is watching, without reloading: the open socket is the player's."""
+    long_tier.bots_enabled = False  # alice's table waits for a second player
+    await sync_to_async(long_tier.save)()
+    alice = await sync_to_async(make_player)()
+    bob = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    watcher = await open_socket(table.pk, bob)
+    await watcher.receive_nothing(timeout=0.2)
+    await sync_to_async(services.table_quick_start)(tier_id=long_tier.pk, user=bob)
+    for _ in range(20):  # the socket sees bob in a seat and follows it
+        seat = await sync_to_async(_seat)(bob)
+        if seat.connected:
+            break
+        await watcher.receive_nothing(timeout=0.1)
+    assert seat.table_id == table.pk
+    assert seat.connected and len(seat.sockets) == 1
+    await watcher.disconnect()
+    assert not (await sync_to_async(_seat)(bob)).connected
+    await comm.disconnect()
