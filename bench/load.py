@@ -345,6 +345,7 @@ class Bot:
         self.rng = rng
         self.ws = None
         self.seq: int | None = None
+        self.seq_table = table_id  # the table whose events self.seq counts
         self.state: dict | None = None
         self.act_seq = 0
         self.pending: tuple[int, int, float, bool] | None = None  # act seq, table seq, sent at, measured
@@ -371,6 +372,16 @@ class Bot:
                     self.ws = ws
                     self.act_seq = 0
                     self.pending = None
+                    if self.seq_table != table:
+                        # A new table (after ``moved``) numbers its events from its own seq, as the
+                        # browser's new page does: keeping the old table's seq dropped every state of
+                        # the new table as stale until its seq overtook the old one's, so the bot never
+                        # acted and the server played for it (托管) while it was connected.
+                        self.seq_table = table
+                        self.seq = None
+                        self.state = None
+                        self.acted_at = self.fallback_at = None
+                        self.ready_sent = False
                     self.connected.set()
                     await self.send({"type": "resync"})  # as the browser does on open
                     stopper = asyncio.ensure_future(stop.wait())
@@ -633,7 +644,10 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
         f"cancelled {db['cancelled']}; results received {stats.results}"
     )
     print(f"  errors                   {dict(stats.errors) or 'none'}")
-    print(f"  seq gaps / decreasing    {stats.gaps} / {stats.decreasing}; disconnects {stats.disconnects}")
+    print(
+        f"  seq gaps / decreasing    {stats.gaps} / {stats.decreasing}; disconnects {stats.disconnects}; "
+        f"moved (分组) {stats.moved}"
+    )
     print(f"  CPU seconds in window    {figures['cpu_seconds']}")
     print(f"  load average             {run['load_before']} → {run['load_after']}")
     print(f"  ledger_check             {ledger}")

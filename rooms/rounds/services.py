@@ -95,8 +95,17 @@ def round_enter(*, tier_id: int, user) -> Table:
     from rooms.services import tier_entry_check
 
     with transaction.atomic(durable=True):
-        # The tier row serialises first entries, so a tier never gets two open tables.
-        tier = RoomTier.objects.select_for_update(of=("self",)).select_related("game").get(pk=tier_id)
+        # The tier row serialises first entries, so a tier never gets two open tables. FOR NO KEY
+        # UPDATE, as quick start does (rooms/tables/seating.py): it serialises entries just as
+        # well, and does not block the key-share lock that another transaction's deferred
+        # foreign-key check takes on the tier row at COMMIT (a row pointing at the tier), which
+        # FOR UPDATE did. Here nothing is awaited while the tier is held, so there is no cycle;
+        # the plain FOR UPDATE only made those commits wait.
+        tier = (
+            RoomTier.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("game")
+            .get(pk=tier_id)
+        )
         if tier.game.family != Game.Family.BANKER:
             raise NotABankerTable()
         tier_entry_check(tier=tier, user=user)

@@ -9,6 +9,7 @@ the contract.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -30,6 +31,8 @@ from rooms.tables.timers import timers_ensure_started
 MAX_FRAME_BYTES = 4096
 RATE_PER_SECOND = 20
 MAX_REFUSED_IN_A_ROW = 100
+# How long a change that skips a seq waits for the missing one(s) before it goes out anyway.
+REORDER_WAIT_SECONDS = 1.0
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NO_TABLE = 4404
@@ -129,7 +132,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.group: str | None = None
         self.seat: int | None = None
+        self.recorded = False  # this socket's channel is in its seat's ``sockets``
         self.seq = 0
+        self.held: dict[int, list[str]] = {}  # frames that arrived ahead of a missing seq
+        self.held_timer: asyncio.TimerHandle | None = None
+        self.sending = asyncio.Lock()
         self.last_act_seq: int | None = None
         self.tokens = float(RATE_PER_SECOND)
         self.refilled = bucket_clock()
@@ -145,11 +152,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         timers_ensure_started()
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
-        await self._db(services.table_presence)(table_id=self.table_id, user=self.user, connected=True)
+        self.recorded = await self._db(services.table_presence)(
+            table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
+        )
         await self.accept()
         await self._follow_seat()
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "held_timer", None) is not None:
+            self.held_timer.cancel()
+            self.held_timer = None
         if self.group is not None:
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -157,7 +169,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat is not None:
             try:
                 await self._db(services.table_presence)(
-                    table_id=self.table_id, user=self.user, connected=False
+                    table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
                 )
             except TableError:
                 pass
@@ -266,9 +278,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if frames is None:
             await self._follow_seat()
             return
-        self.seq = max(self.seq, event["seq"])
-        for text in frames:
-            await self.send(text_data=text)
+        await self._in_order(event["seq"], frames)
 
     async def table_event(self, event: dict) -> None:
         """Forward a broadcast built per group, unless it shows this user's seat changed (then follow it)."""
@@ -278,10 +288,68 @@ class TableConsumer(AsyncWebsocketConsumer):
         ):
             await self._follow_seat()
             return
+        texts = []
         for payload in event["events"]:
             if payload["type"] == "state" and self.seat is None:
                 payload = {**payload, "you": {**payload["you"], "balance": None}}
-            await self._send(payload)
+            texts.append(frame_text(payload))
+        seq = event["events"][0].get("seq") if event["events"] else None
+        if not isinstance(seq, int):
+            for text in texts:
+                await self.send(text_data=text)
+            return
+        await self._in_order(seq, texts)
+
+    async def _in_order(self, seq: int, texts: list[str]) -> None:
+        """Send a change's frames in seq order: one that skips a seq waits a moment for the missing one.
+
+        A table's changes reach a socket by two roads: the table's own broadcasts
+        (``table.frames``, sent by whichever process made the change) and the
+        settlement worker's (``table.event`` on the seat and watch groups, sent
+        after its commit, a batch of tables at a time). So a later change can
+        overtake an earlier one, e.g. another player's ``ready`` (seq N+1) before
+        this seat's settled ``state`` and ``result`` (seq N). The client drops an
+        older ``state`` and ``result`` (docs/protocol.md), so the player would
+        lose the hand's result panel and see the Ready button without it. Every
+        socket receives every seq of its table, so a frame ahead of a missing
+        seq is held until the missing one arrives, or at most
+        ``TABLE_REORDER_WAIT`` seconds, after which it goes out anyway (the
+        client sees the gap and resyncs, as before).
+        """
+        async with self.sending:
+            if self.seq and seq > self.seq + 1:
+                self.held.setdefault(seq, []).extend(texts)
+                if self.held_timer is None:
+                    wait = float(getattr(settings, "TABLE_REORDER_WAIT", REORDER_WAIT_SECONDS))
+                    self.held_timer = asyncio.get_running_loop().call_later(wait, self._release_later)
+                return
+            await self._send_texts(seq, texts)
+            await self._send_held(everything=False)
+
+    def _release_later(self) -> None:
+        self.held_release = asyncio.ensure_future(self._release_held(everything=True))  # keep a reference
+
+    async def _release_held(self, *, everything: bool) -> None:
+        async with self.sending:
+            await self._send_held(everything=everything)
+
+    async def _send_held(self, *, everything: bool) -> None:
+        """Send the held frames that are next in order (``everything``: all of them, the wait is over)."""
+        while self.held:
+            seq = min(self.held)
+            if not everything and seq > self.seq + 1:
+                break
+            await self._send_texts(seq, self.held.pop(seq))
+        if not self.held and self.held_timer is not None:
+            self.held_timer.cancel()
+            self.held_timer = None
+        if everything:
+            self.held_timer = None
+
+    async def _send_texts(self, seq: int, texts: list[str]) -> None:
+        self.seq = max(self.seq, seq)
+        for text in texts:
+            await self.send(text_data=text)
 
     async def _follow_seat(self) -> None:
         """Listen on the group of the seat this user holds here (or the spectators'), and resync.
@@ -295,7 +363,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             url = reverse("tables:table", kwargs={"table_id": seat.table_id})
             await self._send({"type": "moved", "seq": self.seq, "table": seat.table_id, "url": url})
             seat = None
-        self.seat = seat.index if seat is not None else None
+        previous, self.seat = self.seat, seat.index if seat is not None else None
+        if self.seat is None:
+            self.recorded = False
+        elif not self.recorded or (previous is not None and self.seat != previous):
+            # The user sat down here while this socket was open (e.g. it connected as a
+            # spectator): the seat must count it, or the player is away as soon as they sit.
+            self.recorded = await self._db(services.table_presence)(
+                table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
+            )
         group = seat_group(self.table_id, self.seat) if self.seat is not None else watch_group(self.table_id)
         if group != self.group:
             if self.group is not None:
@@ -308,7 +384,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _send_state(self) -> None:
         state = await self._db(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
-        await self._send(state)
+        async with self.sending:
+            await self._send(state)
+            await self._send_held(everything=False)  # held frames the snapshot caught up with
 
     async def _send(self, payload: dict) -> None:
         if isinstance(payload.get("seq"), int):

@@ -59,6 +59,9 @@ class Seat(models.Model):
     # 托管 (trustee): the server plays for this seat until the player takes control back.
     trustee = models.BooleanField(_("trustee (托管)"), default=False)
     connected = models.BooleanField(_("connected"), default=False)
+    # The channel names of the player's open sockets to this table (any ASGI process): the
+    # seat is disconnected only when the last one closes, not when one of two tabs does.
+    sockets = models.JSONField(default=list, blank=True, editable=False)
     # When the player sat down or last pressed ready (the bots' wait counts from here).
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
     # When the player's last socket went away; between hands an away player stands up after a while.

@@ -23,6 +23,9 @@ from rooms.tables.core import lock_seats, lock_table, schedule_next, setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.models import Hand, Seat, Table
 
+# What sitting down or standing up writes: a new occupant starts with no sockets recorded.
+SEATING_FIELDS = ["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since", "sockets"]
+
 
 def _table_create(tier: RoomTier) -> Table:
     from games import REGISTRY
@@ -41,7 +44,8 @@ def _seat_user(table: Table, seat: Seat, user, *, is_bot: bool) -> None:
     seat.connected = is_bot
     seat.seated_at = timezone.now()
     seat.away_since = None
-    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since"])
+    seat.sockets = []
+    seat.save(update_fields=SEATING_FIELDS)
 
 
 def _free_seat(table: Table, seats: list[Seat]) -> Seat | None:
@@ -60,7 +64,8 @@ def _seat_clear(seat: Seat) -> None:
     seat.user = None
     seat.is_bot = seat.ready = seat.trustee = seat.connected = False
     seat.seated_at = seat.away_since = None
-    seat.save(update_fields=["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since"])
+    seat.sockets = []
+    seat.save(update_fields=SEATING_FIELDS)
 
 
 def table_quick_start(*, tier_id: int, user) -> Table:

@@ -72,17 +72,41 @@ def table_trustee(*, table_id: int, user, on: bool) -> None:
         table_changed(table, locked=(seats, hand))
 
 
-def table_presence(*, table_id: int, user, connected: bool) -> bool:
-    """Record that the seated player's socket connected or went away; return whether they are seated."""
+def table_presence(*, table_id: int, user, connected: bool, channel: str | None = None) -> bool:
+    """Record that the seated player's socket connected or went away; return whether they are seated.
+
+    ``channel`` names the socket (its channel-layer name, unique across ASGI
+    processes). The seat keeps the names of its player's open sockets, and goes
+    away only when the last one closes: a player with two tabs, or whose
+    reconnected socket opened before the server noticed the old one close, is
+    still there when one of them closes, so 托管 does not play for them and
+    they are not stood up after the hand. Without ``channel`` a call speaks for
+    all the player's sockets (tests, tools).
+    """
     with transaction.atomic(durable=True):
         table = lock_table(table_id)
         seats = lock_seats(table)
         seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None or seat.connected == connected:
-            return seat is not None
+        if seat is None:
+            return False
+        sockets = list(seat.sockets or [])
+        if channel is None:
+            sockets = []
+        elif connected and channel not in sockets:
+            sockets.append(channel)
+        elif not connected and channel in sockets:
+            sockets.remove(channel)
+        fields = ["sockets"] if sockets != seat.sockets else []
+        seat.sockets = sockets
+        if not connected and sockets:
+            connected = True  # another socket of the player's is still open
+        if seat.connected == connected:
+            if fields:
+                seat.save(update_fields=fields)
+            return True
         seat.connected = connected
         seat.away_since = None if connected else timezone.now()
-        seat.save(update_fields=["connected", "away_since"])
+        seat.save(update_fields=["connected", "away_since", *fields])
         hand = open_hand(table)
         if hand is not None and hand.status == Hand.Status.PLAYING:
             schedule_next(table, hand, seats)
