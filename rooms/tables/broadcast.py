@@ -7,9 +7,8 @@ group: every socket of the table receives it and sends only its own seat's
 frames (or the spectators'), so each viewer still sees only what its seat may.
 The frames are built at the end of the changing transaction (so a frame and
 its ``seq`` always agree) and sent in ``transaction.on_commit``: a rolled-back
-change is never seen, and no consumer recomputes anything. Broadcasts built
-per group (``table.event`` on a seat's or the watch group) still reach the
-same sockets.
+change is never seen, and no consumer recomputes anything. Settlement sends
+its frames the same way (``frames_message``).
 """
 
 from __future__ import annotations

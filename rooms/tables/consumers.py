@@ -303,10 +303,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _in_order(self, seq: int, texts: list[str]) -> None:
         """Send a change's frames in seq order: one that skips a seq waits a moment for the missing one.
 
-        A table's changes reach a socket by two roads: the table's own broadcasts
-        (``table.frames``, sent by whichever process made the change) and the
-        settlement worker's (``table.event`` on the seat and watch groups, sent
-        after its commit, a batch of tables at a time). So a later change can
+        A table's changes reach a socket from more than one process: the ASGI
+        process that made the change, another ASGI process, and the settlement
+        worker (after its commit, a batch of tables at a time). So a later change can
         overtake an earlier one, e.g. another player's ``ready`` (seq N+1) before
         this seat's settled ``state`` and ``result`` (seq N). The client drops an
         older ``state`` and ``result`` (docs/protocol.md), so the player would
@@ -356,7 +355,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
         Every socket also listens on the table's group (``table.frames``: one
         message per change for all its viewers); the seat and watch groups carry
-        the broadcasts still built per group (``table.event``).
+        ``table.event`` messages built per group (no server code sends one today;
+        the handler stays for messages already queued during an upgrade).
         """
         seat = await self._db(selectors.seat_for_user)(user=self.user)
         if seat is not None and seat.table_id != self.table_id:
