@@ -291,11 +291,39 @@ def _settle_locked(*, tables: dict[int, Table], hands: list[Hand]) -> dict[int, 
         stats_record_hands(game_slug=game_slug, results={u: tuple(c) for u, c in counts_by_user.items()})
     _save_hands(hands)
     seats = reset_tables_after_hands(list(tables.values()), bump_seq=True)
-    messages = _result_messages(tables, hands, seats, results, balance_by_user(wallets, balance))
+    balances = balance_by_user(wallets, balance)
     # Last: the hot escrow and rake rows stay locked only from here to the commit.
     ledger_post_many(postings=postings)
-    transaction.on_commit(lambda: send_in_one_hop(messages))
+    transaction.on_commit(lambda: _broadcast_results(tables, hands, seats, results, balances))
     return keys
+
+
+def _broadcast_results(
+    tables: dict[int, Table],
+    hands: list[Hand],
+    seats: dict[int, list[Seat]],
+    results: dict[int, dict],
+    balances: dict[int, int],
+) -> None:
+    """After the commit: build and send the frames of the settled tables somebody listens to.
+
+    Every viewer's frames of a table are built only when a socket is on its
+    group (one pipelined Redis round trip for the whole batch): a table whose
+    players are all away, or that nobody watches, costs no snapshots. The
+    frames come from the rows settled in memory, as the commit left them.
+    """
+    layer = get_channel_layer()
+    if layer is None or not hands:
+        return
+    try:
+        listened = async_to_sync(_groups_with_members)(layer, {table_group(pk) for pk in tables})
+    except Exception:  # noqa: BLE001 - unsure who listens: build and send them all, as group_send would
+        logger.warning("could not count group members; sending to every table", exc_info=True)
+        listened = None
+    if listened is not None:
+        hands = [hand for hand in hands if table_group(hand.table_id) in listened]
+    if hands:
+        send_in_one_hop(_result_messages(tables, hands, seats, results, balances), listened=listened)
 
 
 def balance_by_user(wallets: dict[int, Account], balance: dict[int, int]) -> dict[int, int]:
@@ -550,28 +578,33 @@ def _result_messages(
 
 # Group sends in flight at once: enough to overlap Redis round trips, few enough for the layer's pool.
 SEND_WINDOW = 8
+# send_in_one_hop's default: who listens is not known yet, ask the channel layer.
+UNKNOWN = object()
 
 
-def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
+def send_in_one_hop(messages: list[tuple[str, dict]], *, listened=UNKNOWN) -> None:
     """Send a batch's group messages from one event loop, a few at a time, in order per window.
 
     Only groups somebody listens to are sent to: one pipelined round trip asks
     the channel layer which of the batch's groups have members (a seat whose
     player is away, a bot's seat and a table nobody watches have none), where
     ``group_send`` would spend two round trips per group to find out.
-    A failing channel layer loses a broadcast, never a settlement: clients
-    resync on the next sequence gap.
+    ``listened``: the groups already known to have members (None: send to
+    every group), when the caller has asked. A failing channel layer loses a
+    broadcast, never a settlement: clients resync on the next sequence gap.
     """
     layer = get_channel_layer()
     if layer is None or not messages:
         return
 
     async def send_all() -> None:
-        try:
-            listened = await _groups_with_members(layer, {group for group, _message in messages})
-        except Exception:  # noqa: BLE001 - unsure who listens: send to every group, as group_send would
-            logger.warning("could not count group members; sending to every group", exc_info=True)
-            listened = None
+        nonlocal listened
+        if listened is UNKNOWN:
+            try:
+                listened = await _groups_with_members(layer, {group for group, _message in messages})
+            except Exception:  # noqa: BLE001 - unsure who listens: send to every group, as group_send would
+                logger.warning("could not count group members; sending to every group", exc_info=True)
+                listened = None
         wanted = [(group, message) for group, message in messages if listened is None or group in listened]
         for start in range(0, len(wanted), SEND_WINDOW):
             window = wanted[start : start + SEND_WINDOW]

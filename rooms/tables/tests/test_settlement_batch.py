@@ -95,9 +95,16 @@ def test_wins_and_hands_count_once_per_hand_in_a_batch(tier, make_player):
     assert GameStats.objects.count() == 3  # bots are not counted
 
 
+async def everyone_listens(layer, groups):
+    return set(groups)
+
+
 def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, make_player):
     hands = finished_hands(tier, make_player, 3)
-    with mock.patch.object(settlement, "send_in_one_hop") as sent:
+    with (
+        mock.patch.object(settlement, "_groups_with_members", side_effect=everyone_listens),
+        mock.patch.object(settlement, "send_in_one_hop") as sent,
+    ):
         settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
     messages = sent.call_args.args[0]
     for hand in hands:
@@ -124,6 +131,27 @@ def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, 
         seat0 = group_events["seat-0"][0]
         user0 = hand.players[0]["user"]
         assert seat0["you"]["balance"] == Account.objects.get(user_id=user0).balance
+
+
+def test_tables_nobody_listens_to_settle_without_building_their_frames(tier, make_player):
+    hands = finished_hands(tier, make_player, 3)
+    listened = {f"table-{hands[1].table_id}"}
+
+    async def one_listens(layer, groups):
+        return listened & set(groups)
+
+    with (
+        mock.patch.object(settlement, "_groups_with_members", side_effect=one_listens),
+        mock.patch.object(settlement, "_result_messages", wraps=settlement._result_messages) as built,
+        mock.patch.object(settlement, "send_in_one_hop") as sent,
+    ):
+        settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+
+    assert Hand.objects.filter(pk__in=[h.pk for h in hands], status=Hand.Status.SETTLED).count() == 3
+    (built_hands,) = [call.args[1] for call in built.call_args_list]
+    assert [hand.pk for hand in built_hands] == [hands[1].pk]
+    assert [group for group, _body in sent.call_args.args[0]] == [f"table-{hands[1].table_id}"]
+    assert sent.call_args.kwargs["listened"] == listened
 
 
 def test_a_batch_that_fails_settles_the_hand_alone(tier, make_player):
