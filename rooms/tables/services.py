@@ -197,15 +197,31 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
     return True
 
 
+def _grace_over(seat: Seat, now) -> bool:
+    """Whether the server may play for this auto seat now (an away player after TABLE_DISCONNECT_GRACE)."""
+    if seat.is_bot or seat.trustee:
+        return True
+    since = seat.away_since or seat.seated_at  # a player who never connected: since sitting down
+    grace = timedelta(seconds=setting("TABLE_DISCONNECT_GRACE", 5.0))
+    return since is None or since + grace <= now
+
+
 def _play_due(engine, hand: Hand, seats: list[Seat]) -> None:
     actors = engine.actors(hand.state)
     if not actors:
         record_action(hand, None, {"type": "deadline"}, auto=True, state=engine.on_deadline(hand.state))
         return
     by_index = {seat.index: seat for seat in seats}
+    now = timezone.now()
     auto = [i for i in actors if seat_is_auto(by_index[i])]
-    # Nobody auto, or a simultaneous countdown is over: the humans' own time ran out.
-    due = actors if not auto or countdown_over(hand.state, timezone.now()) else auto
+    if not auto or countdown_over(hand.state, now):
+        due = (
+            actors  # nobody is played for, or a simultaneous countdown is over: the humans' own time ran out
+        )
+    else:
+        # Bots and 托管 now; a player whose page is not there yet (or has gone) only once their
+        # grace is over: the bots' quick turn in the same countdown must not play for them.
+        due = [i for i in auto if _grace_over(by_index[i], now)]
     for index in due:
         if index not in engine.actors(hand.state):
             continue
@@ -276,5 +292,6 @@ def tables_tick() -> int:
             settle_hand.delay(hand_id)
             done += 1
     from rooms.rounds.services import rounds_tick
+    from rooms.tables.presence import presence_sweep
 
-    return done + rounds_tick()
+    return done + presence_sweep() + rounds_tick()

@@ -102,6 +102,27 @@ def test_bots_acting_in_the_countdown_do_not_reset_the_human_clock(texas_tier_fa
     assert mine.auto and mine.action["type"] in ("fold", "check")  # 托管 at the end of the countdown
 
 
+def test_a_player_whose_page_is_not_there_yet_is_not_played_by_the_bots_turn(
+    texas_tier_factory, make_player, settings
+):
+    """Quick start, bots fill, the hand starts before the page connects: only the grace may play for her."""
+    settings.TABLE_DISCONNECT_GRACE = 60
+    alice = make_player(coins=5000)
+    table = services.table_quick_start(tier_id=texas_tier_factory(seats=3).pk, user=alice)
+    run_clock()  # bots sit down, the hand starts, the bots take their quick turns
+    hand = open_hand(table)
+    assert hand is not None and hand.status == Hand.Status.PLAYING
+    me = Seat.objects.get(user=alice).index
+    engine = games.REGISTRY["texas"].engine
+    assert engine.actors(hand.state) == [me], "the bots have acted, alice has not"
+    assert not HandAction.objects.filter(hand=hand, seat=me).exists()
+    assert not Seat.objects.get(user=alice).trustee
+
+    services.table_presence(table_id=table.pk, user=alice, connected=True)  # her page arrives in time
+    hand.refresh_from_db()
+    assert hand.deadline == countdown_deadline(hand.state)  # her own countdown, not the grace
+
+
 def test_one_human_acting_keeps_the_other_humans_deadline(texas_tier_factory, make_player):
     tier = texas_tier_factory(seats=2, bots=False)
     alice, bob = make_player(coins=5000), make_player(coins=5000)
