@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -26,7 +27,10 @@ from rooms.tables import selectors, services
 from rooms.tables.broadcast import frame_text, seat_group, table_group, watch_group
 from rooms.tables.errors import TableError
 from rooms.tables.models import Table
+from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.timers import timers_ensure_started
+
+logger = logging.getLogger(__name__)
 
 MAX_FRAME_BYTES = 4096
 RATE_PER_SECOND = 20
@@ -150,6 +154,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         timers_ensure_started()
+        try:
+            await heartbeat_ensure_started(self.channel_layer)  # this process's sockets count as alive
+        except Exception:  # noqa: BLE001 - the next beat retries; the key outlives a missed one
+            logger.warning("could not mark this ASGI process alive", exc_info=True)
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
         self.recorded = await self._db(services.table_presence)(
