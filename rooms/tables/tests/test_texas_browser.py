@@ -59,6 +59,7 @@ def texas_tier(transactional_db):
 
 def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US") -> dict:
     """Drive Chromium through sign-up, the lobby, quick start and one whole hand; return what the page showed."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import sync_playwright
 
     width, height = SIZES[size]
@@ -92,10 +93,15 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US")
                 # Stake coins: the largest raise or bet offered (fold/check only if nothing else is).
                 stakes = page.locator("#actions [data-action=raise], #actions [data-action=bet]")
                 choice = stakes.last if stakes.count() else page.locator("#actions button").first
-                seen["clicked"].append(
-                    choice.get_attribute("data-action") + ":" + (choice.get_attribute("data-amount") or "")
-                )
-                choice.click()
+                try:
+                    # A state that was already on its way may take the buttons away (the page saw
+                    # its turn from an older frame): then look again at what there is to do.
+                    clicked = choice.get_attribute("data-action", timeout=2000) + ":"
+                    clicked += choice.get_attribute("data-amount", timeout=2000) or ""
+                    choice.click(timeout=2000)
+                except PlaywrightTimeoutError:
+                    continue
+                seen["clicked"].append(clicked)
                 page.wait_for_function(WAIT_FOR_ANSWER, arg=seq, timeout=15000)
                 assert page.get_attribute("#hand-message", "data-kind") != "error", page.inner_text(
                     "#hand-message"
