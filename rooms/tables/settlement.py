@@ -312,18 +312,28 @@ def _broadcast_results(
     players are all away, or that nobody watches, costs no snapshots. The
     frames come from the rows settled in memory, as the commit left them.
     """
-    layer = get_channel_layer()
-    if layer is None or not hands:
+    if get_channel_layer() is None or not hands:
         return
-    try:
-        listened = async_to_sync(_groups_with_members)(layer, {table_group(pk) for pk in tables})
-    except Exception:  # noqa: BLE001 - unsure who listens: build and send them all, as group_send would
-        logger.warning("could not count group members; sending to every table", exc_info=True)
-        listened = None
+    listened = listened_groups({table_group(pk) for pk in tables})
     if listened is not None:
         hands = [hand for hand in hands if table_group(hand.table_id) in listened]
     if hands:
-        send_in_one_hop(_result_messages(tables, hands, seats, results, balances), listened=listened)
+        send_in_one_hop(_result_messages(tables, hands, seats, results, balances))
+
+
+def listened_groups(groups: set[str]) -> set[str] | None:
+    """Which of ``groups`` somebody listens to, asked once for all; None when the layer cannot tell.
+
+    A seat whose player is away, a bot's seat and a table nobody watches have
+    no member; ``group_send`` would spend two Redis round trips per group to
+    find that out.
+    """
+    layer = get_channel_layer()
+    try:
+        return async_to_sync(_groups_with_members)(layer, groups)
+    except Exception:  # noqa: BLE001 - unsure who listens: send to every group, as group_send would
+        logger.warning("could not count group members; sending to every group", exc_info=True)
+        return None
 
 
 def balance_by_user(wallets: dict[int, Account], balance: dict[int, int]) -> dict[int, int]:
@@ -578,36 +588,22 @@ def _result_messages(
 
 # Group sends in flight at once: enough to overlap Redis round trips, few enough for the layer's pool.
 SEND_WINDOW = 8
-# send_in_one_hop's default: who listens is not known yet, ask the channel layer.
-UNKNOWN = object()
 
 
-def send_in_one_hop(messages: list[tuple[str, dict]], *, listened=UNKNOWN) -> None:
+def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
     """Send a batch's group messages from one event loop, a few at a time, in order per window.
 
-    Only groups somebody listens to are sent to: one pipelined round trip asks
-    the channel layer which of the batch's groups have members (a seat whose
-    player is away, a bot's seat and a table nobody watches have none), where
-    ``group_send`` would spend two round trips per group to find out.
-    ``listened``: the groups already known to have members (None: send to
-    every group), when the caller has asked. A failing channel layer loses a
-    broadcast, never a settlement: clients resync on the next sequence gap.
+    The caller sends only to groups somebody listens to (``listened_groups``).
+    A failing channel layer loses a broadcast, never a settlement: clients
+    resync on the next sequence gap.
     """
     layer = get_channel_layer()
     if layer is None or not messages:
         return
 
     async def send_all() -> None:
-        nonlocal listened
-        if listened is UNKNOWN:
-            try:
-                listened = await _groups_with_members(layer, {group for group, _message in messages})
-            except Exception:  # noqa: BLE001 - unsure who listens: send to every group, as group_send would
-                logger.warning("could not count group members; sending to every group", exc_info=True)
-                listened = None
-        wanted = [(group, message) for group, message in messages if listened is None or group in listened]
-        for start in range(0, len(wanted), SEND_WINDOW):
-            window = wanted[start : start + SEND_WINDOW]
+        for start in range(0, len(messages), SEND_WINDOW):
+            window = messages[start : start + SEND_WINDOW]
             results = await asyncio.gather(
                 *(layer.group_send(group, message) for group, message in window), return_exceptions=True
             )

@@ -40,8 +40,10 @@ def test_names_of_other_forms_have_no_process():
 
 
 def test_the_sockets_of_a_dead_process_are_dropped_once_its_key_stays_missing(
-    long_tier, make_player, alive_keys
-):  # noqa: F811
+    long_tier,  # noqa: F811
+    make_player,
+    alive_keys,
+):
     alice = make_player()
     table = services.table_quick_start(tier_id=long_tier.pk, user=alice)
     for channel in (DEAD, LIVE):
