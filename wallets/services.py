@@ -423,22 +423,17 @@ def _lock_balances(legs: list[Leg]) -> dict:
     """``_lock_accounts`` for a batch: the same locks in the same order, reading only kind and balance."""
     if _vendor() != "postgresql":
         return _lock_accounts(legs)
-    player_pks = sorted({a.pk for a, _amount in legs if a.kind == Account.Kind.PLAYER})
-    house_pks = sorted({a.pk for a, _amount in legs if a.kind != Account.Kind.PLAYER})
-    locked: dict[int, _Locked] = {}
-    with db_transaction.get_connection().cursor() as cursor:
-        for pks in (player_pks, house_pks):
-            if pks:
-                cursor.execute(
-                    f'SELECT "id", "kind", "balance" FROM "{Account._meta.db_table}" '
-                    'WHERE "id" = ANY(%s) ORDER BY "id" FOR UPDATE',
-                    [pks],
-                )
-                locked.update((pk, _Locked(pk, kind, balance)) for pk, kind, balance in cursor.fetchall())
-    missing = sorted({a.pk for a, _amount in legs} - set(locked))
-    if missing:
-        raise InvalidTransaction(_("Account #%(pk)d does not exist.") % {"pk": missing[0]})
-    return locked
+
+    def lock(pks: list[int]):
+        with db_transaction.get_connection().cursor() as cursor:
+            cursor.execute(
+                f'SELECT "id", "kind", "balance" FROM "{Account._meta.db_table}" '
+                'WHERE "id" = ANY(%s) ORDER BY "id" FOR UPDATE',
+                [pks],
+            )
+            return [_Locked(pk, kind, balance) for pk, kind, balance in cursor.fetchall()]
+
+    return _lock_in_order(legs, lock)
 
 
 def _vendor() -> str:
@@ -472,14 +467,22 @@ def _replay(*, key: str, fingerprint: str) -> LedgerTransaction | None:
 
 def _lock_accounts(legs: list[Leg]) -> dict[int, Account]:
     """Lock the accounts in the global order: player wallets by pk, then house accounts by pk."""
-    # An account's kind never changes, so the caller's copy tells which group it is in.
-    player_pks = [a.pk for a, _amount in legs if a.kind == Account.Kind.PLAYER]
-    house_pks = [a.pk for a, _amount in legs if a.kind != Account.Kind.PLAYER]
     rows = Account.objects.select_for_update(of=("self",))
-    locked: dict[int, Account] = {}
+    return _lock_in_order(legs, lambda pks: rows.filter(pk__in=pks).order_by("pk"))
+
+
+def _lock_in_order(legs: list[Leg], lock) -> dict:
+    """Lock the legs' accounts with ``lock(pks)`` (rows back in pk order): player wallets, then house accounts.
+
+    The one global order every posting takes its locks in; refuses an account that does not exist.
+    """
+    # An account's kind never changes, so the caller's copy tells which group it is in.
+    player_pks = sorted({a.pk for a, _amount in legs if a.kind == Account.Kind.PLAYER})
+    house_pks = sorted({a.pk for a, _amount in legs if a.kind != Account.Kind.PLAYER})
+    locked: dict = {}
     for pks in (player_pks, house_pks):
         if pks:
-            locked.update((a.pk, a) for a in rows.filter(pk__in=pks).order_by("pk"))
+            locked.update((row.pk, row) for row in lock(pks))
     missing = sorted({a.pk for a, _amount in legs} - set(locked))
     if missing:
         raise InvalidTransaction(_("Account #%(pk)d does not exist.") % {"pk": missing[0]})
