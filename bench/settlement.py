@@ -47,6 +47,7 @@ import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import time  # noqa: E402
 import uuid  # noqa: E402
+from platform.worker_processes import WorkerProcesses  # noqa: E402
 from urllib.parse import urlparse  # noqa: E402
 
 PLAYERS_PER_TABLE = 3
@@ -292,12 +293,10 @@ def measure_cost(tables, rng: random.Random, count: int, batch: int) -> list[tup
 # --- Celery workers -----------------------------------------------------------------------------
 
 
-class Workers:
-    """K ``celery worker -P solo`` processes consuming one queue of their own."""
+class Workers(WorkerProcesses):
+    """K solo-pool workers consuming one queue of their own, with the bench's settings."""
 
     def __init__(self, db_url: str, count: int) -> None:
-        self.queue = os.environ["CELERY_QUEUE"]
-        self.names = [f"{self.queue}-{i}@localhost" for i in range(count)]
         env = {
             **os.environ,
             "DATABASE_URL": db_url,
@@ -305,59 +304,9 @@ class Workers:
             "TABLE_TIMERS_IN_PROCESS": "0",
             "DJANGO_SETTINGS_MODULE": "bench.settlement_settings",
         }
-        self.procs = [
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "platform.celery_app",
-                    "worker",
-                    "-P",
-                    "solo",
-                    "-Q",
-                    self.queue,
-                    "-n",
-                    name,
-                    "--without-mingle",
-                    "--without-gossip",
-                    "--without-heartbeat",
-                    "-l",
-                    "warning",
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            for name in self.names
-        ]
-
-    def wait_ready(self, timeout: float = 120) -> None:
-        from platform.celery_app import app
-
-        waiting = set(self.names)
-        deadline = time.monotonic() + timeout
-        while waiting and time.monotonic() < deadline:
-            for proc in self.procs:
-                if proc.poll() is not None:
-                    raise SystemExit(f"a celery worker exited with {proc.returncode}")
-            for reply in app.control.ping(destination=list(waiting), timeout=1) or []:
-                waiting -= set(reply)
-        if waiting:
-            raise SystemExit(f"workers did not answer a ping: {sorted(waiting)}")
-
-    def cpu_seconds(self) -> float:
-        """User and system CPU seconds the worker processes have used so far (Linux)."""
-        total = 0.0
-        for proc in self.procs:
-            try:
-                fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        return total
+        super().__init__(os.environ["CELERY_QUEUE"], env, heartbeat=False)
+        for _ in range(count):
+            self.spawn()
 
     def stop(self) -> None:
         for proc in self.procs:
@@ -568,7 +517,7 @@ def main() -> None:
 
     workers = Workers(os.environ["DATABASE_URL"], args.workers)
     try:
-        workers.wait_ready()
+        workers.wait_ready(timeout=120)
         print(f"settling with {args.workers} Celery workers, batch {batch}...", flush=True)
         seconds = settle_with_workers(workers, ids, warmup)
     finally:

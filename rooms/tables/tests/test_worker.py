@@ -8,11 +8,10 @@ ledger: one settlement per hand, whatever the workers do.
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from contextlib import contextmanager
-from pathlib import Path
+from platform.worker_processes import WorkerProcesses
 from unittest import mock
 from urllib.parse import urlparse
 
@@ -32,72 +31,27 @@ pytestmark = [
     pytest.mark.usefixtures("fast_tables"),
 ]
 
-ROOT = Path(__file__).resolve().parents[3]
 
-
-class Workers:
-    """Start and stop ``celery worker`` processes consuming one unique queue."""
+class Workers(WorkerProcesses):
+    """Worker processes on a unique queue, pointed at the pytest test database."""
 
     def __init__(self) -> None:
-        self.queue = f"tables-test-{uuid.uuid4().hex[:10]}"
-        self.procs: list[subprocess.Popen] = []
+        super().__init__(f"tables-test-{uuid.uuid4().hex[:10]}", env={})
 
-    def env(self, **extra: str) -> dict:
+    def start(self, timeout: float = 60, **extra: str) -> subprocess.Popen:
+        # The test database's name is only known once the test has its database.
         db = urlparse(os.environ["DATABASE_URL"])._replace(path="/" + connection.settings_dict["NAME"])
-        return {
+        self.env = {
             **os.environ,
             "DATABASE_URL": db.geturl(),
             "REDIS_URL": os.environ["REDIS_URL"],
             "CELERY_TASK_ALWAYS_EAGER": "0",
             "TABLE_TIMERS_IN_PROCESS": "0",
-            **extra,
         }
-
-    def start(self, **extra: str) -> subprocess.Popen:
-        from platform.celery_app import app
-
-        name = f"{self.queue}-{len(self.procs)}@localhost"
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "platform.celery_app",
-                "worker",
-                "-P",
-                "solo",
-                "-Q",
-                self.queue,
-                "-n",
-                name,
-                "--without-mingle",
-                "--without-gossip",
-                "-l",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=self.env(**extra),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        self.procs.append(proc)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError(f"celery worker exited with {proc.returncode}")
-            if app.control.ping(destination=[name], timeout=1):
-                return proc
-        raise RuntimeError("celery worker did not answer a ping within 60 s")
+        return super().start(timeout, **extra)
 
     def send_settle(self, hand_id: int) -> None:
         settle_hand.apply_async(args=(hand_id,), queue=self.queue)
-
-    def stop_all(self) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(10)
 
 
 @pytest.fixture
