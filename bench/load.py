@@ -1,6 +1,6 @@
 """Load benchmark: bot clients play over real WebSockets against the ASGI server(s), PostgreSQL, Redis and Celery.
 
-    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu]
+    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu] [--ws-deflate on|off]
 
 What it does, in order (bench/README.md has the method and the latest figures):
 

@@ -191,8 +191,14 @@ class TableFanout:
 
     async def _connect(self) -> None:
         import redis.asyncio
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
-        client = redis.asyncio.Redis.from_url(self.address, socket_connect_timeout=5, socket_keepalive=True)
+        # No retries (redis-py's default here, made explicit): a retried read would reconnect and
+        # subscribe again under this reader, which would never learn that messages were lost.
+        client = redis.asyncio.Redis.from_url(
+            self.address, socket_connect_timeout=5, socket_keepalive=True, retry=Retry(NoBackoff(), 0)
+        )
         pubsub = client.pubsub()
         # This process's own channel keeps the subscription open while it shows no table.
         await pubsub.subscribe(f"{self.prefix}process:{id(self)}")
