@@ -3,6 +3,8 @@
 The other consumer tests run on the in-memory channel layer; these run the
 socket on channels_redis' layer, as production does, where ``table.frames``
 travel through each ASGI process's one subscription (rooms/tables/fanout.py).
+Some of them are the consumer and hidden-card tests, run again here: the
+hidden-card test also checks that no seat misses a broadcast.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures, and te
     test_an_act_reaches_every_viewer_with_the_next_seq,
     test_join_sends_the_seat_its_own_view_and_spectators_none,
     until_my_turn,
+)
+from rooms.tables.tests.test_hidden_cards import (  # noqa: F401 - run again on Redis: every frame of every seat
+    test_no_frame_shows_a_card_before_the_rules_reveal_it,
+    truth,
 )
 
 pytestmark = [
