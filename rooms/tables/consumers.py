@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 from rooms.tables import selectors, services
 from rooms.tables.broadcast import frame_text, seat_group, table_group, watch_group
 from rooms.tables.errors import TableError
-from rooms.tables.fanout import fanout_for
+from rooms.tables.fanout import INBOX_SIZE, fanout_for
 from rooms.tables.models import Table
 from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.timers import timers_ensure_started
@@ -137,7 +137,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         layer's messages were, never alongside another message of this socket.
         """
         self.scope = scope
-        self.frames_inbox: asyncio.Queue = asyncio.Queue()
+        self.frames_inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX_SIZE)
         self.fanout = None
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
         sources = [receive]

@@ -23,7 +23,9 @@ published while a process's subscription is down is lost for it, as a
 broadcast sent while Redis is down always was. So when the reader reconnects
 it sends every socket of the process its whole current state (as ``resync``
 does), and a socket that joins a table waits until its subscription is
-confirmed before it reads its first state.
+confirmed before it reads its first state. A socket whose inbox holds
+``INBOX_SIZE`` messages (its client stopped reading) loses the next ones, as
+a full channel-layer channel did; its client resyncs on the gap.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ import msgpack
 logger = logging.getLogger(__name__)
 
 SUBSCRIBE_WAIT = 5.0  # seconds a joining socket waits for its table's subscription to be confirmed
+# Messages a socket may have waiting (channels_redis' default capacity of a channel, which this replaces).
+INBOX_SIZE = 100
 RECONNECT_EVERY = 0.5  # seconds between attempts to reach Redis again
 
 _publishers: dict[str, object] = {}
@@ -138,6 +142,7 @@ class TableFanout:
         self.ready: dict[int, asyncio.Future] = {}  # table -> done once its subscription is confirmed
         self.unconfirmed: dict[int, int] = {}  # table -> SUBSCRIBE commands not yet confirmed
         self.pubsub = None
+        self.client = None
         self.reader: asyncio.Task | None = None
         self.lock = asyncio.Lock()  # one command at a time on the subscription's connection
 
@@ -200,10 +205,14 @@ class TableFanout:
             self.address, socket_connect_timeout=5, socket_keepalive=True, retry=Retry(NoBackoff(), 0)
         )
         pubsub = client.pubsub()
-        # This process's own channel keeps the subscription open while it shows no table.
-        await pubsub.subscribe(f"{self.prefix}process:{id(self)}")
+        try:
+            # This process's own channel keeps the subscription open while it shows no table.
+            await pubsub.subscribe(f"{self.prefix}process:{id(self)}")
+        except BaseException:
+            await _close_quietly(pubsub, client)
+            raise
         async with self.lock:
-            self.pubsub = pubsub
+            self.pubsub, self.client = pubsub, client
             self.unconfirmed.clear()
         await self._subscribe(list(self.inboxes))
 
@@ -228,7 +237,10 @@ class TableFanout:
                 await asyncio.sleep(RECONNECT_EVERY)
                 continue
             if message is not None:
-                self._handle(message)
+                try:
+                    self._handle(message)
+                except Exception:  # noqa: BLE001 - one bad message must not stop every table's frames
+                    logger.exception("table fan-out could not handle a message on %r", message.get("channel"))
 
     def _handle(self, message: dict) -> None:
         kind = message["type"]
@@ -246,7 +258,7 @@ class TableFanout:
             if inboxes:
                 event = msgpack.unpackb(message["data"], raw=False)  # once for all the sockets
                 for inbox in inboxes:
-                    inbox.put_nowait(event)
+                    _deliver(inbox, event, table_id)
         elif kind == "subscribe":
             left = self.unconfirmed.get(table_id, 0) - 1
             if left > 0:
@@ -259,16 +271,30 @@ class TableFanout:
 
     def _resync_everyone(self) -> None:
         """After a break in the subscription: every socket sends its whole current state."""
-        for inboxes in self.inboxes.values():
+        for table_id, inboxes in self.inboxes.items():
             for inbox in inboxes:
-                inbox.put_nowait({"type": "table.resync"})
+                _deliver(inbox, {"type": "table.resync"}, table_id)
 
     async def _drop_connection(self) -> None:
         async with self.lock:
             pubsub, self.pubsub = self.pubsub, None
+            client, self.client = self.client, None
             self.unconfirmed.clear()
-        if pubsub is not None:
+        await _close_quietly(pubsub, client)
+
+
+def _deliver(inbox: asyncio.Queue, event: dict, table_id: int) -> None:
+    """Queue a message for one socket; a socket that is this far behind loses it, as a full channel did."""
+    try:
+        inbox.put_nowait(event)
+    except asyncio.QueueFull:  # its client sees the gap and resyncs
+        logger.info("a socket of table %s is %d messages behind; dropped one", table_id, inbox.maxsize)
+
+
+async def _close_quietly(pubsub, client) -> None:
+    for closing in (pubsub, client):
+        if closing is not None:
             try:
-                await pubsub.aclose()
+                await closing.aclose()
             except Exception:  # noqa: BLE001 - it is broken already
                 pass

@@ -127,3 +127,26 @@ async def test_after_the_subscription_breaks_every_socket_gets_its_current_state
     assert theirs["you"]["seat"] is None and theirs["hand"]["view"]["secret"] is None
     await comm.disconnect()
     await watcher.disconnect()
+
+
+async def test_a_message_that_cannot_be_read_stops_nothing(long_tier, make_player):  # noqa: F811
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await latest_state(comm)
+    address, prefix = fanout.layer_redis(get_channel_layer())
+    client = redis.Redis.from_url(address)
+    try:
+        client.publish(fanout.frames_channel(prefix, table.pk), b"\xc1 not msgpack")
+    finally:
+        client.close()
+    await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)
+    state = await next_of(comm, "state")
+    assert state["you"]["trustee"] is True
+    await comm.disconnect()
+
+
+def test_a_socket_far_behind_loses_messages_instead_of_queueing_without_end():
+    inbox = asyncio.Queue(maxsize=2)
+    for n in range(3):
+        fanout._deliver(inbox, {"n": n}, table_id=1)
+    assert [inbox.get_nowait()["n"] for _ in range(inbox.qsize())] == [0, 1]
