@@ -1,6 +1,6 @@
 """Load benchmark: bot clients play over real WebSockets against the ASGI server(s), PostgreSQL, Redis and Celery.
 
-    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu]
+    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu] [--ws-deflate on|off]
 
 What it does, in order (bench/README.md has the method and the latest figures):
 
@@ -384,21 +384,28 @@ class Bot:
                         self.ready_sent = False
                     self.connected.set()
                     await self.send({"type": "resync"})  # as the browser does on open
+                    # One reading task per connection, cancelled when the run stops: a task and a
+                    # wait per received frame cost the client more CPU than parsing the frame.
+                    reader = asyncio.ensure_future(self.read(ws, table))
                     stopper = asyncio.ensure_future(stop.wait())
-                    while not stop.is_set() and self.table_id == table:
-                        receiver = asyncio.ensure_future(ws.recv())
-                        done, _ = await asyncio.wait({receiver, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                        if receiver not in done:
-                            receiver.cancel()
-                            break
-                        await self.receive(json.loads(receiver.result()))
+                    await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
                     stopper.cancel()
+                    if reader.done():
+                        reader.result()  # a closed socket raises here, as ``recv`` did
+                    else:
+                        reader.cancel()
             except (TimeoutError, ConnectionClosed, OSError):
                 if not stop.is_set():
                     self.stats.disconnects += 1
                     await asyncio.sleep(0.5)
             finally:
                 self.ws = None
+
+    async def read(self, ws, table: int) -> None:
+        """Handle every frame of this socket in order, until the bot is moved to another table."""
+        loads = json.loads
+        while self.table_id == table:
+            await self.receive(loads(await ws.recv()))
 
     async def send(self, message: dict) -> None:
         if self.ws is not None:
@@ -597,6 +604,7 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
     figures = {
         "clients": args.clients,
         "servers": args.servers,
+        "ws_deflate": args.ws_deflate,
         "game": args.game,
         "seconds": round(elapsed, 1),
         "tables_seated": run["tables"],
@@ -628,7 +636,10 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
         "ledger_check": ledger,
     }
     print()
-    print(f"load: {args.clients} clients, {args.servers} server(s), {args.game}, {elapsed:.1f} s measured")
+    print(
+        f"load: {args.clients} clients, {args.servers} server(s), {args.game}, {elapsed:.1f} s measured, "
+        f"permessage-deflate {args.ws_deflate}"
+    )
     print(f"  tables seated / played   {figures['tables_seated']} / {figures['tables_played']}")
     print(
         f"  acts accepted            {stats.accepted} ({figures['acts_per_second']}/s); "
@@ -666,6 +677,12 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18100, help="first server port on 127.0.0.1")
     parser.add_argument("--seed", type=int, default=None, help="seed of the clients' random choices")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
+    parser.add_argument(
+        "--ws-deflate",
+        choices=["on", "off"],
+        default="on",
+        help="uvicorn's permessage-deflate (on, its default and production's; off: a deployment trade to measure)",
+    )
     args = parser.parse_args()
     args.clients -= args.clients % args.seats
     if args.clients <= 0:
@@ -714,12 +731,13 @@ def main() -> int:
             procs.start(
                 f"asgi{i}",
                 ["-m", "uvicorn", "platform.asgi:application", "--host", HOST, "--port", str(port),
-                 "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
+                 "--lifespan", "off", "--log-level", "warning", "--no-access-log",
+                 "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
             )  # fmt: skip
         servers_wait(ports, procs)
         worker_wait(worker_name, procs)
         stats = Stats()
-        run = asyncio.run(
+        run = event_loop_run(
             clients_run(args, tier_id=tier_id, names=names, ports=ports, stats=stats, procs=procs)
         )
         time.sleep(3)  # let the last settlements of the window land before checking the ledger
@@ -734,6 +752,15 @@ def main() -> int:
         return 130
     finally:
         procs.stop()
+
+
+def event_loop_run(main):
+    """Run the clients on uvloop when installed (uvicorn's loop too): they share the cores with the server."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 def _interrupt(signum, frame) -> None:

@@ -103,6 +103,15 @@ def main() -> int:
             return await real_many(*a, **kw)
 
         layer.group_send_many = counting_many
+    from rooms.tables import fanout
+
+    real_publish = fanout._publish
+
+    def counting_publish(address, payloads):  # a table's frames over pub/sub (rooms/tables/fanout.py)
+        sends["publish"] += len(payloads)
+        return real_publish(address, payloads)
+
+    fanout._publish = counting_publish
 
     table = None
     for user in users:

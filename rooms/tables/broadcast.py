@@ -24,6 +24,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
 import games
+from rooms.tables.fanout import fanout_publish
 from rooms.tables.models import Hand, Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -281,10 +282,15 @@ def _seq_bump(table_id: int) -> int:
 def send_messages(messages: list[tuple[str, dict]]) -> None:
     """Send prepared group messages; a failing channel layer loses a broadcast, never a change.
 
-    The groups of one change are sent together, in one hop to the event loop.
+    A table's ``table.frames`` are published once to the ASGI processes that
+    show the table (``fanout_publish``); anything else goes to its group, the
+    groups of one change together, in one hop to the event loop.
     """
     layer = get_channel_layer()
     if layer is None:
+        return
+    messages = fanout_publish(layer, messages)  # a table's frames: one PUBLISH (rooms/tables/fanout.py)
+    if not messages:
         return
 
     async def send_all() -> None:

@@ -10,14 +10,19 @@ the contract.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
@@ -26,6 +31,7 @@ from django.utils.translation import gettext as _
 from rooms.tables import selectors, services
 from rooms.tables.broadcast import frame_text, seat_group, table_group, watch_group
 from rooms.tables.errors import TableError
+from rooms.tables.fanout import INBOX_SIZE, fanout_for
 from rooms.tables.models import Table
 from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.timers import timers_ensure_started
@@ -122,14 +128,50 @@ class TableConsumer(AsyncWebsocketConsumer):
     # The messages this socket understands; a subclass for another kind of table swaps it.
     shapes: dict[str, dict[str, type]] = SHAPES
 
+    async def __call__(self, scope, receive, send) -> None:
+        """Handle the socket's, the channel layer's and the table fan-out's messages, one at a time, in order.
+
+        As Channels' own ``__call__``, plus a third source: the inbox into
+        which this process's ``TableFanout`` puts the table's ``table.frames``
+        (rooms/tables/fanout.py), so they are handled exactly like the channel
+        layer's messages were, never alongside another message of this socket.
+        """
+        self.scope = scope
+        self.frames_inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX_SIZE)
+        self.fanout = None
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        sources = [receive]
+        if self.channel_layer is not None:
+            self.channel_name = await self.channel_layer.new_channel()
+            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+            sources.append(self.channel_receive)
+        sources.append(self.frames_inbox.get)
+        self.base_send = send
+        try:
+            await await_many_dispatch(sources, self.dispatch)
+        except StopConsumer:
+            pass
+
     async def dispatch(self, message) -> None:
-        # Errors and notices go out in the socket owner's language; the consumer
-        # and the services it calls in threads share this context.
+        """Run the message's handler in the socket owner's language.
+
+        Errors and notices go out in that language; the consumer and the
+        services it calls in threads share this context. Unlike Channels' own
+        ``dispatch`` this does not first hop to Channels' shared sync thread to
+        close that thread's stale database connections: every database call of
+        these sockets runs through ``DatabaseSyncToAsync`` (``_db``), which
+        closes them in the thread that uses them, before and after each call.
+        The hop cost one thread round trip per message on one thread shared by
+        the whole process, i.e. one per socket for every change of a table.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
         language = getattr(self, "language", None)
         if language is None:
             language = self.language = scope_language(self.scope)  # the scope never changes
         with translation.override(language):
-            await super().dispatch(message)
+            await handler(message)
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -171,6 +213,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.held_timer.cancel()
             self.held_timer = None
         if self.group is not None:
+            if self.fanout is not None:
+                await self.fanout.leave(self.table_id, self.frames_inbox)
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
@@ -288,6 +332,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self._in_order(event["seq"], frames)
 
+    async def table_resync(self, event: dict) -> None:
+        """This process's fan-out lost Redis for a while: send the whole current state, as ``resync`` does."""
+        if self.group is not None:
+            await self._send_state()
+
     async def table_event(self, event: dict) -> None:
         """Forward a broadcast built per group, unless it shows this user's seat changed (then follow it)."""
         mine = self.user.pk
@@ -362,7 +411,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Listen on the group of the seat this user holds here (or the spectators'), and resync.
 
         Every socket also listens on the table's group (``table.frames``: one
-        message per change for all its viewers); the seat and watch groups carry
+        message per change for all its viewers; on Redis they come through this
+        process's ``TableFanout`` instead, and the group tells settlement that
+        somebody listens); the seat and watch groups carry
         ``table.event`` messages built per group (no server code sends one today;
         the handler stays for messages already queued during an upgrade).
         """
@@ -386,6 +437,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
             else:
                 await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+                self.fanout = fanout_for(self.channel_layer)
+                if self.fanout is not None:
+                    await self.fanout.join(self.table_id, self.frames_inbox)  # subscribed when it returns
             await self.channel_layer.group_add(group, self.channel_name)
             self.group = group
         await self._send_state()

@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from games.base import apply_rake
 from rooms.tables.broadcast import TableContext, frames_message, table_group
+from rooms.tables.fanout import fanout_publish
 from rooms.tables.models import Hand, Seat, Table
 from wallets.models import Account
 
@@ -599,6 +600,9 @@ def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
     """
     layer = get_channel_layer()
     if layer is None or not messages:
+        return
+    messages = fanout_publish(layer, messages)  # tables' frames: one pipelined round trip
+    if not messages:
         return
 
     async def send_all() -> None:

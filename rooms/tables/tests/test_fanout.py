@@ -1,0 +1,152 @@
+"""A table's frames over Redis pub/sub: each socket still sends exactly its own view, in order, and catches up after a break.
+
+The other consumer tests run on the in-memory channel layer; these run the
+socket on channels_redis' layer, as production does, where ``table.frames``
+travel through each ASGI process's one subscription (rooms/tables/fanout.py).
+Some of them are the consumer and hidden-card tests, run again here: the
+hidden-card test also checks that no seat misses a broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis
+from asgiref.sync import sync_to_async
+from channels.layers import channel_layers, get_channel_layer
+from django.conf import settings as django_settings
+
+from rooms.tables import fanout, services
+from rooms.tables.models import Seat, Table
+from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures, and tests run again on Redis
+    latest_state,
+    long_tier,
+    next_of,
+    open_socket,
+    seated,
+    test_an_act_reaches_every_viewer_with_the_next_seq,
+    test_join_sends_the_seat_its_own_view_and_spectators_none,
+    until_my_turn,
+)
+from rooms.tables.tests.test_hidden_cards import (  # noqa: F401 - run again on Redis: every frame of every seat
+    test_no_frame_shows_a_card_before_the_rules_reveal_it,
+    truth,
+)
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_tables"),
+    pytest.mark.redis,
+]
+
+
+@pytest.fixture(autouse=True)
+def redis_layer(settings):
+    assert django_settings.REDIS_URL, "these tests need REDIS_URL"
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": 30}]},
+        }
+    }
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+def _subscribers(table_id: int) -> int:
+    address, prefix = fanout.layer_redis(get_channel_layer())
+    client = redis.Redis.from_url(address)
+    try:
+        return dict(client.pubsub_numsub(fanout.frames_channel(prefix, table_id)))[
+            fanout.frames_channel(prefix, table_id).encode()
+        ]
+    finally:
+        client.close()
+
+
+async def test_frames_are_published_once_and_each_socket_sends_its_own(long_tier, make_player, monkeypatch):  # noqa: F811
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    watcher = await open_socket(table.pk, bob)
+    await next_of(watcher, "state")
+    assert await sync_to_async(_subscribers)(table.pk) == 1  # one subscription for both sockets
+
+    layer = get_channel_layer()
+    group_sent = []
+    real_group_send = layer.group_send
+
+    async def group_send(group, message):
+        group_sent.append(message["type"])
+        await real_group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", group_send)
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    mine = await next_of(comm, "state")
+    theirs = await next_of(watcher, "state")
+    assert mine["seq"] == theirs["seq"] == state["seq"] + 1
+    seat = (await sync_to_async(Seat.objects.get)(user=alice)).index
+    assert mine["you"]["seat"] == seat and mine["you"]["balance"] is not None
+    assert mine["hand"]["view"]["secret"] is not None
+    assert theirs["you"] == {"seat": None, "balance": None, "trustee": False}
+    assert theirs["hand"]["view"]["secret"] is None
+    assert "table.frames" not in group_sent  # they went through pub/sub, not the group
+
+    await watcher.disconnect()
+    assert await sync_to_async(_subscribers)(table.pk) == 1  # alice's socket still shows the table
+    await comm.disconnect()
+    await asyncio.sleep(0.1)  # the unsubscribe's reply
+    assert await sync_to_async(_subscribers)(table.pk) == 0
+
+
+async def test_after_the_subscription_breaks_every_socket_gets_its_current_state(long_tier, make_player):  # noqa: F811
+    """Messages published while a process's subscription is down are lost for it: it resyncs its sockets."""
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    watcher = await open_socket(table.pk, bob)
+    await latest_state(comm)
+    await latest_state(watcher)
+    hub = fanout.fanout_for(get_channel_layer())
+    assert hub.pubsub is not None
+
+    await hub.pubsub.connection.disconnect()  # as when Redis restarts or the network drops
+    for _ in range(200):
+        if hub.pubsub is None:
+            break
+        await asyncio.sleep(0.01)
+    assert hub.pubsub is None  # the reader noticed and waits RECONNECT_EVERY before trying again
+    # A change made while the subscription is down: its broadcast is lost for this process.
+    await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)
+    seq = await sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)()
+    mine = await latest_state(comm)
+    theirs = await latest_state(watcher)
+    assert mine["seq"] == theirs["seq"] == seq
+    assert mine["you"]["trustee"] is True
+    assert theirs["you"]["seat"] is None and theirs["hand"]["view"]["secret"] is None
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_a_message_that_cannot_be_read_stops_nothing(long_tier, make_player):  # noqa: F811
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await latest_state(comm)
+    address, prefix = fanout.layer_redis(get_channel_layer())
+    client = redis.Redis.from_url(address)
+    try:
+        client.publish(fanout.frames_channel(prefix, table.pk), b"\xc1 not msgpack")
+    finally:
+        client.close()
+    await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)
+    state = await next_of(comm, "state")
+    assert state["you"]["trustee"] is True
+    await comm.disconnect()
+
+
+def test_a_socket_far_behind_loses_messages_instead_of_queueing_without_end():
+    inbox = asyncio.Queue(maxsize=2)
+    for n in range(3):
+        fanout._deliver(inbox, {"n": n}, table_id=1)
+    assert [inbox.get_nowait()["n"] for _ in range(inbox.qsize())] == [0, 1]
