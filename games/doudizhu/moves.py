@@ -463,8 +463,8 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
 
     The plays are ``play_keys``'s, in its order, each cut as its lowest suits.
     """
-    found = _LAYOUTS.get("".join(hand)[::2])
-    counts, ends, quads, rocket, _big, _m3 = found or _new_layout("".join(hand)[::2])
+    shape = "".join(hand)[::2]
+    counts, ends, quads, rocket, _big, _m3 = _LAYOUTS.get(shape) or _new_layout(shape)
     kind = last["kind"]
     width = _UNIT_KINDS.get(kind)
     if width is not None:
@@ -568,17 +568,16 @@ def _ordered_leads(hand: list[str], lay: tuple, rare: dict | None) -> list[dict]
             run2 += 1
         else:
             run2 = 0
-        if r <= _LAST_CHAIN_RANK:
-            if run1 >= 5:
-                run = [hand[ends[k] - 1] for k in range(r, r - run1, -1)]
-                for links in range(5, run1 + 1):
-                    add({"type": "play", "cards": run[:links]})
-            if run2 >= 3:
-                run = []
-                for k in range(r, r - run2, -1):
-                    run += hand[ends[k] - 2 : ends[k]]
-                for size in range(6, 2 * run2 + 1, 2):
-                    add({"type": "play", "cards": run[:size]})
+        if run1 >= 5 and r <= _LAST_CHAIN_RANK:
+            run = [hand[ends[k] - 1] for k in range(r, r - run1, -1)]
+            for links in range(5, run1 + 1):
+                add({"type": "play", "cards": run[:links]})
+        if run2 >= 3 and r <= _LAST_CHAIN_RANK:
+            run = []
+            for k in range(r, r - run2, -1):
+                run += hand[ends[k] - 2 : ends[k]]
+            for size in range(6, 2 * run2 + 1, 2):
+                add({"type": "play", "cards": run[:size]})
         if rare is not None and r in rare:
             actions += rare[r]
     for e in quads:
