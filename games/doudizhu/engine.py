@@ -462,6 +462,8 @@ def _pass(state: State, seat: int) -> State:
 
 
 _CODE_OF = rules.CODE_OF
+# rules.readings_of_code's memo, looked up first so that a play seen before costs no call
+# (it is cleared in place when full, so this name stays the same dict).
 _BY_CODE = rules._BY_CODE
 
 
@@ -523,7 +525,7 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
 def _laid(
     state: State, seat: int, played: list, remaining: list, kind: str, rank: int, size: int, chain: int
 ) -> State:
-    """The state after ``seat`` lays ``played`` (read as ``kind``...), keeping ``remaining``."""
+    """The state after ``seat`` lays ``played`` (read as ``kind``, ``rank``, ``size``, ``chain``), keeping ``remaining``."""
     new = dict(state)
     hands = new["hands"] = state["hands"].copy()
     hands[seat] = remaining
