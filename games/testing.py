@@ -66,10 +66,14 @@ def random_playout(
     *,
     max_steps: int = 5000,
 ) -> tuple[State, int]:
-    """Play one hand with random legal actions; return the final state and the number of steps."""
+    """Play one hand with random legal actions; return the final state and the number of steps.
+
+    Each step draws the action from ``rng_for_choices`` (and the seat too when several may act).
+    """
     state = engine.new_hand(config, seats, SeededRng(_seed_bytes(seed), "hand"))
-    # ``_step`` inlined, with the protocol's methods looked up once: the same calls in the
-    # same order and the same draws from ``rng_for_choices``, without a call and a tuple per step.
+    # ``_step`` inlined, with the protocol's methods looked up once. Unlike ``_step``, the seat
+    # is drawn only when more than one may act: a lone actor is not a choice (RLCard's loop
+    # draws only the action too), so a turn-based hand makes one draw per step.
     outcome, actors, legal_actions, apply = engine.outcome, engine.actors, engine.legal_actions, engine.apply
     choice = rng_for_choices.choice
     steps = 0
@@ -78,7 +82,7 @@ def random_playout(
             raise InvariantError(f"no outcome after {max_steps} steps")
         acting = actors(state)
         if acting:
-            seat = choice(acting)
+            seat = acting[0] if len(acting) == 1 else choice(acting)
             actions = legal_actions(state, seat)
             if not actions:
                 raise InvariantError(f"seat {seat} may act but has no legal action")

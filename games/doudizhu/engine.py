@@ -170,12 +170,8 @@ class DoudizhuEngine:
                 return []
             last = state["last_play"]
             if last is None:
-                return moves.legal_plays(state["hands"][seat], None)
-            actions = moves.follow_plays(
-                state["hands"][seat], last["kind"], last["rank"], last["size"], last["chain"]
-            )
-            actions.append({"type": "pass"})
-            return actions
+                return moves.leads(state["hands"][seat])
+            return moves.follows(state["hands"][seat], last)
         if phase == "finished" or seat != state["turn"]:
             return []
         if phase == "bidding":
@@ -203,11 +199,11 @@ class DoudizhuEngine:
                 if len(action) == 2:
                     cards = action.get("cards")
                     if type(cards) is list and cards:
-                        new = self._play_checked(state, seat, cards)
+                        new = _play_checked(state, seat, cards)
                         if new is not None:
                             return new
             elif kind == "pass" and len(action) == 1 and state["last_play"] is not None:
-                return self._pass(state, seat)
+                return _pass(state, seat)
         if state["phase"] == "finished":
             raise IllegalAction(gettext_noop("The hand is over."))
         if seat != state["turn"]:
@@ -347,7 +343,7 @@ class DoudizhuEngine:
         if kind == "pass":
             if state["last_play"] is None:
                 raise IllegalAction(gettext_noop("You lead this round, so you must play."))
-            return self._pass(state, seat)
+            return _pass(state, seat)
         previous = self._previous(state)
         if kind != "play":
             raise IllegalAction(gettext_noop("Play cards or pass."))
@@ -358,105 +354,7 @@ class DoudizhuEngine:
         chosen = set(cards)
         remaining = [card for card in hand if card not in chosen]
         played = list(cards) if len(cards) == 1 else rules.sort_cards(cards)
-        return self._laid(state, seat, played, remaining, combo, previous is None)
-
-    @staticmethod
-    def _pass(state: State, seat: int) -> State:
-        new = dict(state)
-        trick = new["trick"] = list(state["trick"])
-        trick[seat] = "pass"
-        new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
-        new["turn"] = (seat + 1) % SEATS
-        passes = state["passes"] + 1
-        if passes == SEATS - 1:
-            new["last_play"] = None  # two passes: the last player leads again
-            passes = 0
-        new["passes"] = passes
-        return new
-
-    def _play_checked(self, state: State, seat: int, cards: list) -> State | None:
-        """Play ``cards`` if they are distinct held cards that make a legal play now, else return None.
-
-        The same rules as ``check_play`` (a set of held cards, read as its preferred reading
-        when leading, else the first reading that beats the table), in a few set and table
-        operations; None sends the action to ``check_play``, which says what is wrong.
-        """
-        hand = state["hands"][seat]
-        n = len(cards)
-        try:
-            start = hand.index(cards[0])
-        except ValueError:
-            return None
-        if hand[start : start + n] == cards:
-            # Cards that sit together in the hand (one rank's lowest suits, as listed): held,
-            # distinct and already high to low.
-            played = hand[start : start + n]
-            remaining = hand[:start] + hand[start + n :]
-        else:
-            try:
-                chosen = set(cards)
-            except TypeError:  # an unhashable "card"
-                return None
-            if len(chosen) != n:
-                return None
-            remaining = [card for card in hand if card not in chosen]
-            if len(remaining) + n != len(hand):
-                return None  # some card is not held (a hand holds each card once)
-            # A hand is kept high to low, so its chosen cards come out sorted the same way.
-            played = [card for card in hand if card in chosen]
-        found = rules.readings_of_code(sum(map(rules.CODE_OF.__getitem__, played)))
-        if not found:
-            return None
-        last = state["last_play"]
-        if last is None:
-            combo = found[0]
-        else:
-            # rules.beats, written out on the table's fields: the rocket beats all; a bomb beats
-            # any non-bomb; otherwise the same kind and size with a higher body.
-            table_kind, table_rank, table_size = last["kind"], last["rank"], last["size"]
-            for combo in found:
-                kind = combo.kind
-                if kind == "rocket" or (
-                    table_kind != "rocket"
-                    and (
-                        (kind == "bomb" and table_kind != "bomb")
-                        or (kind == table_kind and combo.size == table_size and combo.rank > table_rank)
-                    )
-                ):
-                    break
-            else:
-                return None
-        return self._laid(state, seat, played, remaining, combo, last is None)
-
-    @staticmethod
-    def _laid(
-        state: State, seat: int, played: list, remaining: list, combo: rules.Combo, leading: bool
-    ) -> State:
-        """The state after ``seat`` lays ``played`` (read as ``combo``), keeping ``remaining``."""
-        kind = combo.kind
-        new = dict(state)
-        hands = new["hands"] = list(state["hands"])
-        hands[seat] = remaining
-        trick = new["trick"] = [None] * SEATS if leading else list(state["trick"])
-        trick[seat] = {"cards": played, "kind": kind}
-        new["last_play"] = {
-            "seat": seat,
-            "cards": played,
-            "kind": kind,
-            "rank": combo.rank,
-            "size": combo.size,
-            "chain": combo.chain,
-        }
-        new["passes"] = 0
-        plays = new["plays"] = list(state["plays"])
-        plays[seat] += 1
-        if kind == "bomb" or kind == "rocket":
-            new["bombs"] = state["bombs"] + 1
-        new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
-        if not remaining:
-            return close_hand(new, seat)
-        new["turn"] = (seat + 1) % SEATS
-        return new
+        return _laid(state, seat, played, remaining, combo.kind, combo.rank, combo.size, combo.chain)
 
     @staticmethod
     def check_play(
@@ -546,6 +444,115 @@ class DoudizhuEngine:
 
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(self, state, seat)
+
+
+def _pass(state: State, seat: int) -> State:
+    new = dict(state)
+    trick = new["trick"] = list(state["trick"])
+    trick[seat] = "pass"
+    history = new["history"] = state["history"].copy()
+    history.append({"seat": seat, "action": {"type": "pass"}})
+    new["turn"] = (seat + 1) % SEATS
+    passes = state["passes"] + 1
+    if passes == SEATS - 1:
+        new["last_play"] = None  # two passes: the last player leads again
+        passes = 0
+    new["passes"] = passes
+    return new
+
+
+_CODE_OF = rules.CODE_OF
+# rules.readings_of_code's memo, looked up first so that a play seen before costs no call
+# (it is cleared in place when full, so this name stays the same dict).
+_BY_CODE = rules._BY_CODE
+
+
+def _play_checked(state: State, seat: int, cards: list) -> State | None:
+    """Play ``cards`` if they are distinct held cards that make a legal play now, else return None.
+
+    The same rules as ``check_play`` (a set of held cards, read as its preferred reading
+    when leading, else the first reading that beats the table), in a few set and table
+    operations; None sends the action to ``check_play``, which says what is wrong.
+    """
+    hand = state["hands"][seat]
+    n = len(cards)
+    try:
+        start = hand.index(cards[0])
+    except ValueError:
+        return None
+    played = hand[start : start + n]
+    if played == cards:
+        # Cards that sit together in the hand (one rank's lowest suits, as listed): held,
+        # distinct and already high to low.
+        remaining = hand[:start] + hand[start + n :]
+    else:
+        try:
+            chosen = set(cards)
+        except TypeError:  # an unhashable "card"
+            return None
+        if len(chosen) != n:
+            return None
+        remaining = [card for card in hand if card not in chosen]
+        if len(remaining) + n != len(hand):
+            return None  # some card is not held (a hand holds each card once)
+        # A hand is kept high to low, so its chosen cards come out sorted the same way.
+        played = [card for card in hand if card in chosen]
+    code = sum(map(_CODE_OF.__getitem__, played))
+    found = _BY_CODE.get(code)
+    if found is None:
+        found = rules.readings_of_code(code)
+    if not found:
+        return None
+    last = state["last_play"]
+    if last is None:
+        kind, rank, size, chain = found[0]
+        return _laid(state, seat, played, remaining, kind, rank, size, chain)
+    # rules.beats, written out on the table's fields: the rocket beats all; a bomb beats
+    # any non-bomb; otherwise the same kind and size with a higher body.
+    table_kind, table_rank, table_size = last["kind"], last["rank"], last["size"]
+    for kind, rank, size, chain in found:
+        if kind == "rocket" or (
+            table_kind != "rocket"
+            and (
+                (kind == "bomb" and table_kind != "bomb")
+                or (kind == table_kind and size == table_size and rank > table_rank)
+            )
+        ):
+            return _laid(state, seat, played, remaining, kind, rank, size, chain)
+    return None
+
+
+def _laid(
+    state: State, seat: int, played: list, remaining: list, kind: str, rank: int, size: int, chain: int
+) -> State:
+    """The state after ``seat`` lays ``played`` (read as ``kind``, ``rank``, ``size``, ``chain``), keeping ``remaining``."""
+    new = dict(state)
+    hands = new["hands"] = state["hands"].copy()
+    hands[seat] = remaining
+    if state["last_play"] is None:
+        trick = new["trick"] = [None, None, None]
+    else:
+        trick = new["trick"] = state["trick"].copy()
+    trick[seat] = {"cards": played, "kind": kind}
+    new["last_play"] = {
+        "seat": seat,
+        "cards": played,
+        "kind": kind,
+        "rank": rank,
+        "size": size,
+        "chain": chain,
+    }
+    new["passes"] = 0
+    plays = new["plays"] = state["plays"].copy()
+    plays[seat] += 1
+    if kind == "bomb" or kind == "rocket":
+        new["bombs"] = state["bombs"] + 1
+    history = new["history"] = state["history"].copy()
+    history.append({"seat": seat, "action": {"type": "play", "cards": played}})
+    if not remaining:
+        return close_hand(new, seat)
+    new["turn"] = (seat + 1) % SEATS
+    return new
 
 
 def action_copy(action: dict) -> dict:

@@ -298,11 +298,11 @@ _UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
 _TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 
 
-def _trio_follows(hand: list[str], c, ends: list[int], width: int, above: int) -> list[dict]:
+def _trio_follows(hand: list[str], c, ends: tuple[int, ...], width: int, above: int) -> list[dict]:
     """三带一 / 三带二 above ``above``: trio rank upward, then kicker rank upward (as ``_trio_with``)."""
     actions = []
-    kickers = [x for x in range(N_RANKS) if c[x] >= width]
-    for t in range(above + 1, RANK_2 + 1):
+    kickers = [x for x in _RANKS if c[x] >= width]
+    for t in _RANKS_ABOVE[above + 1][: RANK_2 - above]:
         if c[t] >= 3:
             et = ends[t]
             trio = hand[et - 3 : et]
@@ -314,7 +314,9 @@ def _trio_follows(hand: list[str], c, ends: list[int], width: int, above: int) -
     return actions
 
 
-def _chain_follows(hand: list[str], c, ends: list[int], width: int, links: int, above: int) -> list[dict]:
+def _chain_follows(
+    hand: list[str], c, ends: tuple[int, ...], width: int, links: int, above: int
+) -> list[dict]:
     """Chains of ``links`` ranks of ``width`` cards ending above ``above``, rank upward (as ``_chains``)."""
     actions = []
     run: list[str] = []
@@ -330,19 +332,93 @@ def _chain_follows(hand: list[str], c, ends: list[int], width: int, links: int, 
     return actions
 
 
-_LAYOUTS: dict[str, tuple[tuple[int, ...], list[int]]] = {}
+_LAYOUTS: dict[str, tuple] = {}
+# Rank letter -> rank, as a bytes translation: a shape's letters become its ranks in one C call.
+_RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode(), bytes(range(N_RANKS)))
+# Ranks as tuples, so the hot loops below iterate a constant instead of building a range each time.
+_RANKS = tuple(range(N_RANKS))
+_RANKS_ABOVE = tuple(tuple(range(r + 1, N_RANKS)) for r in range(-1, N_RANKS))  # index: rank + 1
+_PLAIN_RANKS = tuple(range(RANK_2 + 1))  # 3..2, the ranks that make bombs
+_CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 
 
-def layout(hand: list[str]) -> tuple[tuple[int, ...], list[int]]:
-    """Return the (remembered) rank counts and rank ends of a hand kept high to low."""
+def layout(hand: list[str]) -> tuple:
+    """Return the (remembered) layout of a hand kept high to low.
+
+    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each rank
+    ends (see above), the ends of the ranks 3..2 held four times (the bombs, rank upward),
+    whether both jokers are held, whether some rank is held three or four times, and a bit
+    mask of the ranks 3..A held three or four times (plane bodies).
+    """
     shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
     if found is None:
-        counts = tuple(map(shape.count, RANK_LETTERS))
-        if len(_LAYOUTS) >= _DECODED_LIMIT:
-            _LAYOUTS.clear()
-        found = _LAYOUTS[shape] = (counts, list(accumulate(reversed(counts)))[::-1])
+        found = _new_layout(shape)
     return found
+
+
+_LOW_LETTERS = RANK_LETTERS[:7]  # 3..9: a shape is its 10..大王 letters, then these
+_HIGH_PARTS: dict[str, tuple] = {}
+_LOW_PARTS: dict[str, tuple] = {}
+
+
+def _new_layout(shape: str) -> tuple:
+    """Work out and remember the layout of ``shape`` from the layouts of its two halves.
+
+    A shape splits into its letters 10..大王 and its letters 3..9, and each half is remembered
+    on its own (the low half's ends also per position in the hand): there are far fewer
+    halves than shapes, so a shape seen for the first time (every lead) is nearly always a
+    few lookups instead of a count of every letter.
+    """
+    high = shape.rstrip(_LOW_LETTERS)
+    top = _HIGH_PARTS.get(high)
+    if top is None:
+        counts, ends, quads, rocket, big, m3 = _count_layout(high)
+        if len(_HIGH_PARTS) >= _DECODED_LIMIT:
+            _HIGH_PARTS.clear()
+        top = _HIGH_PARTS[high] = (counts[7:], ends[7:], quads, rocket, big, m3)
+    n = len(high)
+    low = shape[n:]
+    bottom = _LOW_PARTS.get(low)
+    if bottom is None:
+        counts, ends, quads, _rocket, big, m3 = _count_layout(low)
+        if len(_LOW_PARTS) >= _DECODED_LIMIT:
+            _LOW_PARTS.clear()
+        bottom = _LOW_PARTS[low] = (counts[:7], ends[:7], quads, big, m3, {})
+    # The low half's ends and bombs moved down by the high half's length, remembered per length.
+    moved = bottom[5].get(n)
+    if moved is None:
+        moved = bottom[5][n] = (tuple([n + e for e in bottom[1]]), tuple([n + e for e in bottom[2]]))
+    if len(_LAYOUTS) >= _DECODED_LIMIT:
+        _LAYOUTS.clear()
+    found = _LAYOUTS[shape] = (
+        bottom[0] + top[0],
+        moved[0] + top[1],
+        moved[1] + top[2] if bottom[2] else top[2],
+        top[3],
+        bottom[3] or top[4],
+        bottom[4] | top[5],
+    )
+    return found
+
+
+def _count_layout(shape: str) -> tuple:
+    """The layout of ``shape``, counted letter by letter (``ends`` as a tuple)."""
+    counts = [0] * N_RANKS
+    for rank in shape.encode().translate(_RANK_BYTES):
+        counts[rank] += 1
+    ends = tuple(accumulate(reversed(counts)))[::-1]
+    quads = ()
+    m3 = 0
+    big = 4 in counts
+    if big:
+        quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
+    if big or 3 in counts:
+        big = True
+        for r in _CHAIN_RANKS:
+            if counts[r] >= 3:
+                m3 |= 1 << r
+    return tuple(counts), ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2, big, m3
 
 
 def hand_counts(hand: list[str]) -> tuple[int, ...]:
@@ -369,7 +445,7 @@ def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
     The order is ``play_keys``'s.
     """
     if previous is None:
-        return _lead_actions(hand, layout(hand))
+        return leads(hand)
     return follow_plays(hand, previous.kind, previous.rank, previous.size, previous.chain)
 
 
@@ -379,36 +455,49 @@ def follow_plays(hand: list[str], kind: str, rank: int, size: int, chain: int) -
     Singles, pairs, trios, trios with kickers and chains to beat (nearly every follow) are cut
     from the hand directly, then every bomb and the rocket; the rest go through play keys.
     """
-    counts, ends = layout(hand)
+    return follows(hand, {"kind": kind, "rank": rank, "size": size, "chain": chain}, False)
+
+
+def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
+    """Every answer of a hand kept high to low to ``last`` (the table's last play), pass last.
+
+    The plays are ``play_keys``'s, in its order, each cut as its lowest suits.
+    """
+    shape = "".join(hand)[::2]
+    counts, ends, quads, rocket, _big, _m3 = _LAYOUTS.get(shape) or _new_layout(shape)
+    kind = last["kind"]
     width = _UNIT_KINDS.get(kind)
     if width is not None:
-        above = rank + 1
-        actions = [
-            {"type": "play", "cards": hand[e - width : e]}
-            for e, n in zip(ends[above:], counts[above:], strict=True)
-            if n >= width
-        ]
+        # The hot path (most follows answer a single or a pair): a plain loop, cheaper than a
+        # comprehension for the two or three plays it usually finds.
+        actions = []
+        for r in _RANKS_ABOVE[last["rank"] + 1]:
+            if counts[r] >= width:
+                e = ends[r]
+                actions.append({"type": "play", "cards": hand[e - width : e]})
     elif kind in _TRIO_WITH:
-        actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], rank)
+        actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], last["rank"])
     elif kind in _CHAIN_WIDTH:
         width = _CHAIN_WIDTH[kind]
-        actions = _chain_follows(hand, counts, ends, width, size // width, rank)
+        actions = _chain_follows(hand, counts, ends, width, last["size"] // width, last["rank"])
     else:
-        actions = None
-    if actions is not None:
-        if 4 in counts:
-            actions += [
-                {"type": "play", "cards": hand[e - 4 : e]}
-                for e, n in zip(ends[: RANK_2 + 1], counts[: RANK_2 + 1], strict=True)
-                if n == 4
-            ]
-        if counts[RANK_XJ] and counts[RANK_DJ]:
-            actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+        actions = _keyed_follows(hand, counts, ends, last)
+        if with_pass:
+            actions.append({"type": "pass"})
         return actions
-    previous = Combo(kind, rank, size, chain)
-    keys = play_keys(counts, previous)
-    if not keys:
-        return []
+    if quads:
+        for e in quads:
+            actions.append({"type": "play", "cards": hand[e - 4 : e]})
+    if rocket:
+        actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    if with_pass:
+        actions.append({"type": "pass"})
+    return actions
+
+
+def _keyed_follows(hand: list[str], counts: tuple[int, ...], ends: tuple[int, ...], last: dict) -> list[dict]:
+    """Answers to a bomb, the rocket, 四带二 or a plane with wings, through their play keys."""
+    keys = play_keys(counts, Combo(last["kind"], last["rank"], last["size"], last["chain"]))
     parts_of = _PARTS.get
     actions = []
     for key in keys:
@@ -449,73 +538,106 @@ def _chain_keys(width: int, mask: int) -> tuple[int, ...]:
 _CHAIN_KIND = {width: kind for kind, width in _CHAIN_WIDTH.items()}
 
 
-def _ordered_leads(hand: list[str], c: tuple[int, ...], ends: list[int], rare: dict | None) -> list[dict]:
+def _ordered_leads(hand: list[str], lay: tuple, rare: dict | None) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order, as they are cut.
 
     Listing order is rank by rank upward (a play's body rank) and, at a rank, by kind: single,
     pair, trio, trios with a single then with a pair (kickers upward), the straights and pair
     straights ending there (shortest first), then the kinds that may read one set twice
     (planes, 四带二, planes with wings), given in ``rare`` by body rank, already listed in key
-    order; bombs upward and the rocket come last. The cards of the chain runs are kept highest
-    rank first as a run grows, so each chain ending at a rank is a prefix of its run.
+    order; bombs upward and the rocket come last. A chain's cards are highest rank first, so
+    the chains ending at a rank are prefixes of the longest one.
     """
+    c, ends, quads, rocket, big, _m3 = lay
     actions: list[dict] = []
     add = actions.append
-    present = [r for r in range(N_RANKS) if c[r]] if 3 in c or 4 in c else ()
-    run1: list[str] = []
-    run2: list[str] = []
-    for r in range(N_RANKS):
+    present = [r for r in _RANKS if c[r]] if big else ()
+    run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
+    for r in _RANKS:
         n = c[r]
         if not n:
-            run1 = run2 = []
+            run1 = run2 = 0
             continue
         e = ends[r]
-        single = hand[e - 1 : e]
-        add({"type": "play", "cards": single})
+        add({"type": "play", "cards": [hand[e - 1]]})
+        run1 += 1
         if n >= 2:
-            pair = hand[e - 2 : e]
-            add({"type": "play", "cards": pair})
+            add({"type": "play", "cards": hand[e - 2 : e]})
             if n >= 3:
                 _trio_leads(hand, c, ends, present, r, add)
-            run2 = pair + run2
+            run2 += 1
         else:
-            run2 = []
-        if r <= _LAST_CHAIN_RANK:
-            run1 = single + run1
-            if len(run1) >= 5:
-                for links in range(5, len(run1) + 1):
-                    add({"type": "play", "cards": run1[:links]})
-            if len(run2) >= 6:
-                for links in range(6, len(run2) + 1, 2):
-                    add({"type": "play", "cards": run2[:links]})
+            run2 = 0
+        if run1 >= 5 and r <= _LAST_CHAIN_RANK:
+            run = [hand[ends[k] - 1] for k in range(r, r - run1, -1)]
+            for links in range(5, run1 + 1):
+                add({"type": "play", "cards": run[:links]})
+        if run2 >= 3 and r <= _LAST_CHAIN_RANK:
+            run = []
+            for k in range(r, r - run2, -1):
+                run += hand[ends[k] - 2 : ends[k]]
+            for size in range(6, 2 * run2 + 1, 2):
+                add({"type": "play", "cards": run[:size]})
         if rare is not None and r in rare:
             actions += rare[r]
-    if rare is not None:
-        for r in range(RANK_2 + 1):
-            if c[r] == 4:
-                e = ends[r]
-                add({"type": "play", "cards": hand[e - 4 : e]})
-    if c[RANK_XJ] and c[RANK_DJ]:
+    for e in quads:
+        add({"type": "play", "cards": hand[e - 4 : e]})
+    if rocket:
         add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
     return actions
 
 
-def _trio_leads(hand: list[str], c, ends: list[int], present, t: int, add) -> None:
+def _trio_leads(hand: list[str], c, ends: tuple[int, ...], present, t: int, add) -> None:
     """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward."""
     et = ends[t]
-    trio = hand[et - 3 : et]
+    t0, t1, t2 = trio = hand[et - 3 : et]
     add({"type": "play", "cards": trio})
     for x in present:
         if x != t:
-            ex = ends[x]
-            add({"type": "play", "cards": hand[ex - 1 : ex] + trio if x > t else trio + hand[ex - 1 : ex]})
+            k = hand[ends[x] - 1]
+            add({"type": "play", "cards": [k, t0, t1, t2] if x > t else [t0, t1, t2, k]})
     for x in present:
         if x != t and c[x] >= 2:
             ex = ends[x]
-            add({"type": "play", "cards": hand[ex - 2 : ex] + trio if x > t else trio + hand[ex - 2 : ex]})
+            k0 = hand[ex - 2]
+            k1 = hand[ex - 1]
+            add({"type": "play", "cards": [k0, k1, t0, t1, t2] if x > t else [t0, t1, t2, k0, k1]})
 
 
-def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> list[dict]:
+def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]:
+    """四带两对 then 四带二 on the quad of rank ``q``, in key order (as ``_four_with`` and a sort).
+
+    Kickers ``(high, low)`` come high rank upward, then low rank upward, then both of the high
+    rank; each play's cards are high to low. Without a plane the only set that reads twice is
+    two quads as 四带两对, listed under the lower quad, so the higher one skips it.
+    """
+    eq = ends[q]
+    quad = hand[eq - 4 : eq]
+    actions = []
+    add = actions.append
+    for width in (2, 1):
+        ranks = [r for r in _RANKS if r != q and c[r] >= width]
+        for i, high in enumerate(ranks):
+            eh = ends[high]
+            top = hand[eh - width : eh]
+            for low in ranks[:i]:
+                if low == RANK_XJ and high == RANK_DJ and width == 1:
+                    continue  # the two jokers together are the rocket, never kickers
+                el = ends[low]
+                if q > high:
+                    cards = quad + top + hand[el - width : el]
+                elif q > low:
+                    cards = top + quad + hand[el - width : el]
+                else:
+                    cards = top + hand[el - width : el] + quad
+                add({"type": "play", "cards": cards})
+            if c[high] >= 2 * width and (width == 1 or high > q):
+                both = hand[eh - 2 * width : eh]
+                add({"type": "play", "cards": quad + both if q > high else both + quad})
+    return actions
+
+
+def leads(hand: list[str]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
     Without a quad or a plane (most leads) no set reads two ways and ``_ordered_leads`` lists
@@ -523,16 +645,17 @@ def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> li
     go through their keys first (first reading of each set kept, as in ``_leads``) and are
     handed to it by body rank.
     """
-    c, ends = lay
-    quad = 4 in c
-    m3 = 0
-    if 3 in c or quad:
-        for r in range(_LAST_CHAIN_RANK + 1):
-            if c[r] >= 3:
-                m3 |= 1 << r
+    lay = layout(hand)
+    c, ends, quads, _rocket, _big, m3 = lay
     planes = m3 & (m3 >> 1)
-    if not quad and not planes:
-        return _ordered_leads(hand, c, ends, None)
+    if not planes:
+        if not quads:
+            return _ordered_leads(hand, lay, None)
+        # Quads but no plane: 四带二 are cut straight from the hand too.
+        return _ordered_leads(
+            hand, lay, {q: _four_leads(hand, c, ends, q) for q in _PLAIN_RANKS if c[q] == 4}
+        )
+    quad = bool(quads)
     keys: list[int] = []
     if planes:
         keys += _chain_keys(3, m3)
@@ -554,4 +677,4 @@ def _lead_actions(hand: list[str], lay: tuple[tuple[int, ...], list[int]]) -> li
         if found is None:
             found = rare[rank] = []
         found.append({"type": "play", "cards": cards})
-    return _ordered_leads(hand, c, ends, rare)
+    return _ordered_leads(hand, lay, rare)
