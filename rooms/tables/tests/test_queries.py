@@ -47,6 +47,7 @@ def _actor(table):
     return hand, engine, seat
 
 
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
 def test_one_action_costs_a_fixed_number_of_statements(human_table):
     counts = []
     for n in range(1, 7):
