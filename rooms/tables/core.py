@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import F
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 
 from rooms.tables import hands
@@ -50,28 +52,44 @@ def _columns(model, alias: str) -> str:
     return ", ".join(f"{alias}.{qn(f.column)}" for f in model._meta.concrete_fields)
 
 
-# Per model: the attribute names of its concrete fields, in order, and the (position,
-# converter) of each field that converts what the database returns (a JSONField's text).
-_ROW_SHAPES: dict[type, tuple[list[str], list[tuple[int, object]]]] = {}
+# Per model: the attribute names of its concrete fields, in order, the (position,
+# converter) of each field that converts what the database returns (a JSONField's
+# text), and whether anything listens to its pre_init/post_init signals.
+_ROW_SHAPES: dict[type, tuple[list[str], list[tuple[int, object]], bool]] = {}
 
 
-def _row_shape(model) -> tuple[list[str], list[tuple[int, object]]]:
+def _row_shape(model) -> tuple[list[str], list[tuple[int, object]], bool]:
     shape = _ROW_SHAPES.get(model)
     if shape is None:
         fields = model._meta.concrete_fields
         converters = [(i, f.from_db_value) for i, f in enumerate(fields) if hasattr(f, "from_db_value")]
-        shape = _ROW_SHAPES[model] = ([f.attname for f in fields], converters)
+        signalled = pre_init.has_listeners(model) or post_init.has_listeners(model)
+        shape = _ROW_SHAPES[model] = ([f.attname for f in fields], converters, signalled)
     return shape
 
 
-def _instance(model, values):
-    """Build ``model`` from one row's values in ``concrete_fields`` order, as a queryset would."""
-    attnames, converters = _row_shape(model)
+def _instance(model, values, db=None):
+    """Build ``model`` from one row's values in ``concrete_fields`` order, as a queryset would.
+
+    The instance is what ``Model.from_db`` returns (every field loaded, not
+    ``adding``, from ``db``), with the values put in its ``__dict__`` at once
+    instead of one ``setattr`` per field; a model with pre_init/post_init
+    receivers goes through ``from_db`` itself.
+    """
+    db = db or connections[DEFAULT_DB_ALIAS]
+    attnames, converters, signalled = _row_shape(model)
     values = list(values)
     for i, convert in converters:
         if values[i] is not None:
-            values[i] = convert(values[i], None, connection)
-    return model.from_db(connection.alias, attnames, values)
+            values[i] = convert(values[i], None, db)
+    if signalled:
+        return model.from_db(db.alias, attnames, values)
+    obj = model.__new__(model)
+    obj._state = state = ModelState()
+    state.adding = False
+    state.db = db.alias
+    obj.__dict__.update(zip(attnames, values, strict=True))
+    return obj
 
 
 def lock_table(table_id: int, *, bump: bool = False) -> Table:
@@ -99,9 +117,10 @@ def lock_table(table_id: int, *, bump: bool = False) -> Table:
     if row is None:
         raise TableNotFound()
     n_table, n_tier = len(Table._meta.concrete_fields), len(RoomTier._meta.concrete_fields)
-    table = _instance(Table, row[:n_table])
-    tier = _instance(RoomTier, row[n_table : n_table + n_tier])
-    tier.game = _instance(Game, row[n_table + n_tier :])
+    db = connections[DEFAULT_DB_ALIAS]
+    table = _instance(Table, row[:n_table], db)
+    tier = _instance(RoomTier, row[n_table : n_table + n_tier], db)
+    tier.game = _instance(Game, row[n_table + n_tier :], db)
     table.tier = tier
     return table
 
@@ -158,10 +177,13 @@ def _lock_seats_sql() -> str:
 
 def _seats_from_rows(rows, user_model) -> list[Seat]:
     n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
+    db = connections[DEFAULT_DB_ALIAS]
     seats = []
     for row in rows:
-        seat = _instance(Seat, row[:n_seat])
-        seat.user = _instance(user_model, row[n_seat : n_seat + n_user]) if seat.user_id is not None else None
+        seat = _instance(Seat, row[:n_seat], db)
+        seat.user = (
+            _instance(user_model, row[n_seat : n_seat + n_user], db) if seat.user_id is not None else None
+        )
         seats.append(seat)
     return seats
 
