@@ -34,6 +34,7 @@ import os
 import pstats
 import random
 import re
+import resource
 import time
 from collections import Counter
 
@@ -138,7 +139,7 @@ def main() -> int:
     kinds: Counter = Counter()
     sample: list[str] = []
     elapsed = cpu = 0.0
-    thread_cpu = 0.0
+    thread_cpu = thread_sys = 0.0
     if not args.profile:
         profiler = None
     elif args.clock == "cpu":
@@ -181,6 +182,7 @@ def main() -> int:
             started = time.perf_counter()
             cpu_started = time.process_time()
             thread_started = time.thread_time()
+            usage_started = resource.getrusage(resource.RUSAGE_THREAD)
             if profiler:
                 profiler.enable()
             kwargs = {"table_id": table.pk, "user": by_seat[seat], "action": action, "client_seq": done + 1}
@@ -193,6 +195,8 @@ def main() -> int:
             elapsed += time.perf_counter() - started
             cpu += time.process_time() - cpu_started
             thread_cpu += time.thread_time() - thread_started
+            usage = resource.getrusage(resource.RUSAGE_THREAD)
+            thread_sys += usage.ru_stime - usage_started.ru_stime
         per_action.append(len(queries) if queries is not None else 0)
         for q in queries.captured_queries if queries is not None else ():
             kinds[" ".join(re.sub(r'"[^"]*"\.', "", q["sql"]).split()[:3])[:60]] += 1
@@ -209,7 +213,8 @@ def main() -> int:
     )
     print(
         f"  {thread_cpu / done * 1000:.2f} ms of CPU in the calling thread (the service and the frames; "
-        "the channel layer's send runs on its own event loop thread)"
+        "the channel layer's send runs on its own event loop thread), "
+        f"{thread_sys / done * 1000:.2f} ms of it in the kernel"
     )
     print("  statements per action by kind:")
     for kind, n in kinds.most_common(20):
