@@ -229,8 +229,8 @@ def lock_play(table: Table) -> Play:
     row of an outer join cannot be locked); the balances and win counts are
     read, not locked, as ``table_changed`` reads them. Each seat's row carries
     the same hand, which is built once. Only for a service that changes
-    no balance before its broadcast (``table_act``): the broadcast shows the
-    balances read here.
+    no balance before its broadcast (``table_act``, ``table_timeout``): the
+    broadcast shows the balances read here.
     """
     from django.contrib.auth import get_user_model
 

@@ -177,16 +177,20 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
         return False
     with transaction.atomic(durable=True):
         table = lock_table(table_id)
-        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand_id)
+        # The seats, the open hand and the broadcast's balances in one statement, as table_act
+        # does: a bot's or 托管's move is as frequent as a player's.
+        play = lock_play(table)
+        hand, seats = play.hand, play.seats
         now = timezone.now()
         if (
-            hand.status != Hand.Status.PLAYING
+            hand is None
+            or hand.pk != hand_id  # that hand is over (the open one, if any, is a later one)
+            or hand.status != Hand.Status.PLAYING
             or hand.deadline_token != token
             or hand.deadline is None
             or hand.deadline > now
         ):
             return False
-        seats = lock_seats(table)
         engine = engine_for(hand.game_slug)
         try:
             _play_due(engine, hand, seats)
@@ -196,7 +200,7 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
             hands.cancel_locked(table=table, hand=hand, reason=_("The game could not continue."))
             return True
         schedule_next(table, hand, seats)
-        table_changed(table, locked=(seats, hand))
+        table_changed(table, locked=(seats, hand), counts=(play.balances, play.wins))
     return True
 
 
