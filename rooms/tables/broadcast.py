@@ -312,6 +312,9 @@ def table_changed(
         table.seq = _seq_bump(table.pk)
     if locked is not None:
         seats, hand = locked
+        if hand is not None and hand.__dict__.get("_unsaved_actions"):  # core.UNSAVED_ACTIONS
+            # A move recorded and never written would be missing from the log a replay checks.
+            raise RuntimeError(f"hand {hand.pk}: actions recorded but not written")
         ctx = _context(table, seats, hand, None, counts)
     else:
         ctx = load_context(table.pk)
