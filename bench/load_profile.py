@@ -2,6 +2,10 @@
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python bench/load_profile.py [--actions 300] [--profile]
 
+    # instructions of the calls alone, repeatable on a busy machine (divide by --actions):
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=starmap_next \
+        .venv/bin/python bench/load_profile.py --actions 150 --no-sql-log --callgrind
+
 Plays 斗地主 hands of the ``bench-load`` tier (made by bench/load.py; run that
 once first) in this process through ``services.table_act``, exactly as the
 consumer calls it, with three bench users at one table: random choices
@@ -22,12 +26,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import argparse
+import contextlib
 import cProfile
 import io
+import itertools
 import os
 import pstats
 import random
 import re
+import resource
 import time
 from collections import Counter
 
@@ -40,6 +47,24 @@ def main() -> int:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative or tottime")
     parser.add_argument("--show-sql", action="store_true", help="print the statements of one action")
+    parser.add_argument(
+        "--no-sql-log",
+        action="store_true",
+        help="do not capture the statements (the capture's debug cursor costs CPU of its own)",
+    )
+    parser.add_argument(
+        "--callgrind",
+        action="store_true",
+        help="call table_act through itertools.starmap, so that valgrind --tool=callgrind "
+        "--collect-atstart=no --toggle-collect=starmap_next counts the instructions of the "
+        "calls alone (this thread's: the channel layer's send runs on another)",
+    )
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="the profile's clock: wall, or this thread's CPU time (what the load does not move)",
+    )
     args = parser.parse_args()
     import django
 
@@ -123,7 +148,13 @@ def main() -> int:
     kinds: Counter = Counter()
     sample: list[str] = []
     elapsed = cpu = 0.0
-    profiler = cProfile.Profile() if args.profile else None
+    thread_cpu = thread_sys = 0.0
+    if not args.profile:
+        profiler = None
+    elif args.clock == "cpu":
+        profiler = cProfile.Profile(time.thread_time)
+    else:
+        profiler = cProfile.Profile()
     done = 0
     idle = 0
     while done < args.actions:
@@ -154,20 +185,31 @@ def main() -> int:
         else:
             options = view["choices"]
         action = rng.choice(options)
-        with CaptureQueriesContext(connection) as queries:
+        with (
+            contextlib.nullcontext(None) if args.no_sql_log else CaptureQueriesContext(connection) as queries
+        ):
             started = time.perf_counter()
             cpu_started = time.process_time()
+            thread_started = time.thread_time()
+            usage_started = resource.getrusage(resource.RUSAGE_THREAD)
             if profiler:
                 profiler.enable()
-            services.table_act(table_id=table.pk, user=by_seat[seat], action=action, client_seq=done + 1)
+            kwargs = {"table_id": table.pk, "user": by_seat[seat], "action": action, "client_seq": done + 1}
+            if args.callgrind:
+                list(itertools.starmap(lambda kw: services.table_act(**kw), [(kwargs,)]))
+            else:
+                services.table_act(**kwargs)
             if profiler:
                 profiler.disable()
             elapsed += time.perf_counter() - started
             cpu += time.process_time() - cpu_started
-        per_action.append(len(queries))
-        for q in queries.captured_queries:
+            thread_cpu += time.thread_time() - thread_started
+            usage = resource.getrusage(resource.RUSAGE_THREAD)
+            thread_sys += usage.ru_stime - usage_started.ru_stime
+        per_action.append(len(queries) if queries is not None else 0)
+        for q in queries.captured_queries if queries is not None else ():
             kinds[" ".join(re.sub(r'"[^"]*"\.', "", q["sql"]).split()[:3])[:60]] += 1
-        if not sample:
+        if not sample and queries is not None:
             sample = [q["sql"][:300] for q in queries.captured_queries]
         done += 1
     print(
@@ -177,6 +219,11 @@ def main() -> int:
     print(
         f"  {elapsed / done * 1000:.2f} ms per action, {cpu / done * 1000:.2f} ms of CPU "
         "(service + broadcast, this process)"
+    )
+    print(
+        f"  {thread_cpu / done * 1000:.2f} ms of CPU in the calling thread (the service and the frames; "
+        "the channel layer's send runs on its own event loop thread), "
+        f"{thread_sys / done * 1000:.2f} ms of it in the kernel"
     )
     print("  statements per action by kind:")
     for kind, n in kinds.most_common(20):

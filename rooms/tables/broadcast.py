@@ -70,37 +70,60 @@ def load_context(table_id: int) -> TableContext:
     return _context(table, seats, hand, last_hand)
 
 
-def _context(table: Table, seats: list[Seat], hand: Hand | None, last_hand: Hand | None) -> TableContext:
-    """Complete a context with the seated users' balances and levels, in one query."""
+def _context(
+    table: Table,
+    seats: list[Seat],
+    hand: Hand | None,
+    last_hand: Hand | None,
+    counts: tuple[dict[int, int], dict[int, int]] | None = None,
+) -> TableContext:
+    """Complete a context with the seated users' balances and levels (``counts``: balances and wins
+    already read under the lock, else one query)."""
     from platform.accounts.levels import level_for_wins
-    from platform.accounts.models import GameStats
 
-    from wallets.models import Account
-
-    user_ids = [seat.user_id for seat in seats if seat.user_id]
-    balances: dict[int, int] = {}
-    wins: dict[int, int] = {}
-    if user_ids:
-        # One statement for both (written out: the ORM's two subqueries cost more CPU to
-        # compile than the database spends on them). A user has one account, and one
-        # stats row per game.
-        qn = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT 0, {qn('user_id')}, {qn('balance')} FROM {qn(Account._meta.db_table)} "
-                f"WHERE {qn('user_id')} = ANY(%s) "
-                f"UNION ALL SELECT 1, {qn('user_id')}, {qn('wins')} FROM {qn(GameStats._meta.db_table)} "
-                f"WHERE {qn('user_id')} = ANY(%s) AND {qn('game_slug')} = %s",
-                [user_ids, user_ids, table.tier.game.slug],
-            )
-            for kind, user_id, value in cursor.fetchall():
-                (wins if kind else balances)[user_id] = value
+    if counts is None:
+        counts = balances_and_wins(table, [seat.user_id for seat in seats if seat.user_id])
+    balances, wins = counts
     levels = {
         seat.user_id: level_for_wins(wins.get(seat.user_id, 0)).name
         for seat in seats
         if seat.user_id and not seat.is_bot
     }
     return TableContext(table, seats, hand, last_hand, balances, levels)
+
+
+def balances_and_wins(table: Table, user_ids: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """The users' wallet balances and their win counts in the table's game, in one query."""
+    from platform.accounts.models import GameStats
+
+    from wallets.models import Account
+
+    balances: dict[int, int] = {}
+    wins: dict[int, int] = {}
+    if not user_ids:
+        return balances, wins
+    slug = table.tier.game.slug
+    if connection.vendor != "postgresql":
+        balances.update(Account.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
+        wins.update(
+            GameStats.objects.filter(user_id__in=user_ids, game_slug=slug).values_list("user_id", "wins")
+        )
+        return balances, wins
+    # One statement for both (written out: the ORM's two subqueries cost more CPU to
+    # compile than the database spends on them). A user has one account, and one
+    # stats row per game.
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 0, {qn('user_id')}, {qn('balance')} FROM {qn(Account._meta.db_table)} "
+            f"WHERE {qn('user_id')} = ANY(%s) "
+            f"UNION ALL SELECT 1, {qn('user_id')}, {qn('wins')} FROM {qn(GameStats._meta.db_table)} "
+            f"WHERE {qn('user_id')} = ANY(%s) AND {qn('game_slug')} = %s",
+            [user_ids, user_ids, slug],
+        )
+        for kind, user_id, value in cursor.fetchall():
+            (wins if kind else balances)[user_id] = value
+    return balances, wins
 
 
 def _seat_public(ctx: TableContext, seat: Seat) -> dict:
@@ -144,43 +167,17 @@ def _deadline_ms(hand: Hand) -> int | None:
 
 def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) -> dict:
     """Return the full ``state`` message for one viewer (a seat index, or None for a spectator)."""
-    table = ctx.table
-    tier = table.tier
-    engine = engine_for(tier.game.slug)
-    hand_payload = None
-    if ctx.hand is not None:
-        hand = ctx.hand
-        actors = engine.actors(hand.state) if hand.status == Hand.Status.PLAYING else []
-        by_index = {seat.index: seat for seat in ctx.seats}
-        hand_payload = {
-            "id": hand.pk,
-            "number": hand.number,
-            "status": hand.status,
-            "deadline": _deadline_ms(hand),
-            "actors": actors,
-            "auto": [i for i in actors if i in by_index and seat_is_auto(by_index[i])],
-            "view": engine.view(hand.state, seat_index),
-            "hint": _hint(engine, hand, seat_index, actors),
-            # Provably fair: the seed's hash is published while the hand is played.
-            "seed_sha256": hashlib.sha256(bytes(hand.seed)).hexdigest(),
-        }
-    last_payload = None
-    if ctx.last_hand is not None:
-        last = ctx.last_hand
-        last_payload = {
-            "id": last.pk,
-            "number": last.number,
-            "status": last.status,
-            "view": engine_for(last.game_slug).view(last.state, seat_index) if last.state else None,
-            # The seed itself is revealed once the hand is over.
-            "seed_sha256": hashlib.sha256(bytes(last.seed)).hexdigest(),
-            "seed": bytes(last.seed).hex(),
-        }
-    seat = next((s for s in ctx.seats if s.index == seat_index), None)
-    return {
-        "type": "state",
-        "seq": table.seq,
-        "table": {
+    return _viewer_state(ctx, _Change(ctx), seat_index, balance)
+
+
+class _Change:
+    """What every viewer's ``state`` of one change shares, computed once (``snapshot``, ``frames_message``)."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        table = ctx.table
+        tier = table.tier
+        self.engine = engine = engine_for(tier.game.slug)
+        self.table = {
             "id": table.pk,
             "status": table.status,
             "tier": {
@@ -192,15 +189,105 @@ def snapshot(ctx: TableContext, *, seat_index: int | None, balance: int | None) 
                 "rake_bps": tier.rake_bps,
             },
             "seats": [_seat_public(ctx, s) for s in ctx.seats],
-        },
+        }
+        # The hand's keys before and after the viewer's own ``view`` and ``hint``.
+        self.actors: list[int] = []
+        self.hand_head: dict | None = None
+        self.seed_sha256: str | None = None
+        if ctx.hand is not None:
+            hand = ctx.hand
+            self.actors = actors = engine.actors(hand.state) if hand.status == Hand.Status.PLAYING else []
+            by_index = {seat.index: seat for seat in ctx.seats}
+            self.hand_head = {
+                "id": hand.pk,
+                "number": hand.number,
+                "status": hand.status,
+                "deadline": _deadline_ms(hand),
+                "actors": actors,
+                "auto": [i for i in actors if i in by_index and seat_is_auto(by_index[i])],
+            }
+            # Provably fair: the seed's hash is published while the hand is played.
+            self.seed_sha256 = hashlib.sha256(bytes(hand.seed)).hexdigest()
+        self.last_head: dict | None = None
+        if ctx.last_hand is not None:
+            last = ctx.last_hand
+            self.last_head = {"id": last.pk, "number": last.number, "status": last.status}
+            self.last_engine = engine_for(last.game_slug)
+            self.last_seed = {
+                "seed_sha256": hashlib.sha256(bytes(last.seed)).hexdigest(),
+                # The seed itself is revealed once the hand is over.
+                "seed": bytes(last.seed).hex(),
+            }
+
+    def view(self, ctx: TableContext, seat_index: int | None) -> dict:
+        return self.engine.view(ctx.hand.state, seat_index)
+
+    def hint(self, ctx: TableContext, seat_index: int | None) -> dict | None:
+        return _hint(self.engine, ctx.hand, seat_index, self.actors)
+
+    def last_hand(self, ctx: TableContext, seat_index: int | None) -> dict | None:
+        if self.last_head is None:
+            return None
+        last = ctx.last_hand
+        view = self.last_engine.view(last.state, seat_index) if last.state else None
+        return {**self.last_head, "view": view, **self.last_seed}
+
+
+def _you(ctx: TableContext, seat_index: int | None, balance: int | None) -> dict:
+    seat = next((s for s in ctx.seats if s.index == seat_index), None)
+    return {"seat": seat_index, "balance": balance, "trustee": bool(seat and seat.trustee)}
+
+
+def _viewer_state(ctx: TableContext, change: _Change, seat_index: int | None, balance: int | None) -> dict:
+    hand_payload = None
+    if change.hand_head is not None:
+        hand_payload = {
+            **change.hand_head,
+            "actors": list(change.actors),
+            "auto": list(change.hand_head["auto"]),
+            "view": change.view(ctx, seat_index),
+            "hint": change.hint(ctx, seat_index),
+            "seed_sha256": change.seed_sha256,
+        }
+    return {
+        "type": "state",
+        "seq": ctx.table.seq,
+        "table": change.table,
         "hand": hand_payload,
-        "last_hand": last_payload,
-        "you": {
-            "seat": seat_index,
-            "balance": balance,
-            "trustee": bool(seat and seat.trustee),
-        },
+        "last_hand": change.last_hand(ctx, seat_index),
+        "you": _you(ctx, seat_index, balance),
     }
+
+
+class _ChangeText:
+    """``frame_text(snapshot(...))`` for each viewer of one change, the shared parts serialised once.
+
+    JSON text is built from the texts of its parts, so the frame is the same
+    string, character for character (rooms/tables/tests/test_queries.py).
+    """
+
+    def __init__(self, ctx: TableContext, change: _Change) -> None:
+        self.ctx = ctx
+        self.change = change
+        self.head = (
+            f'{{"type":"state","seq":{frame_text(ctx.table.seq)},"table":{frame_text(change.table)},"hand":'
+        )
+        self.hand_head = None
+        if change.hand_head is not None:
+            self.hand_head = frame_text(change.hand_head)[:-1] + ',"view":'
+            self.hand_tail = f',"seed_sha256":{frame_text(change.seed_sha256)}}}'
+
+    def state(self, seat_index: int | None, balance: int | None) -> str:
+        ctx, change = self.ctx, self.change
+        if self.hand_head is None:
+            hand = "null"
+        else:
+            view = frame_text(change.view(ctx, seat_index))
+            hint = frame_text(change.hint(ctx, seat_index))
+            hand = f'{self.hand_head}{view},"hint":{hint}{self.hand_tail}'
+        last = frame_text(change.last_hand(ctx, seat_index))
+        you = frame_text(_you(ctx, seat_index, balance))
+        return f'{self.head}{hand},"last_hand":{last},"you":{you}}}'
 
 
 def table_changed(
@@ -209,6 +296,7 @@ def table_changed(
     notices: list[dict] | None = None,
     locked: tuple[list[Seat], Hand | None] | None = None,
     bumped: bool = False,
+    counts: tuple[dict[int, int], dict[int, int]] | None = None,
 ) -> int:
     """Bump the table's event sequence and broadcast every viewer's state after commit.
 
@@ -217,13 +305,18 @@ def table_changed(
     ``locked``: the caller's locked seats (users loaded) and open hand, saved and
     current, so the snapshot is built from them instead of reading them again.
     ``bumped``: the caller locked the table with ``lock_table(..., bump=True)``,
-    so ``table.seq`` is already this change's.
+    so ``table.seq`` is already this change's. ``counts``: the seated users'
+    balances and wins, read under the lock with the seats (``lock_play``), when
+    nothing changed them since.
     """
     if not bumped:
         table.seq = _seq_bump(table.pk)
     if locked is not None:
         seats, hand = locked
-        ctx = _context(table, seats, hand, None)
+        if hand is not None and hand.__dict__.get("_unsaved_actions"):  # core.UNSAVED_ACTIONS
+            # A move recorded and never written would be missing from the log a replay checks.
+            raise RuntimeError(f"hand {hand.pk}: actions recorded but not written")
+        ctx = _context(table, seats, hand, None, counts)
     else:
         ctx = load_context(table.pk)
     message = frames_message(ctx, notices or [])
@@ -237,9 +330,12 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def frame_text(payload: dict) -> str:
-    """A frame as the socket sends it (compact JSON, UTF-8 kept)."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def frame_text(payload) -> str:
+    """A frame as the socket sends it (compact JSON, UTF-8 kept), or the JSON text of one of its values."""
+    return _ENCODER.encode(payload)
 
 
 def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
@@ -253,11 +349,12 @@ def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
     """
     seq = ctx.table.seq
     extra = [frame_text({**notice, "seq": seq}) for notice in notices]
+    texts = _ChangeText(ctx, _Change(ctx))
     seats = []
     for seat in ctx.seats:
-        payload = snapshot(ctx, seat_index=seat.index, balance=ctx.balances.get(seat.user_id))
-        seats.append([seat.index, seat.user_id, [frame_text(payload), *extra]])
-    watch = frame_text(snapshot(ctx, seat_index=None, balance=None))
+        state = texts.state(seat.index, ctx.balances.get(seat.user_id))
+        seats.append([seat.index, seat.user_id, [state, *extra]])
+    watch = texts.state(None, None)
     return {
         "type": "table.frames",
         "seq": seq,

@@ -6,10 +6,14 @@ here runs under that lock.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db.models import F
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 
 from rooms.tables import hands
@@ -22,9 +26,25 @@ def setting(name: str, default):
     return getattr(settings, name, default)
 
 
-# The hot path's three locking reads are written out in SQL: the ORM spent more CPU
-# compiling them than PostgreSQL spent answering (bench/load_profile.py). They return
-# the same model instances the querysets did (rooms/tables/tests/test_queries.py).
+# The hot path's statements are written out in SQL on PostgreSQL: the ORM spent more
+# CPU compiling them than PostgreSQL spent answering (bench/load_profile.py). They return
+# the same model instances the querysets do (rooms/tables/tests/test_queries.py); the
+# text of each is built once per process. Another database (the embedded SQLite) runs
+# the querysets themselves, which it serialises anyway.
+
+
+def _postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+_SQL: dict[str, str] = {}
+
+
+def _sql(name: str, build) -> str:
+    text = _SQL.get(name)
+    if text is None:
+        text = _SQL[name] = build()
+    return text
 
 
 def _columns(model, alias: str) -> str:
@@ -32,14 +52,44 @@ def _columns(model, alias: str) -> str:
     return ", ".join(f"{alias}.{qn(f.column)}" for f in model._meta.concrete_fields)
 
 
-def _instance(model, values):
-    """Build ``model`` from one row's values in ``concrete_fields`` order, as a queryset would."""
-    fields = model._meta.concrete_fields
-    converted = [
-        f.from_db_value(v, None, connection) if v is not None and hasattr(f, "from_db_value") else v
-        for f, v in zip(fields, values, strict=True)
-    ]
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
+# Per model: the attribute names of its concrete fields, in order, the (position,
+# converter) of each field that converts what the database returns (a JSONField's
+# text), and whether anything listens to its pre_init/post_init signals.
+_ROW_SHAPES: dict[type, tuple[list[str], list[tuple[int, object]], bool]] = {}
+
+
+def _row_shape(model) -> tuple[list[str], list[tuple[int, object]], bool]:
+    shape = _ROW_SHAPES.get(model)
+    if shape is None:
+        fields = model._meta.concrete_fields
+        converters = [(i, f.from_db_value) for i, f in enumerate(fields) if hasattr(f, "from_db_value")]
+        signalled = pre_init.has_listeners(model) or post_init.has_listeners(model)
+        shape = _ROW_SHAPES[model] = ([f.attname for f in fields], converters, signalled)
+    return shape
+
+
+def _instance(model, values, db=None):
+    """Build ``model`` from one row's values in ``concrete_fields`` order, as a queryset would.
+
+    The instance is what ``Model.from_db`` returns (every field loaded, not
+    ``adding``, from ``db``), with the values put in its ``__dict__`` at once
+    instead of one ``setattr`` per field; a model with pre_init/post_init
+    receivers goes through ``from_db`` itself.
+    """
+    db = db or connections[DEFAULT_DB_ALIAS]
+    attnames, converters, signalled = _row_shape(model)
+    values = list(values)
+    for i, convert in converters:
+        if values[i] is not None:
+            values[i] = convert(values[i], None, db)
+    if signalled:
+        return model.from_db(db.alias, attnames, values)
+    obj = model.__new__(model)
+    obj._state = state = ModelState()
+    state.adding = False
+    state.db = db.alias
+    obj.__dict__.update(zip(attnames, values, strict=True))
+    return obj
 
 
 def lock_table(table_id: int, *, bump: bool = False) -> Table:
@@ -51,80 +101,208 @@ def lock_table(table_id: int, *, bump: bool = False) -> Table:
     """
     from rooms.models import Game, RoomTier
 
+    if not _postgres():
+        if bump:
+            Table.objects.filter(pk=table_id).update(seq=F("seq") + 1)
+        table = Table.objects.select_for_update(of=("self",)).select_related("tier__game").filter(pk=table_id)
+        table = table.first()
+        if table is None:
+            raise TableNotFound()
+        return table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _sql("lock_table_bump" if bump else "lock_table", lambda: _lock_table_sql(bump)), [table_id]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        raise TableNotFound()
+    n_table, n_tier = len(Table._meta.concrete_fields), len(RoomTier._meta.concrete_fields)
+    db = connections[DEFAULT_DB_ALIAS]
+    table = _instance(Table, row[:n_table], db)
+    tier = _instance(RoomTier, row[n_table : n_table + n_tier], db)
+    tier.game = _instance(Game, row[n_table + n_tier :], db)
+    table.tier = tier
+    return table
+
+
+def _lock_table_sql(bump: bool) -> str:
+    from rooms.models import Game, RoomTier
+
     qn = connection.ops.quote_name
     tier_join = f"r.{qn('id')} = t.{qn(Table._meta.get_field('tier').column)}"
     game_join = f"g.{qn('id')} = r.{qn(RoomTier._meta.get_field('game').column)}"
     columns = f"{_columns(Table, 't')}, {_columns(RoomTier, 'r')}, {_columns(Game, 'g')}"
     if bump:
-        sql = (
+        return (
             f"UPDATE {qn(Table._meta.db_table)} t SET {qn('seq')} = t.{qn('seq')} + 1 "
             f"FROM {qn(RoomTier._meta.db_table)} r JOIN {qn(Game._meta.db_table)} g ON {game_join} "
             f"WHERE t.{qn('id')} = %s AND {tier_join} RETURNING {columns}"
         )
-    else:
-        sql = (
-            f"SELECT {columns} FROM {qn(Table._meta.db_table)} t "
-            f"JOIN {qn(RoomTier._meta.db_table)} r ON {tier_join} JOIN {qn(Game._meta.db_table)} g ON {game_join} "
-            f"WHERE t.{qn('id')} = %s FOR UPDATE OF t"
-        )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise TableNotFound()
-    n_table, n_tier = len(Table._meta.concrete_fields), len(RoomTier._meta.concrete_fields)
-    table = _instance(Table, row[:n_table])
-    tier = _instance(RoomTier, row[n_table : n_table + n_tier])
-    tier.game = _instance(Game, row[n_table + n_tier :])
-    table.tier = tier
-    return table
+    return (
+        f"SELECT {columns} FROM {qn(Table._meta.db_table)} t "
+        f"JOIN {qn(RoomTier._meta.db_table)} r ON {tier_join} JOIN {qn(Game._meta.db_table)} g ON {game_join} "
+        f"WHERE t.{qn('id')} = %s FOR UPDATE OF t"
+    )
 
 
 def lock_seats(table: Table) -> list[Seat]:
     """Lock and return the table's seats in index order, with their users (the snapshot shows their names)."""
     from django.contrib.auth import get_user_model
 
+    if not _postgres():
+        return list(
+            Seat.objects.select_for_update(of=("self",))
+            .filter(table=table)
+            .select_related("user")
+            .order_by("index")
+        )
+    with connection.cursor() as cursor:
+        cursor.execute(_sql("lock_seats", _lock_seats_sql), [table.pk])
+        rows = cursor.fetchall()
+    return _seats_from_rows(rows, get_user_model())
+
+
+def _lock_seats_sql() -> str:
+    from django.contrib.auth import get_user_model
+
     user_model = get_user_model()
     qn = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')} "
-            f"FROM {qn(Seat._meta.db_table)} s "
-            f"LEFT JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = s.{qn(Seat._meta.get_field('user').column)} "
-            f"WHERE s.{qn(Seat._meta.get_field('table').column)} = %s ORDER BY s.{qn('index')} FOR UPDATE OF s",
-            [table.pk],
-        )
-        rows = cursor.fetchall()
-    n_seat = len(Seat._meta.concrete_fields)
+    return (
+        f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')} "
+        f"FROM {qn(Seat._meta.db_table)} s "
+        f"LEFT JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = s.{qn(Seat._meta.get_field('user').column)} "
+        f"WHERE s.{qn(Seat._meta.get_field('table').column)} = %s ORDER BY s.{qn('index')} FOR UPDATE OF s"
+    )
+
+
+def _seats_from_rows(rows, user_model) -> list[Seat]:
+    n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
+    db = connections[DEFAULT_DB_ALIAS]
     seats = []
     for row in rows:
-        seat = _instance(Seat, row[:n_seat])
-        seat.user = _instance(user_model, row[n_seat:]) if seat.user_id is not None else None
+        seat = _instance(Seat, row[:n_seat], db)
+        seat.user = (
+            _instance(user_model, row[n_seat : n_seat + n_user], db) if seat.user_id is not None else None
+        )
         seats.append(seat)
     return seats
 
 
 def open_hand(table: Table) -> Hand | None:
     """Lock and return the table's playing or finished hand (at most one), or None."""
-    qn = connection.ops.quote_name
+    if not _postgres():
+        hands_ = Hand.objects.select_for_update(of=("self",)).filter(table=table, status__in=OPEN_STATUSES)
+        return hands_.order_by("-pk").first()
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {_columns(Hand, 'h')} FROM {qn(Hand._meta.db_table)} h "
-            f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN (%s, %s) "
-            f"ORDER BY h.{qn('id')} DESC LIMIT 1 FOR UPDATE OF h",
-            [table.pk, Hand.Status.PLAYING, Hand.Status.FINISHED],
-        )
+        cursor.execute(_sql("open_hand", _open_hand_sql), [table.pk, *OPEN_STATUSES])
         row = cursor.fetchone()
     return _instance(Hand, row) if row is not None else None
 
 
+OPEN_STATUSES = (Hand.Status.PLAYING, Hand.Status.FINISHED)
+
+
+def _open_hand_sql() -> str:
+    qn = connection.ops.quote_name
+    return (
+        f"SELECT {_columns(Hand, 'h')} FROM {qn(Hand._meta.db_table)} h "
+        f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN (%s, %s) "
+        f"ORDER BY h.{qn('id')} DESC LIMIT 1 FOR UPDATE OF h"
+    )
+
+
+@dataclass
+class Play:
+    """What an action at a locked table needs: its seats (users loaded), its open hand, and for the
+    broadcast the seated users' balances and win counts in the table's game."""
+
+    seats: list[Seat]
+    hand: Hand | None
+    balances: dict[int, int]
+    wins: dict[int, int]
+
+
+def lock_play(table: Table) -> Play:
+    """``lock_seats``, ``open_hand`` and the broadcast's balances and wins, in one statement.
+
+    The seats and the open hand are locked (the hand in a CTE of its own: the
+    row of an outer join cannot be locked); the balances and win counts are
+    read, not locked, as ``table_changed`` reads them. Each seat's row carries
+    the same hand, which is built once. Only for a service that changes
+    no balance before its broadcast (``table_act``, ``table_timeout``): the
+    broadcast shows the balances read here.
+    """
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    if not _postgres():
+        seats = lock_seats(table)
+        from rooms.tables.broadcast import balances_and_wins
+
+        balances, wins = balances_and_wins(table, [s.user_id for s in seats if s.user_id])
+        return Play(seats, open_hand(table), balances, wins)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _sql("lock_play", _lock_play_sql), [table.pk, *OPEN_STATUSES, table.tier.game.slug, table.pk]
+        )
+        rows = cursor.fetchall()
+    n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
+    n_people = n_seat + n_user
+    seats = _seats_from_rows([row[:n_people] for row in rows], user_model)
+    balances: dict[int, int] = {}
+    wins: dict[int, int] = {}
+    for seat, row in zip(seats, rows, strict=True):
+        if seat.user_id is not None:
+            if row[n_people] is not None:
+                balances[seat.user_id] = row[n_people]
+            if row[n_people + 1] is not None:
+                wins[seat.user_id] = row[n_people + 1]
+    hand = None
+    if rows and rows[0][n_people + 2] is not None:
+        hand = _instance(Hand, rows[0][n_people + 2 :])
+    return Play(seats, hand, balances, wins)
+
+
+def _lock_play_sql() -> str:
+    from platform.accounts.models import GameStats
+
+    from django.contrib.auth import get_user_model
+
+    from wallets.models import Account
+
+    user_model = get_user_model()
+    qn = connection.ops.quote_name
+    seat_user = f"s.{qn(Seat._meta.get_field('user').column)}"
+    return (
+        f"WITH h AS MATERIALIZED ({_open_hand_sql()}) "
+        f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}, a.{qn('balance')}, w.{qn('wins')}, h.* "
+        f"FROM {qn(Seat._meta.db_table)} s "
+        f"LEFT JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = {seat_user} "
+        f"LEFT JOIN {qn(Account._meta.db_table)} a ON a.{qn('user_id')} = {seat_user} "
+        f"LEFT JOIN {qn(GameStats._meta.db_table)} w ON w.{qn('user_id')} = {seat_user} "
+        f"AND w.{qn('game_slug')} = %s "
+        "LEFT JOIN h ON TRUE "
+        f"WHERE s.{qn(Seat._meta.get_field('table').column)} = %s ORDER BY s.{qn('index')} FOR UPDATE OF s"
+    )
+
+
 def record_action(hand: Hand, seat: int | None, action: dict, *, auto: bool, state: dict) -> None:
+    """Append ``action`` to the hand's log and take the engine's new ``state``.
+
+    The log entry is written with the hand's next save (``hand_write``, in the
+    same statement on PostgreSQL), or by ``hand_write_actions``.
+    """
     hand.action_count += 1
-    _action_insert(hand, seat, action, auto)
+    unsaved = hand.__dict__.setdefault(UNSAVED_ACTIONS, [])
+    unsaved.append([hand.pk, hand.action_count, seat, action, auto, timezone.now()])
     countdown = hand.state.get(COUNTDOWN_KEY)
     if countdown is not None and COUNTDOWN_KEY not in state:
         state = {**state, COUNTDOWN_KEY: countdown}  # the runtime's, whatever the engine copied
     hand.state = state
+
+
+# The log entries ``record_action`` appended and no statement has written yet (on the hand instance).
+UNSAVED_ACTIONS = "_unsaved_actions"
 
 
 # The runtime's record of a simultaneous countdown (several seats acting at once),
@@ -194,33 +372,71 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
         hand.deadline = round_deadline
     else:
         hand.deadline = now + timedelta(seconds=seconds or 0) if (seconds is not None or not actors) else None
-    _hand_save_play(hand)
+    hand_write(hand)
     from rooms.tables.timers import timer_enqueue
 
     hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
     transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
 
 
-def _action_insert(hand: Hand, seat: int | None, action: dict, auto: bool) -> None:
-    """``HandAction.objects.create`` for the log's next entry, written out (see ``lock_table``)."""
+# What a move saves of the hand (``hand.save(update_fields=...)``); a finished hand saves more.
+PLAY_FIELDS = ("state", "deadline", "deadline_token", "action_count")
+
+
+def hand_write(hand: Hand, fields: tuple[str, ...] = PLAY_FIELDS) -> None:
+    """``hand.save(update_fields=fields)`` and the log entries ``record_action`` appended, written out.
+
+    On PostgreSQL one statement does both (the INSERT in a CTE of the UPDATE).
+    """
+    actions = hand.__dict__.pop(UNSAVED_ACTIONS, [])
+    meta = Hand._meta
+    values = [meta.get_field(name).get_db_prep_save(getattr(hand, name), connection) for name in fields]
+    values.append(hand.pk)
+    key = f"hand_write:{','.join(fields)}:{len(actions) if _postgres() else 0}"
+    sql = _sql(key, lambda: _hand_write_sql(fields, len(actions) if _postgres() else 0))
+    with connection.cursor() as cursor:
+        if actions and not _postgres():
+            cursor.execute(
+                _sql(f"actions:{len(actions)}", lambda: _actions_insert_sql(len(actions))),
+                _actions_params(actions),
+            )
+        cursor.execute(sql, [*_actions_params(actions), *values] if _postgres() else values)
+
+
+def hand_write_actions(hand: Hand) -> None:
+    """Write the log entries ``record_action`` appended, without the hand (which a caller saves its own way)."""
+    actions = hand.__dict__.pop(UNSAVED_ACTIONS, [])
+    if actions:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _sql(f"actions:{len(actions)}", lambda: _actions_insert_sql(len(actions))),
+                _actions_params(actions),
+            )
+
+
+def _actions_params(actions: list[list]) -> list:
+    action_field = HandAction._meta.get_field("action")
+    params = []
+    for hand_id, n, seat, action, auto, created_at in actions:
+        params += [hand_id, n, seat, action_field.get_db_prep_save(action, connection), auto, created_at]
+    return params
+
+
+def _actions_insert_sql(count: int) -> str:
     qn = connection.ops.quote_name
     meta = HandAction._meta
-    action_value = meta.get_field("action").get_db_prep_save(action, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {qn(meta.db_table)} ({qn(meta.get_field('hand').column)}, {qn('n')}, {qn('seat')}, "
-            f"{qn('action')}, {qn('auto')}, {qn('created_at')}) VALUES (%s, %s, %s, %s, %s, %s)",
-            [hand.pk, hand.action_count, seat, action_value, auto, timezone.now()],
-        )
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * count)
+    return (
+        f"INSERT INTO {qn(meta.db_table)} ({qn(meta.get_field('hand').column)}, {qn('n')}, {qn('seat')}, "
+        f"{qn('action')}, {qn('auto')}, {qn('created_at')}) VALUES {rows}"
+    )
 
 
-def _hand_save_play(hand: Hand) -> None:
-    """``hand.save(update_fields=["state", "deadline", "deadline_token", "action_count"])``, written out."""
+def _hand_write_sql(fields: tuple[str, ...], actions: int) -> str:
     qn = connection.ops.quote_name
-    state = Hand._meta.get_field("state").get_db_prep_save(hand.state, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {qn(Hand._meta.db_table)} SET {qn('state')} = %s, {qn('deadline')} = %s, "
-            f"{qn('deadline_token')} = %s, {qn('action_count')} = %s WHERE {qn('id')} = %s",
-            [state, hand.deadline, hand.deadline_token, hand.action_count, hand.pk],
-        )
+    meta = Hand._meta
+    columns = ", ".join(f"{qn(meta.get_field(name).column)} = %s" for name in fields)
+    update = f"UPDATE {qn(meta.db_table)} SET {columns} WHERE {qn('id')} = %s"
+    if not actions:
+        return update
+    return f"WITH logged AS ({_actions_insert_sql(actions)}) {update}"

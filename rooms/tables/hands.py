@@ -120,17 +120,9 @@ def hand_finish(*, table: Table, hand: Hand, outcome: Outcome) -> None:
     hand.deadline = None
     hand.finished_at = timezone.now()
     hand.outcome = {"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details}
-    hand.save(
-        update_fields=[
-            "state",
-            "deadline",
-            "deadline_token",
-            "action_count",
-            "status",
-            "finished_at",
-            "outcome",
-        ]
-    )
+    from rooms.tables.core import PLAY_FIELDS, hand_write
+
+    hand_write(hand, (*PLAY_FIELDS, "status", "finished_at", "outcome"))  # with the log's last entries
     hand_id = hand.pk
     transaction.on_commit(lambda: settlement_request(hand_id=hand_id))
 

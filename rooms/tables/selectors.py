@@ -48,11 +48,13 @@ def table_snapshot(*, table_id: int, user) -> dict:
         # showing the newer hand (the hidden-cards test caught a seat shown the 底牌 at the
         # bidding's seq). Every change holds the table row FOR UPDATE until it commits, so
         # a share lock on it waits for a change in progress and keeps the next one out.
-        qn = connection.ops.quote_name
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT 1 FROM {qn(Table._meta.db_table)} WHERE {qn('id')} = %s FOR SHARE", [table_id]
-            )
+        # (SQLite has no row locks: its transactions here start IMMEDIATE, serialised with writers.)
+        if connection.vendor == "postgresql":
+            qn = connection.ops.quote_name
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    f"SELECT 1 FROM {qn(Table._meta.db_table)} WHERE {qn('id')} = %s FOR SHARE", [table_id]
+                )
         ctx = load_context(table_id)
         seat = next((s for s in ctx.seats if s.user_id == user.pk), None)
         if seat is not None:

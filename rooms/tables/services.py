@@ -22,6 +22,8 @@ from rooms.tables.bots import bot_choose_action
 from rooms.tables.broadcast import engine_for, seat_is_auto, table_changed
 from rooms.tables.core import (
     countdown_over,
+    hand_write_actions,
+    lock_play,
     lock_seats,
     lock_table,
     open_hand,
@@ -126,11 +128,11 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
     with transaction.atomic(durable=True):
         # Every path below ends in table_changed or raises (rolling the bump back).
         table = lock_table(table_id, bump=True)
-        seats = lock_seats(table)
+        play = lock_play(table)  # the seats, the open hand, and the balances the broadcast shows
+        seats, hand = play.seats, play.hand
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             raise NotSeated()
-        hand = open_hand(table)
         if hand is None or hand.status != Hand.Status.PLAYING:
             raise NoHand()
         engine = engine_for(hand.game_slug)
@@ -148,7 +150,7 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
             seat.save(update_fields=["trustee", "connected"])
         record_action(hand, seat.index, action, auto=False, state=state)
         schedule_next(table, hand, seats)
-        return table_changed(table, locked=(seats, hand), bumped=True)
+        return table_changed(table, locked=(seats, hand), bumped=True, counts=(play.balances, play.wins))
 
 
 def illegal_action_text(exc: IllegalAction) -> str:
@@ -175,25 +177,30 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
         return False
     with transaction.atomic(durable=True):
         table = lock_table(table_id)
-        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand_id)
+        # The seats, the open hand and the broadcast's balances in one statement, as table_act
+        # does: a bot's or 托管's move is as frequent as a player's.
+        play = lock_play(table)
+        hand, seats = play.hand, play.seats
         now = timezone.now()
         if (
-            hand.status != Hand.Status.PLAYING
+            hand is None
+            or hand.pk != hand_id  # that hand is over (the open one, if any, is a later one)
+            or hand.status != Hand.Status.PLAYING
             or hand.deadline_token != token
             or hand.deadline is None
             or hand.deadline > now
         ):
             return False
-        seats = lock_seats(table)
         engine = engine_for(hand.game_slug)
         try:
             _play_due(engine, hand, seats)
         except Exception:
             logger.exception("hand %s cannot continue; cancelling it", hand.pk)
+            hand_write_actions(hand)  # the log keeps the moves made before the failure
             hands.cancel_locked(table=table, hand=hand, reason=_("The game could not continue."))
             return True
         schedule_next(table, hand, seats)
-        table_changed(table, locked=(seats, hand))
+        table_changed(table, locked=(seats, hand), counts=(play.balances, play.wins))
     return True
 
 

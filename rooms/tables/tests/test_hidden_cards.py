@@ -2,8 +2,8 @@
 
 Every seat (the human and the bots) and a spectator hold a real socket through
 the ASGI app; every frame they receive is kept. Beside them the test records
-the true state of the hand at each ``seq`` (wrapping ``broadcast.snapshot``,
-which builds every state message). Then, frame by frame:
+the true state of the hand at each ``seq`` (wrapping ``broadcast.snapshot`` and
+``broadcast.frames_message``, which build every state message). Then, frame by frame:
 
 - a spectator is sent no card beyond the engine's public view ``view(state, None)``;
 - a seat is sent no card beyond its own (the cards the state deals to it), the
@@ -56,19 +56,25 @@ def truth(monkeypatch):
     import sys
 
     recorded: dict[tuple[int, int], dict | None] = {}
-    build = broadcast.snapshot
 
-    def recording(ctx, **kwargs):
-        hand = ctx.hand or ctx.last_hand
-        # The first build of a seq is inside the change's own transaction; later ones
-        # (a connect, a resync) read the same committed rows.
-        recorded.setdefault((ctx.table.pk, ctx.table.seq), copy.deepcopy(hand.state) if hand else None)
-        return build(ctx, **kwargs)
+    def recording(build):
+        def record(ctx, *args, **kwargs):
+            hand = ctx.hand or ctx.last_hand
+            # The first build of a seq is inside the change's own transaction; later ones
+            # (a connect, a resync) read the same committed rows.
+            recorded.setdefault((ctx.table.pk, ctx.table.seq), copy.deepcopy(hand.state) if hand else None)
+            return build(ctx, *args, **kwargs)
 
-    # Every state message is built by broadcast.snapshot, wherever it was imported.
-    for name, module in list(sys.modules.items()):
-        if name.startswith("rooms.") and getattr(module, "snapshot", None) is build:
-            monkeypatch.setattr(module, "snapshot", recording)
+        return record
+
+    # Every state message is built by broadcast.snapshot (one viewer's: a connect, a
+    # resync) or broadcast.frames_message (every viewer's frames of a change), wherever
+    # they were imported.
+    for attr in ("snapshot", "frames_message"):
+        build = getattr(broadcast, attr)
+        for name, module in list(sys.modules.items()):
+            if name.startswith("rooms.") and getattr(module, attr, None) is build:
+                monkeypatch.setattr(module, attr, recording(build))
     return recorded
 
 

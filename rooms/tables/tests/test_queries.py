@@ -5,6 +5,8 @@ the table lock; this pins the statements of ``table_act`` so that a change
 which adds one is a conscious decision (update the number and say why).
 """
 
+import json
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -16,10 +18,11 @@ from rooms.tables.tests.helpers import open_hand, per_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
-# lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING,
-# lock the seats (with users), lock the open hand, append the action, save the hand,
-# and read the seated users' balances and levels for the broadcast: one statement each.
-STATEMENTS_PER_ACTION = 6
+# Lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING;
+# lock the seats (with users) and the open hand and read the seated users' balances and
+# levels for the broadcast in one SELECT; append the action and save the hand in one
+# UPDATE with the INSERT in a CTE. (Six statements before the last two were folded.)
+STATEMENTS_PER_ACTION = 3
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
@@ -44,6 +47,7 @@ def _actor(table):
     return hand, engine, seat
 
 
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
 def test_one_action_costs_a_fixed_number_of_statements(human_table):
     counts = []
     for n in range(1, 7):
@@ -128,6 +132,51 @@ def test_the_locking_reads_return_what_the_querysets_return(human_table):
     orm_hand = Hand.objects.filter(table=human_table, status__in=["playing", "finished"]).first()
     assert fields(hand) == fields(orm_hand)
     assert isinstance(hand.state, dict) and hand.state == orm_hand.state
+
+    # The action's one statement for the seats, the hand and the broadcast's balances and levels.
+    with transaction.atomic():
+        table = core.lock_table(human_table.pk)
+        play = core.lock_play(table)
+    assert [fields(s) for s in play.seats] == [fields(s) for s in orm_seats]
+    assert [fields(s.user) if s.user_id else None for s in play.seats] == [
+        fields(s.user) if s.user_id else None for s in orm_seats
+    ]
+    assert fields(play.hand) == fields(orm_hand)
+    assert isinstance(play.hand.state, dict) and play.hand.state == orm_hand.state
+    ctx = broadcast.load_context(human_table.pk)
+    assert play.balances == ctx.balances and len(play.balances) == 3
+    assert (
+        broadcast._context(table, play.seats, play.hand, None, (play.balances, play.wins)).levels
+        == ctx.levels
+    )
+
+
+def test_the_action_statement_finds_no_hand_between_hands(human_table):
+    from django.db import transaction
+
+    from rooms.tables import core
+
+    Hand.objects.filter(table=human_table).update(status="cancelled")
+    with transaction.atomic():
+        play = core.lock_play(core.lock_table(human_table.pk))
+    assert play.hand is None and len(play.seats) == 3
+
+
+def test_each_frame_is_the_text_of_the_viewers_snapshot(human_table):
+    """The frames are spliced from their parts' JSON; each must be exactly the snapshot's text."""
+    hand, engine, seat = _actor(human_table)
+    ctx = broadcast.load_context(human_table.pk)
+    message = broadcast.frames_message(ctx, [{"type": "notice", "text": "发牌"}])
+    assert len(message["seats"]) == 3
+    for index, user_id, frames in message["seats"]:
+        expected = broadcast.snapshot(ctx, seat_index=index, balance=ctx.balances.get(user_id))
+        assert frames[0] == broadcast.frame_text(expected)
+        assert frames[1] == broadcast.frame_text({"type": "notice", "text": "发牌", "seq": ctx.table.seq})
+    for index, _user_id, frames in message["seats"]:
+        state = json.loads(frames[0])
+        assert state["you"]["seat"] == index and state["hand"]["view"] == engine.view(hand.state, index)
+    watch = broadcast.snapshot(ctx, seat_index=None, balance=None)
+    assert message["watch"][0] == broadcast.frame_text(watch) and watch["hand"]["hint"] is None
 
 
 def test_a_refused_action_leaves_the_event_sequence_where_it_was(human_table):
