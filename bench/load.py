@@ -333,6 +333,12 @@ class Stats:
     readies: int = 0
 
 
+def turn_mark(state: dict | None) -> tuple:
+    """What changes when a move is applied: the hand, its status, its deadline and who may act."""
+    hand = (state or {}).get("hand") or {}
+    return (hand.get("id"), hand.get("status"), hand.get("deadline"), tuple(hand.get("actors") or ()))
+
+
 class Bot:
     """One player: a socket to its table, the seq rule of static/js/socket.js, random legal play."""
 
@@ -348,7 +354,8 @@ class Bot:
         self.seq_table = table_id  # the table whose events self.seq counts
         self.state: dict | None = None
         self.act_seq = 0
-        self.pending: tuple[int, int, float, bool] | None = None  # act seq, table seq, sent at, measured
+        # act seq, table seq, sent at, measured, and the turn it answered (``turn_mark``)
+        self.pending: tuple[int, int, float, bool, tuple] | None = None
         self.acted_at: int | None = None  # the table seq we last acted on
         self.fallback_at: int | None = None
         self.ready_sent = False
@@ -428,8 +435,12 @@ class Bot:
             self.seq = seq if last is None else max(last, seq)
         if kind == "state":
             self.state = msg
-            if self.pending is not None and seq > self.pending[1]:
-                _ref, _at, sent, measured = self.pending
+            # A later state answers the act only once it shows another turn: a state that only
+            # another player's presence or readiness moved on (same hand, deadline and actors)
+            # arrives before the act is applied, and acting again on it was refused as
+            # not_your_turn once the first act landed.
+            if self.pending is not None and seq > self.pending[1] and turn_mark(msg) != self.pending[4]:
+                _ref, _at, sent, measured, _mark = self.pending
                 if measured and self.stats.measuring:
                     self.stats.accepted += 1
                     self.stats.latencies.append(time.perf_counter() - sent)
@@ -482,7 +493,7 @@ class Bot:
     async def act(self, action: dict, at: int) -> None:
         self.act_seq += 1
         self.acted_at = at
-        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring)
+        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, turn_mark(self.state))
         self.stats.sent += self.stats.measuring
         await self.send({"type": "act", "seq": self.act_seq, "action": action})
 
