@@ -388,19 +388,16 @@ def hand_write(hand: Hand, fields: tuple[str, ...] = PLAY_FIELDS) -> None:
 
     On PostgreSQL one statement does both (the INSERT in a CTE of the UPDATE).
     """
+    if not _postgres():
+        hand_write_actions(hand)  # the log entries in a statement of their own, then the hand
     actions = hand.__dict__.pop(UNSAVED_ACTIONS, [])
     meta = Hand._meta
     values = [meta.get_field(name).get_db_prep_save(getattr(hand, name), connection) for name in fields]
     values.append(hand.pk)
-    key = f"hand_write:{','.join(fields)}:{len(actions) if _postgres() else 0}"
-    sql = _sql(key, lambda: _hand_write_sql(fields, len(actions) if _postgres() else 0))
+    count = len(actions)
+    sql = _sql(f"hand_write:{','.join(fields)}:{count}", lambda: _hand_write_sql(fields, count))
     with connection.cursor() as cursor:
-        if actions and not _postgres():
-            cursor.execute(
-                _sql(f"actions:{len(actions)}", lambda: _actions_insert_sql(len(actions))),
-                _actions_params(actions),
-            )
-        cursor.execute(sql, [*_actions_params(actions), *values] if _postgres() else values)
+        cursor.execute(sql, [*_actions_params(actions), *values])
 
 
 def hand_write_actions(hand: Hand) -> None:
