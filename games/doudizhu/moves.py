@@ -20,7 +20,7 @@ key seen for each code.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import accumulate, combinations
+from itertools import combinations
 
 from games.doudizhu.rules import KINDS, N_RANKS, RANK_2, RANK_DJ, RANK_OF, RANK_XJ, Combo
 
@@ -345,10 +345,11 @@ _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 def layout(hand: list[str]) -> tuple:
     """Return the (remembered) layout of a hand kept high to low.
 
-    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each rank
-    ends (see above), the ends of the ranks 3..2 held four times (the bombs, rank upward),
-    whether both jokers are held, whether some rank is held three or four times, and a bit
-    mask of the ranks 3..A held three or four times (plane bodies).
+    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each held
+    rank ends (see above; a rank not held has 0 there, and nothing reads it), the ends of the
+    ranks 3..2 held four times (the bombs, rank upward), whether both jokers are held, whether
+    some rank is held three or four times, and a bit mask of the ranks 3..A held three or four
+    times (plane bodies).
     """
     shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
@@ -357,57 +358,22 @@ def layout(hand: list[str]) -> tuple:
     return found
 
 
-_LOW_LETTERS = RANK_LETTERS[:7]  # 3..9: a shape is its 10..大王 letters, then these
-_HIGH_PARTS: dict[str, tuple] = {}
-_LOW_PARTS: dict[str, tuple] = {}
+# Only recent shapes are remembered: a hand's shape comes back while its seat passes, within
+# a few steps, and a shape is seldom met again in another hand. A large memo (thousands of
+# shapes) was slower on the wall than counting again: its lookups missed the CPU caches and
+# its long-lived tuples made the garbage collector's full passes ever longer.
+_LAYOUT_LIMIT = 512
 
 
 def _new_layout(shape: str) -> tuple:
-    """Work out and remember the layout of ``shape`` from the layouts of its two halves.
-
-    A shape splits into its letters 10..大王 and its letters 3..9, and each half is remembered
-    on its own (the low half's ends also per position in the hand): there are far fewer
-    halves than shapes, so a shape seen for the first time (every lead) is nearly always a
-    few lookups instead of a count of every letter.
-    """
-    high = shape.rstrip(_LOW_LETTERS)
-    top = _HIGH_PARTS.get(high)
-    if top is None:
-        counts, ends, quads, rocket, big, m3 = _count_layout(high)
-        if len(_HIGH_PARTS) >= _DECODED_LIMIT:
-            _HIGH_PARTS.clear()
-        top = _HIGH_PARTS[high] = (counts[7:], ends[7:], quads, rocket, big, m3)
-    n = len(high)
-    low = shape[n:]
-    bottom = _LOW_PARTS.get(low)
-    if bottom is None:
-        counts, ends, quads, _rocket, big, m3 = _count_layout(low)
-        if len(_LOW_PARTS) >= _DECODED_LIMIT:
-            _LOW_PARTS.clear()
-        bottom = _LOW_PARTS[low] = (counts[:7], ends[:7], quads, big, m3, {})
-    # The low half's ends and bombs moved down by the high half's length, remembered per length.
-    moved = bottom[5].get(n)
-    if moved is None:
-        moved = bottom[5][n] = (tuple([n + e for e in bottom[1]]), tuple([n + e for e in bottom[2]]))
-    if len(_LAYOUTS) >= _DECODED_LIMIT:
-        _LAYOUTS.clear()
-    found = _LAYOUTS[shape] = (
-        bottom[0] + top[0],
-        moved[0] + top[1],
-        moved[1] + top[2] if bottom[2] else top[2],
-        top[3],
-        bottom[3] or top[4],
-        bottom[4] | top[5],
-    )
-    return found
-
-
-def _count_layout(shape: str) -> tuple:
-    """The layout of ``shape``, counted letter by letter (``ends`` as a tuple)."""
+    """Count the layout of ``shape`` in one pass over its ranks (high to low) and remember it."""
     counts = [0] * N_RANKS
+    ends = [0] * N_RANKS
+    i = 0
     for rank in shape.encode().translate(_RANK_BYTES):
+        i += 1
         counts[rank] += 1
-    ends = tuple(accumulate(reversed(counts)))[::-1]
+        ends[rank] = i
     quads = ()
     m3 = 0
     big = 4 in counts
@@ -418,7 +384,17 @@ def _count_layout(shape: str) -> tuple:
         for r in _CHAIN_RANKS:
             if counts[r] >= 3:
                 m3 |= 1 << r
-    return tuple(counts), ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2, big, m3
+    if len(_LAYOUTS) >= _LAYOUT_LIMIT:
+        _LAYOUTS.clear()
+    found = _LAYOUTS[shape] = (
+        tuple(counts),
+        tuple(ends),
+        quads,
+        counts[RANK_XJ] + counts[RANK_DJ] == 2,
+        big,
+        m3,
+    )
+    return found
 
 
 def hand_counts(hand: list[str]) -> tuple[int, ...]:
