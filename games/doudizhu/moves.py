@@ -338,6 +338,7 @@ _RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode(), bytes(range(N_RANKS)))
 # Ranks as tuples, so the hot loops below iterate a constant instead of building a range each time.
 _RANKS = tuple(range(N_RANKS))
 _RANKS_ABOVE = tuple(tuple(range(r + 1, N_RANKS)) for r in range(-1, N_RANKS))  # index: rank + 1
+_RANKS_DOWN = _RANKS[::-1]
 _PLAIN_RANKS = tuple(range(RANK_2 + 1))  # 3..2, the ranks that make bombs
 _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 
@@ -474,21 +475,24 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
 def _keyed_follows(hand: list[str], counts: tuple[int, ...], ends: tuple[int, ...], last: dict) -> list[dict]:
     """Answers to a bomb, the rocket, 四带二 or a plane with wings, through their play keys."""
     keys = play_keys(counts, Combo(last["kind"], last["rank"], last["size"], last["chain"]))
-    parts_of = _PARTS.get
-    actions = []
-    for key in keys:
-        play = parts_of(key) or parts(key)
-        if len(play) == 1:
-            ((r, k),) = play
+    held = [r for r in _RANKS_DOWN if counts[r]]
+    return [{"type": "play", "cards": _cut(hand, ends, held, key % CODE_SPAN)} for key in keys]
+
+
+def _cut(hand: list[str], ends: tuple[int, ...], held: list[int], code: int) -> list[str]:
+    """The cards of play ``code`` (rank counts in base 5) cut from ``hand``, high to low.
+
+    ``held`` lists the hand's ranks high to low; each rank's count is read off ``code``
+    digit by digit, which is cheaper than remembering every key's parts (a memo of
+    thousands of keys misses the CPU caches).
+    """
+    cards: list[str] = []
+    for r in held:
+        k = code // _POW[r] % 5
+        if k:
             e = ends[r]
-            actions.append({"type": "play", "cards": hand[e - k : e]})
-        else:
-            cards = []
-            for r, k in play:
-                e = ends[r]
-                cards += hand[e - k : e]
-            actions.append({"type": "play", "cards": cards})
-    return actions
+            cards += hand[e - k : e]
+    return cards
 
 
 _SINGLE_KEYS, _PAIR_KEYS, _TRIO_KEYS, _BOMB_KEYS = (_UNIT_KEYS[k] for k in ("single", "pair", "trio", "bomb"))
@@ -642,15 +646,12 @@ def leads(hand: list[str]) -> list[dict]:
         _plane_with(c, 2, "plane_pairs", -1, None, keys)
         _plane_with(c, 1, "plane_singles", -1, None, keys)
     rare: dict[int, list[dict]] = {}
-    parts_of = _PARTS.get
+    held = [r for r in _RANKS_DOWN if c[r]]
     for key in sorted(_first_reading(keys)):
-        cards = []
-        for r, k in parts_of(key) or parts(key):
-            e = ends[r]
-            cards += hand[e - k : e]
-        rank = key // CODE_SPAN // 16 % 16
+        head, code = divmod(key, CODE_SPAN)
+        rank = head // 16 % 16
         found = rare.get(rank)
         if found is None:
             found = rare[rank] = []
-        found.append({"type": "play", "cards": cards})
+        found.append({"type": "play", "cards": _cut(hand, ends, held, code)})
     return _ordered_leads(hand, lay, rare)
