@@ -250,7 +250,7 @@ def play_keys(counts: tuple[int, ...], previous: Combo | None) -> tuple[int, ...
 # -- from keys to plays and cards -----------------------------------------------------------------
 
 _DECODED: dict[int, tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]] = {}
-_DECODED_LIMIT = 1 << 16  # keys, picks and hand layouts remembered (each memo is cleared when full)
+_DECODED_LIMIT = 1 << 16  # decoded keys remembered (the memo is cleared when full)
 
 
 def decode(key: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]:
@@ -405,19 +405,6 @@ def _new_layout(shape: str) -> tuple:
 def hand_counts(hand: list[str]) -> tuple[int, ...]:
     """Return the rank counts of a hand."""
     return tuple(map("".join(hand)[::2].count, RANK_LETTERS))
-
-
-_PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def parts(key: int) -> tuple[tuple[int, int], ...]:
-    """Return the (rank, count) pairs of play ``key``, high ranks first."""
-    found = _PARTS.get(key)
-    if found is None:
-        if len(_PARTS) >= _DECODED_LIMIT:
-            _PARTS.clear()
-        found = _PARTS[key] = decode(key)[0]
-    return found
 
 
 def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
