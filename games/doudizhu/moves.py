@@ -562,7 +562,7 @@ def _ordered_leads(
         if n >= 2:
             add({"type": "play", "cards": hand[e - 2 : e]})
             if n >= 3:
-                _trio_leads(hand, c, ends, held, r, add)
+                _trio_leads(hand, c, ends, held, r, actions)
             run2 += 1
         else:
             run2 = 0
@@ -585,21 +585,25 @@ def _ordered_leads(
     return actions
 
 
-def _trio_leads(hand: list[str], c, ends: tuple[int, ...], present, t: int, add) -> None:
-    """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward."""
+def _trio_leads(hand: list[str], c, ends: tuple[int, ...], present, t: int, actions: list) -> None:
+    """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward.
+
+    A kicker below the trio goes after its cards, one above before them (cards high to low).
+    """
     et = ends[t]
     t0, t1, t2 = trio = hand[et - 3 : et]
-    add({"type": "play", "cards": trio})
-    for x in present:
-        if x != t:
-            k = hand[ends[x] - 1]
-            add({"type": "play", "cards": [k, t0, t1, t2] if x > t else [t0, t1, t2, k]})
-    for x in present:
-        if x != t and c[x] >= 2:
-            ex = ends[x]
-            k0 = hand[ex - 2]
-            k1 = hand[ex - 1]
-            add({"type": "play", "cards": [k0, k1, t0, t1, t2] if x > t else [t0, t1, t2, k0, k1]})
+    i = present.index(t)
+    below = present[:i]
+    above = present[i + 1 :]
+    actions.append({"type": "play", "cards": trio})
+    actions += [{"type": "play", "cards": [t0, t1, t2, hand[ends[x] - 1]]} for x in below]
+    actions += [{"type": "play", "cards": [hand[ends[x] - 1], t0, t1, t2]} for x in above]
+    actions += [
+        {"type": "play", "cards": [t0, t1, t2, *hand[ends[x] - 2 : ends[x]]]} for x in below if c[x] >= 2
+    ]
+    actions += [
+        {"type": "play", "cards": [*hand[ends[x] - 2 : ends[x]], t0, t1, t2]} for x in above if c[x] >= 2
+    ]
 
 
 def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]:
