@@ -295,7 +295,8 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
 # ``ends[rank]`` (the number of cards of that rank or higher): the lowest k suits of rank r are
 # ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
 # card name is two letters, the first naming its rank), and everything below is derived from
-# the shape alone, remembered per shape: a hand keeps its shape while its seat passes.
+# the shape alone; a follow's layout is remembered for recent shapes (a hand keeps its shape
+# while its seat passes), a lead's is counted afresh.
 RANK_LETTERS = "3456789TJQKA2XD"
 assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
 _UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
