@@ -343,6 +343,8 @@ _RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode(), bytes(range(N_RANKS)))
 # Ranks as tuples, so the hot loops below iterate a constant instead of building a range each time.
 _RANKS = tuple(range(N_RANKS))
 _RANKS_ABOVE = tuple(tuple(range(r + 1, N_RANKS)) for r in range(-1, N_RANKS))  # index: rank + 1
+# _SPAN[low][high]: the ranks low..high upward (empty when high < low); low may be N_RANKS.
+_SPAN = tuple(tuple(tuple(range(low, high + 1)) for high in range(N_RANKS)) for low in range(N_RANKS + 1))
 _ROCKET_RANKS = bytes((RANK_DJ, RANK_XJ))  # a hand's first two ranks when it holds both jokers
 _PLAIN_RANKS = tuple(range(RANK_2 + 1))  # 3..2, the ranks that make bombs
 _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
@@ -439,8 +441,10 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     if width is not None:
         # The hot path (most follows answer a single or a pair): a plain loop, cheaper
         # than a comprehension for the two or three plays it usually finds.
+        # Only the ranks between the table's and the hand's highest (its first card) can
+        # answer; half of all follows hold nothing above the table and list pass alone.
         actions = []
-        for r in _RANKS_ABOVE[last["rank"] + 1]:
+        for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
             if counts[r] >= width:
                 e = ends[r]
                 actions.append({"type": "play", "cards": hand[e - width : e]})
