@@ -306,9 +306,11 @@ _TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 def _trio_follows(hand: list[str], c, ends: tuple[int, ...], width: int, above: int) -> list[dict]:
     """三带一 / 三带二 above ``above``: trio rank upward, then kicker rank upward (as ``_trio_with``)."""
     actions = []
-    kickers = [x for x in _RANKS if c[x] >= width]
+    kickers = None  # found at the first trio: most hands answering a trio hold none above it
     for t in _RANKS_ABOVE[above + 1][: RANK_2 - above]:
         if c[t] >= 3:
+            if kickers is None:
+                kickers = [x for x in _RANKS if c[x] >= width]
             et = ends[t]
             trio = hand[et - 3 : et]
             for x in kickers:
@@ -572,9 +574,13 @@ def _ordered_leads(
         else:
             run2 = 0
         if run1 >= 5 and r <= _LAST_CHAIN_RANK:
-            run = [hand[ends[k] - 1] for k in range(r, r - run1, -1)]
+            # The run's lowest suits, highest rank first: the previous rank's run grows by one.
+            if run1 == 5:
+                singles = [hand[ends[k] - 1] for k in range(r, r - 5, -1)]
+            else:
+                singles.insert(0, hand[e - 1])
             for links in range(5, run1 + 1):
-                add({"type": "play", "cards": run[:links]})
+                add({"type": "play", "cards": singles[:links]})
         if run2 >= 3 and r <= _LAST_CHAIN_RANK:
             run = []
             for k in range(r, r - run2, -1):
