@@ -191,18 +191,16 @@ class DoudizhuEngine:
 
     def apply(self, state: State, seat: int, action: dict) -> State:
         """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
-        if state["phase"] == "playing" and seat == state["turn"] and type(action) is dict:
+        if type(action) is dict and seat == state["turn"] and state["phase"] == "playing":
             # The common case first: a well-formed play or pass. Anything this path does not
             # accept goes on to the full checks below, which give the refusal its reason.
-            kind = action.get("type")
-            if kind == "play":
-                if len(action) == 2:
-                    cards = action.get("cards")
-                    if type(cards) is list and cards:
-                        new = _play_checked(state, seat, cards)
-                        if new is not None:
-                            return new
-            elif kind == "pass" and len(action) == 1 and state["last_play"] is not None:
+            if len(action) == 2:
+                cards = action.get("cards")
+                if type(cards) is list and cards and action.get("type") == "play":
+                    new = _play_checked(state, seat, cards)
+                    if new is not None:
+                        return new
+            elif len(action) == 1 and action.get("type") == "pass" and state["last_play"] is not None:
                 return _pass(state, seat)
         if state["phase"] == "finished":
             raise IllegalAction(gettext_noop("The hand is over."))
@@ -479,6 +477,17 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
     try:
         start = hand.index(cards[0])
     except ValueError:
+        return None
+    if n == 1:
+        # A single (a third of all plays): held, and its reading is its rank's alone.
+        played = hand[start : start + 1]
+        remaining = hand[:start] + hand[start + 1 :]
+        code = _CODE_OF[played[0]]
+        found = _BY_CODE.get(code) or rules.readings_of_code(code)
+        kind, rank, size, chain = found[0]
+        last = state["last_play"]
+        if last is None or (last["kind"] == "single" and rank > last["rank"]):
+            return _laid(state, seat, played, remaining, kind, rank, size, chain)
         return None
     played = hand[start : start + n]
     if played == cards:

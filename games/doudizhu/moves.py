@@ -20,7 +20,7 @@ key seen for each code.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import accumulate, combinations
+from itertools import combinations
 
 from games.doudizhu.rules import KINDS, N_RANKS, RANK_2, RANK_DJ, RANK_OF, RANK_XJ, Combo
 
@@ -62,7 +62,6 @@ _UNIT_KEYS = {
 }
 _UNIT_WIDTH = {"single": 1, "pair": 2, "trio": 3}
 _KICKER_CODES = {width: [width * p for p in _POW] for width in (1, 2)}
-_JOKER_PAIR = (_POW[RANK_XJ], _POW[RANK_DJ])
 
 
 # -- generators: each appends the keys of one kind's plays above ``above`` to ``out``, rank upward ----
@@ -132,13 +131,18 @@ def _plane_with(c, width: int, kind: str, above: int, links: int | None, out: li
             for i in range(start, r + 1):
                 left[i] -= 3
             # Each kicker unit as its code, a rank giving as many units as it holds; a multiset of
-            # ranks comes out more than once and is deduplicated by the caller.
+            # ranks comes out of ``combinations`` more than once, and is kept once (the order
+            # within one body does not matter: callers sort the keys).
             units = [kick[x] for x in range(N_RANKS) for _ in range(left[x] // width)]
             base = head[r] + _chain_code(start, r, 3)
-            for wings in combinations(units, n):
-                if width == 1 and wings[-2:] == _JOKER_PAIR:
-                    continue
-                out.append(base + sum(wings))
+            wings = set(map(sum, combinations(units, n)))
+            if width == 1 and left[RANK_XJ] and left[RANK_DJ]:
+                # The two jokers together are the rocket, never wings. A wings code is a
+                # base-5 number (at most 4 of a rank), so 大王 is in it when it reaches
+                # 5**RANK_DJ, and 小王 when its digit RANK_XJ is not 0.
+                out += [base + w for w in wings if w < _POW[RANK_DJ] or not w // _POW[RANK_XJ] % 5]
+            else:
+                out += [base + w for w in wings]
 
 
 def _bombs_and_rocket(c, above: int, out: list) -> None:
@@ -246,7 +250,7 @@ def play_keys(counts: tuple[int, ...], previous: Combo | None) -> tuple[int, ...
 # -- from keys to plays and cards -----------------------------------------------------------------
 
 _DECODED: dict[int, tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]] = {}
-_DECODED_LIMIT = 1 << 16  # keys, picks and hand layouts remembered (each memo is cleared when full)
+_DECODED_LIMIT = 1 << 16  # decoded keys remembered (the memo is cleared when full)
 
 
 def decode(key: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...], Combo]:
@@ -291,7 +295,8 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
 # ``ends[rank]`` (the number of cards of that rank or higher): the lowest k suits of rank r are
 # ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
 # card name is two letters, the first naming its rank), and everything below is derived from
-# the shape alone, remembered per shape: a hand keeps its shape while its seat passes.
+# the shape alone; a follow's layout is remembered for recent shapes (a hand keeps its shape
+# while its seat passes), a lead's is counted afresh.
 RANK_LETTERS = "3456789TJQKA2XD"
 assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
 _UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
@@ -301,9 +306,11 @@ _TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 def _trio_follows(hand: list[str], c, ends: tuple[int, ...], width: int, above: int) -> list[dict]:
     """三带一 / 三带二 above ``above``: trio rank upward, then kicker rank upward (as ``_trio_with``)."""
     actions = []
-    kickers = [x for x in _RANKS if c[x] >= width]
+    kickers = None  # found at the first trio: most hands answering a trio hold none above it
     for t in _RANKS_ABOVE[above + 1][: RANK_2 - above]:
         if c[t] >= 3:
+            if kickers is None:
+                kickers = [x for x in _RANKS if c[x] >= width]
             et = ends[t]
             trio = hand[et - 3 : et]
             for x in kickers:
@@ -338,6 +345,9 @@ _RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode(), bytes(range(N_RANKS)))
 # Ranks as tuples, so the hot loops below iterate a constant instead of building a range each time.
 _RANKS = tuple(range(N_RANKS))
 _RANKS_ABOVE = tuple(tuple(range(r + 1, N_RANKS)) for r in range(-1, N_RANKS))  # index: rank + 1
+# _SPAN[low][high]: the ranks low..high upward (empty when high < low); low may be N_RANKS.
+_SPAN = tuple(tuple(tuple(range(low, high + 1)) for high in range(N_RANKS)) for low in range(N_RANKS + 1))
+_ROCKET_RANKS = bytes((RANK_DJ, RANK_XJ))  # a hand's first two ranks when it holds both jokers
 _PLAIN_RANKS = tuple(range(RANK_2 + 1))  # 3..2, the ranks that make bombs
 _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 
@@ -345,10 +355,11 @@ _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 def layout(hand: list[str]) -> tuple:
     """Return the (remembered) layout of a hand kept high to low.
 
-    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each rank
-    ends (see above), the ends of the ranks 3..2 held four times (the bombs, rank upward),
-    whether both jokers are held, whether some rank is held three or four times, and a bit
-    mask of the ranks 3..A held three or four times (plane bodies).
+    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each held
+    rank ends (see above; a rank not held has 0 there, and nothing reads it), the ends of the
+    ranks 3..2 held four times (the bombs, rank upward), whether both jokers are held, whether
+    some rank is held three or four times, and a bit mask of the ranks 3..A held three or four
+    times (plane bodies).
     """
     shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
@@ -357,57 +368,22 @@ def layout(hand: list[str]) -> tuple:
     return found
 
 
-_LOW_LETTERS = RANK_LETTERS[:7]  # 3..9: a shape is its 10..大王 letters, then these
-_HIGH_PARTS: dict[str, tuple] = {}
-_LOW_PARTS: dict[str, tuple] = {}
+# Only recent shapes are remembered: a hand's shape comes back while its seat passes, within
+# a few steps, and a shape is seldom met again in another hand. A large memo (thousands of
+# shapes) was slower on the wall than counting again: its lookups missed the CPU caches and
+# its long-lived tuples made the garbage collector's full passes ever longer.
+_LAYOUT_LIMIT = 512
 
 
 def _new_layout(shape: str) -> tuple:
-    """Work out and remember the layout of ``shape`` from the layouts of its two halves.
-
-    A shape splits into its letters 10..大王 and its letters 3..9, and each half is remembered
-    on its own (the low half's ends also per position in the hand): there are far fewer
-    halves than shapes, so a shape seen for the first time (every lead) is nearly always a
-    few lookups instead of a count of every letter.
-    """
-    high = shape.rstrip(_LOW_LETTERS)
-    top = _HIGH_PARTS.get(high)
-    if top is None:
-        counts, ends, quads, rocket, big, m3 = _count_layout(high)
-        if len(_HIGH_PARTS) >= _DECODED_LIMIT:
-            _HIGH_PARTS.clear()
-        top = _HIGH_PARTS[high] = (counts[7:], ends[7:], quads, rocket, big, m3)
-    n = len(high)
-    low = shape[n:]
-    bottom = _LOW_PARTS.get(low)
-    if bottom is None:
-        counts, ends, quads, _rocket, big, m3 = _count_layout(low)
-        if len(_LOW_PARTS) >= _DECODED_LIMIT:
-            _LOW_PARTS.clear()
-        bottom = _LOW_PARTS[low] = (counts[:7], ends[:7], quads, big, m3, {})
-    # The low half's ends and bombs moved down by the high half's length, remembered per length.
-    moved = bottom[5].get(n)
-    if moved is None:
-        moved = bottom[5][n] = (tuple([n + e for e in bottom[1]]), tuple([n + e for e in bottom[2]]))
-    if len(_LAYOUTS) >= _DECODED_LIMIT:
-        _LAYOUTS.clear()
-    found = _LAYOUTS[shape] = (
-        bottom[0] + top[0],
-        moved[0] + top[1],
-        moved[1] + top[2] if bottom[2] else top[2],
-        top[3],
-        bottom[3] or top[4],
-        bottom[4] | top[5],
-    )
-    return found
-
-
-def _count_layout(shape: str) -> tuple:
-    """The layout of ``shape``, counted letter by letter (``ends`` as a tuple)."""
+    """Count the layout of ``shape`` in one pass over its ranks (high to low) and remember it."""
     counts = [0] * N_RANKS
+    ends = [0] * N_RANKS
+    i = 0
     for rank in shape.encode().translate(_RANK_BYTES):
+        i += 1
         counts[rank] += 1
-    ends = tuple(accumulate(reversed(counts)))[::-1]
+        ends[rank] = i
     quads = ()
     m3 = 0
     big = 4 in counts
@@ -418,25 +394,22 @@ def _count_layout(shape: str) -> tuple:
         for r in _CHAIN_RANKS:
             if counts[r] >= 3:
                 m3 |= 1 << r
-    return tuple(counts), ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2, big, m3
+    if len(_LAYOUTS) >= _LAYOUT_LIMIT:
+        _LAYOUTS.clear()
+    found = _LAYOUTS[shape] = (
+        tuple(counts),
+        tuple(ends),
+        quads,
+        counts[RANK_XJ] + counts[RANK_DJ] == 2,
+        big,
+        m3,
+    )
+    return found
 
 
 def hand_counts(hand: list[str]) -> tuple[int, ...]:
     """Return the rank counts of a hand."""
     return tuple(map("".join(hand)[::2].count, RANK_LETTERS))
-
-
-_PARTS: dict[int, tuple[tuple[int, int], ...]] = {}
-
-
-def parts(key: int) -> tuple[tuple[int, int], ...]:
-    """Return the (rank, count) pairs of play ``key``, high ranks first."""
-    found = _PARTS.get(key)
-    if found is None:
-        if len(_PARTS) >= _DECODED_LIMIT:
-            _PARTS.clear()
-        found = _PARTS[key] = decode(key)[0]
-    return found
 
 
 def legal_plays(hand: list[str], previous: Combo | None) -> list[dict]:
@@ -468,10 +441,12 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     kind = last["kind"]
     width = _UNIT_KINDS.get(kind)
     if width is not None:
-        # The hot path (most follows answer a single or a pair): a plain loop, cheaper than a
-        # comprehension for the two or three plays it usually finds.
+        # The hot path (most follows answer a single or a pair): a plain loop, cheaper
+        # than a comprehension for the two or three plays it usually finds.
+        # Only the ranks between the table's and the hand's highest (its first card) can
+        # answer; half of all follows hold nothing above the table and list pass alone.
         actions = []
-        for r in _RANKS_ABOVE[last["rank"] + 1]:
+        for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
             if counts[r] >= width:
                 e = ends[r]
                 actions.append({"type": "play", "cards": hand[e - width : e]})
@@ -498,21 +473,48 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
 def _keyed_follows(hand: list[str], counts: tuple[int, ...], ends: tuple[int, ...], last: dict) -> list[dict]:
     """Answers to a bomb, the rocket, 四带二 or a plane with wings, through their play keys."""
     keys = play_keys(counts, Combo(last["kind"], last["rank"], last["size"], last["chain"]))
-    parts_of = _PARTS.get
-    actions = []
-    for key in keys:
-        play = parts_of(key) or parts(key)
-        if len(play) == 1:
-            ((r, k),) = play
+    return [{"type": "play", "cards": _cut(hand, ends, key % CODE_SPAN)} for key in keys]
+
+
+# A play's code read five ranks at a time: (rank, count) of each rank it holds, high ranks
+# first, for every value of one base-5 chunk seen so far (at most 3 × 3,125 small tuples,
+# far fewer in practice). Cheaper than reading the 15 digits one by one, and unlike a memo
+# of whole keys (thousands) it stays small enough for the CPU caches.
+_CHUNK = 5**5
+_CHUNK_PARTS: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = ({}, {}, {})
+
+
+def _chunk_parts(position: int, value: int) -> tuple[tuple[int, int], ...]:
+    parts = []
+    r = 5 * position
+    rest = value
+    while rest:
+        rest, k = divmod(rest, 5)
+        if k:
+            parts.append((r, k))
+        r += 1
+    found = _CHUNK_PARTS[position][value] = tuple(parts[::-1])
+    return found
+
+
+def _cut(hand: list[str], ends: tuple[int, ...], code: int) -> list[str]:
+    """The cards of play ``code`` (rank counts in base 5) cut from ``hand``, high to low."""
+    cards: list[str] = []
+    high, rest = divmod(code, _CHUNK * _CHUNK)
+    middle, low = divmod(rest, _CHUNK)
+    if high:
+        for r, k in _CHUNK_PARTS[2].get(high) or _chunk_parts(2, high):
             e = ends[r]
-            actions.append({"type": "play", "cards": hand[e - k : e]})
-        else:
-            cards = []
-            for r, k in play:
-                e = ends[r]
-                cards += hand[e - k : e]
-            actions.append({"type": "play", "cards": cards})
-    return actions
+            cards += hand[e - k : e]
+    if middle:
+        for r, k in _CHUNK_PARTS[1].get(middle) or _chunk_parts(1, middle):
+            e = ends[r]
+            cards += hand[e - k : e]
+    if low:
+        for r, k in _CHUNK_PARTS[0].get(low) or _chunk_parts(0, low):
+            e = ends[r]
+            cards += hand[e - k : e]
+    return cards
 
 
 _SINGLE_KEYS, _PAIR_KEYS, _TRIO_KEYS, _BOMB_KEYS = (_UNIT_KEYS[k] for k in ("single", "pair", "trio", "bomb"))
@@ -538,7 +540,9 @@ def _chain_keys(width: int, mask: int) -> tuple[int, ...]:
 _CHAIN_KIND = {width: kind for kind, width in _CHAIN_WIDTH.items()}
 
 
-def _ordered_leads(hand: list[str], lay: tuple, rare: dict | None) -> list[dict]:
+def _ordered_leads(
+    hand: list[str], c: list[int], ends: list[int], held: list[int], quads, rocket: bool, rare: dict | None
+) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order, as they are cut.
 
     Listing order is rank by rank upward (a play's body rank) and, at a rank, by kind: single,
@@ -548,37 +552,42 @@ def _ordered_leads(hand: list[str], lay: tuple, rare: dict | None) -> list[dict]
     order; bombs upward and the rocket come last. A chain's cards are highest rank first, so
     the chains ending at a rank are prefixes of the longest one.
     """
-    c, ends, quads, rocket, big, _m3 = lay
     actions: list[dict] = []
     add = actions.append
-    present = [r for r in _RANKS if c[r]] if big else ()
     run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
-    for r in _RANKS:
-        n = c[r]
-        if not n:
-            run1 = run2 = 0
-            continue
+    last = -2
+    for r in held:
+        if r == last + 1:
+            run1 += 1
+        else:
+            run1 = 1
+            run2 = 0
+        last = r
         e = ends[r]
         add({"type": "play", "cards": [hand[e - 1]]})
-        run1 += 1
+        n = c[r]
         if n >= 2:
             add({"type": "play", "cards": hand[e - 2 : e]})
             if n >= 3:
-                _trio_leads(hand, c, ends, present, r, add)
+                _trio_leads(hand, c, ends, held, r, actions)
             run2 += 1
         else:
             run2 = 0
         if run1 >= 5 and r <= _LAST_CHAIN_RANK:
-            run = [hand[ends[k] - 1] for k in range(r, r - run1, -1)]
+            # The run's lowest suits, highest rank first: the previous rank's run grows by one.
+            if run1 == 5:
+                singles = [hand[ends[k] - 1] for k in range(r, r - 5, -1)]
+            else:
+                singles.insert(0, hand[e - 1])
             for links in range(5, run1 + 1):
-                add({"type": "play", "cards": run[:links]})
+                add({"type": "play", "cards": singles[:links]})
         if run2 >= 3 and r <= _LAST_CHAIN_RANK:
             run = []
             for k in range(r, r - run2, -1):
                 run += hand[ends[k] - 2 : ends[k]]
             for size in range(6, 2 * run2 + 1, 2):
                 add({"type": "play", "cards": run[:size]})
-        if rare is not None and r in rare:
+        if rare and r in rare:
             actions += rare[r]
     for e in quads:
         add({"type": "play", "cards": hand[e - 4 : e]})
@@ -587,21 +596,25 @@ def _ordered_leads(hand: list[str], lay: tuple, rare: dict | None) -> list[dict]
     return actions
 
 
-def _trio_leads(hand: list[str], c, ends: tuple[int, ...], present, t: int, add) -> None:
-    """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward."""
+def _trio_leads(hand: list[str], c, ends: tuple[int, ...], present, t: int, actions: list) -> None:
+    """Add the trio of rank ``t``, then with each single, then with each pair, kickers upward.
+
+    A kicker below the trio goes after its cards, one above before them (cards high to low).
+    """
     et = ends[t]
     t0, t1, t2 = trio = hand[et - 3 : et]
-    add({"type": "play", "cards": trio})
-    for x in present:
-        if x != t:
-            k = hand[ends[x] - 1]
-            add({"type": "play", "cards": [k, t0, t1, t2] if x > t else [t0, t1, t2, k]})
-    for x in present:
-        if x != t and c[x] >= 2:
-            ex = ends[x]
-            k0 = hand[ex - 2]
-            k1 = hand[ex - 1]
-            add({"type": "play", "cards": [k0, k1, t0, t1, t2] if x > t else [t0, t1, t2, k0, k1]})
+    i = present.index(t)
+    below = present[:i]
+    above = present[i + 1 :]
+    actions.append({"type": "play", "cards": trio})
+    actions += [{"type": "play", "cards": [t0, t1, t2, hand[ends[x] - 1]]} for x in below]
+    actions += [{"type": "play", "cards": [hand[ends[x] - 1], t0, t1, t2]} for x in above]
+    actions += [
+        {"type": "play", "cards": [t0, t1, t2, *hand[ends[x] - 2 : ends[x]]]} for x in below if c[x] >= 2
+    ]
+    actions += [
+        {"type": "play", "cards": [*hand[ends[x] - 2 : ends[x]], t0, t1, t2]} for x in above if c[x] >= 2
+    ]
 
 
 def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]:
@@ -645,15 +658,41 @@ def leads(hand: list[str]) -> list[dict]:
     go through their keys first (first reading of each set kept, as in ``_leads``) and are
     handed to it by body rank.
     """
-    lay = layout(hand)
-    c, ends, quads, _rocket, _big, m3 = lay
+    # The layout counted here, without the memo: a lead's hand is never listed twice (its
+    # seat played last, so its hand changed, and it is about to play again).
+    ranks = "".join(hand)[::2].encode().translate(_RANK_BYTES)  # high to low
+    c = [0] * N_RANKS
+    ends = [0] * N_RANKS
+    i = 0
+    for r in ranks:
+        i += 1
+        c[r] += 1
+        ends[r] = i
+    held = sorted(set(ranks))
+    rocket = ranks[:2] == _ROCKET_RANKS
+    if 4 in c:
+        quads = [ends[q] for q in _PLAIN_RANKS if c[q] == 4]
+    elif 3 in c:
+        quads = ()
+    else:
+        return _ordered_leads(hand, c, ends, held, (), rocket, None)
+    m3 = 0
+    for r in held:
+        if c[r] >= 3 and r <= _LAST_CHAIN_RANK:
+            m3 |= 1 << r
     planes = m3 & (m3 >> 1)
     if not planes:
         if not quads:
-            return _ordered_leads(hand, lay, None)
+            return _ordered_leads(hand, c, ends, held, quads, rocket, None)
         # Quads but no plane: 四带二 are cut straight from the hand too.
         return _ordered_leads(
-            hand, lay, {q: _four_leads(hand, c, ends, q) for q in _PLAIN_RANKS if c[q] == 4}
+            hand,
+            c,
+            ends,
+            held,
+            quads,
+            rocket,
+            {q: _four_leads(hand, c, ends, q) for q in _PLAIN_RANKS if c[q] == 4},
         )
     quad = bool(quads)
     keys: list[int] = []
@@ -666,15 +705,11 @@ def leads(hand: list[str]) -> list[dict]:
         _plane_with(c, 2, "plane_pairs", -1, None, keys)
         _plane_with(c, 1, "plane_singles", -1, None, keys)
     rare: dict[int, list[dict]] = {}
-    parts_of = _PARTS.get
     for key in sorted(_first_reading(keys)):
-        cards = []
-        for r, k in parts_of(key) or parts(key):
-            e = ends[r]
-            cards += hand[e - k : e]
-        rank = key // CODE_SPAN // 16 % 16
+        head, code = divmod(key, CODE_SPAN)
+        rank = head // 16 % 16
         found = rare.get(rank)
         if found is None:
             found = rare[rank] = []
-        found.append({"type": "play", "cards": cards})
-    return _ordered_leads(hand, lay, rare)
+        found.append({"type": "play", "cards": _cut(hand, ends, code)})
+    return _ordered_leads(hand, c, ends, held, quads, rocket, rare)
