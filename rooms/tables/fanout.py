@@ -110,7 +110,9 @@ def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, d
         return rest
     hub = _serving_fanout(address)
     if hub is not None:
-        packed = [(table_id, message, msgpack.packb(message, use_bin_type=True)) for table_id, message in frames]
+        packed = [
+            (table_id, message, msgpack.packb(message, use_bin_type=True)) for table_id, message in frames
+        ]
         try:
             hub.loop.call_soon_threadsafe(hub.publish, packed)
             return rest
@@ -249,7 +251,9 @@ class TableFanout:
             return
         for table_id in tables:
             self.unconfirmed[table_id] = self.unconfirmed.get(table_id, 0) + 1
-        self._write(self.subscriber, [b"SUBSCRIBE", *(frames_channel(self.prefix, t).encode() for t in tables)])
+        self._write(
+            self.subscriber, [b"SUBSCRIBE", *(frames_channel(self.prefix, t).encode() for t in tables)]
+        )
 
     def _write(self, writer: asyncio.StreamWriter, command: list[bytes]) -> None:
         try:
