@@ -217,9 +217,9 @@ _wrapped: dict[tuple, TableSyncToAsync] = {}
 
 
 def table_sync_to_async(table_id: int, func):
-    """``database_sync_to_async(func)`` on the table's own thread (``table_executor``).
+    """``database_sync_to_async(func)`` in the table's own lane (``table_executor``).
 
-    The wrapper of a plain function (a service) is made once per thread and
+    The wrapper of a plain function (a service) is made once per table and
     kept: building one (``functools.update_wrapper`` and checks) for every
     message was a measurable share of the event loop's time.
     """
