@@ -237,9 +237,10 @@ TABLE_AUTO_DELAY = float(os.environ.get("TABLE_AUTO_DELAY", "0.8"))
 TABLE_DISCONNECT_GRACE = float(os.environ.get("TABLE_DISCONNECT_GRACE", "5"))
 TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
 TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
-# Threads per ASGI process for the table sockets' database calls: each table uses one
-# (chosen by table id), so a table's calls keep their order while tables overlap; 0 runs
-# them all on Channels' single database thread. Each thread holds one connection.
+# Threads per ASGI process for the table sockets' database calls, shared by the tables:
+# each table's calls run one at a time and in order on whichever thread is free
+# (rooms/tables/consumers.py, TableLane); 0 runs them all on Channels' single database
+# thread. Each thread holds one connection.
 TABLE_DB_THREADS = int(os.environ.get("TABLE_DB_THREADS", "8"))
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))

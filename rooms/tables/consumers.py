@@ -10,28 +10,30 @@ the contract.
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import json
 import logging
+import queue
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+import types
+from concurrent.futures import Executor, Future
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync, database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
-from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from rooms.tables import selectors, services
-from rooms.tables.broadcast import frame_text, seat_group, table_group, watch_group
+from rooms.tables.broadcast import frame_text, table_group
 from rooms.tables.errors import TableError
-from rooms.tables.fanout import INBOX_SIZE, fanout_for
+from rooms.tables.fanout import INBOX_SIZE, fanout_for, serving
 from rooms.tables.models import Table
 from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.timers import timers_ensure_started
@@ -81,27 +83,108 @@ def scope_language(scope: dict) -> str:
     return settings.LANGUAGE_CODE
 
 
-_executors: list[ThreadPoolExecutor] = []
-_executors_lock = threading.Lock()
+class TablePool:
+    """``TABLE_DB_THREADS`` threads that run the table sockets' database calls, table by table.
+
+    Each table has a lane (``TableLane``): its calls run one at a time, in
+    the order they were made, on whichever thread of the pool is free. Before,
+    each table was tied to one thread (chosen by table id), so a call waited
+    for every call of the other tables on that thread: under load that queue
+    was nearly all of the p99 (0.7 s of 0.77 s), while other threads idled.
+    A lane with more waiting calls goes to the back of the pool's queue after
+    each one, so a busy table cannot hold a thread from the others.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.ready: queue.SimpleQueue = queue.SimpleQueue()  # lanes with a call to run (or a job)
+        self.threads = [
+            threading.Thread(target=self._work, name=f"table-db-{n}", daemon=True) for n in range(size)
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _work(self) -> None:
+        while True:
+            self.ready.get()()
+
+    def on_every_thread(self, func) -> None:
+        """Run ``func`` once on each thread of the pool, after the calls already queued (for tests)."""
+        barrier = threading.Barrier(self.size + 1)
+
+        def job() -> None:
+            try:
+                func()
+            finally:
+                barrier.wait()  # holds this thread, so the next job goes to another
+
+        for _thread in self.threads:
+            self.ready.put(job)
+        barrier.wait()
 
 
-def table_executor(table_id: int) -> ThreadPoolExecutor | None:
-    """The one thread that runs this table's database calls in this process (None: Channels' single thread).
+class TableLane(Executor):
+    """One table's calls, run one at a time and in order on a ``TablePool``'s threads."""
+
+    def __init__(self, pool: TablePool) -> None:
+        self.pool = pool
+        self.calls: collections.deque = collections.deque()
+        self.lock = threading.Lock()
+        self.busy = False  # a call of this lane is queued in the pool or running
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        with self.lock:
+            self.calls.append((future, fn, args, kwargs))
+            if self.busy:
+                return future
+            self.busy = True
+        self.pool.ready.put(self._run_one)
+        return future
+
+    def _run_one(self) -> None:
+        with self.lock:
+            future, fn, args, kwargs = self.calls.popleft()
+        if future.set_running_or_notify_cancel():
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as error:  # noqa: BLE001 - handed to the caller
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+        with self.lock:
+            if not self.calls:
+                self.busy = False
+                return
+        self.pool.ready.put(self._run_one)
+
+
+_pool: TablePool | None = None
+_lanes: dict[int, TableLane] = {}
+_lanes_lock = threading.Lock()
+
+
+def table_executor(table_id: int) -> TableLane | None:
+    """The lane that runs this table's database calls in this process (None: Channels' single thread).
 
     Channels runs every ``database_sync_to_async`` call of a process on ONE
-    thread, so one table's wait on PostgreSQL held up every other table. Each
-    table is given one thread of a small pool instead (``TABLE_DB_THREADS``,
-    chosen by table id): a table's calls still run one at a time and in the
-    order they were made, while different tables overlap.
+    thread, so one table's wait on PostgreSQL held up every other table. The
+    tables share a pool of ``TABLE_DB_THREADS`` threads instead (``TablePool``):
+    a table's calls still run one at a time and in the order they were made,
+    while different tables overlap. A lane is kept for the process's life
+    (a few hundred bytes per table it ever showed).
     """
+    global _pool
+    lane = _lanes.get(table_id)
+    if lane is not None:
+        return lane
     size = getattr(settings, "TABLE_DB_THREADS", 0)
     if size <= 0:
         return None
-    if len(_executors) < size:
-        with _executors_lock:
-            while len(_executors) < size:
-                _executors.append(ThreadPoolExecutor(1, thread_name_prefix=f"table-db-{len(_executors)}"))
-    return _executors[table_id % size]
+    with _lanes_lock:
+        if _pool is None:
+            _pool = TablePool(size)
+        return _lanes.setdefault(table_id, TableLane(_pool))
 
 
 def table_executors_close() -> None:
@@ -112,16 +195,67 @@ def table_executors_close() -> None:
     """
     from django.db import connections
 
-    for executor in list(_executors):
-        executor.submit(connections.close_all).result()
+    if _pool is not None:
+        _pool.on_every_thread(connections.close_all)
+
+
+class TableSyncToAsync(DatabaseSyncToAsync):
+    """``database_sync_to_async`` for a table socket's calls: the thread knows it serves this event loop.
+
+    So the frames of a change the call commits go straight to this loop's
+    fan-out (``fanout.serving``, ``fanout_publish``): this process's sockets
+    get them without a Redis round trip, and the thread does not wait for the
+    publish to the other processes.
+    """
+
+    def thread_handler(self, loop, *args, **kwargs):
+        with serving(loop):
+            return super().thread_handler(loop, *args, **kwargs)
+
+
+_wrapped: dict[tuple, TableSyncToAsync] = {}
 
 
 def table_sync_to_async(table_id: int, func):
-    """``database_sync_to_async(func)`` on the table's own thread (``table_executor``)."""
+    """``database_sync_to_async(func)`` in the table's own lane (``table_executor``).
+
+    The wrapper of a plain function (a service) is made once per table and
+    kept: building one (``functools.update_wrapper`` and checks) for every
+    message was a measurable share of the event loop's time.
+    """
     executor = table_executor(table_id)
+    cacheable = isinstance(func, types.FunctionType)
+    if cacheable:
+        wrapped = _wrapped.get((func, executor))
+        if wrapped is not None:
+            return wrapped
     if executor is None:
-        return database_sync_to_async(func)
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=executor)
+        wrapped = TableSyncToAsync(func)
+    else:
+        wrapped = TableSyncToAsync(func, thread_sensitive=False, executor=executor)
+    if cacheable:
+        _wrapped[(func, executor)] = wrapped
+    return wrapped
+
+
+class _Failed:
+    """Put in a socket's inbox by a source whose receive raised: the consumer raises it in turn."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+async def _pump(source, inbox: asyncio.Queue) -> None:
+    """Move every message of ``source`` into ``inbox``, in order (waiting while the inbox is full)."""
+    try:
+        while True:
+            await inbox.put(await source())
+    except asyncio.CancelledError:
+        raise
+    except BaseException as error:  # noqa: BLE001 - handed to the consumer, which raises it
+        await inbox.put(_Failed(error))
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -131,26 +265,43 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send) -> None:
         """Handle the socket's, the channel layer's and the table fan-out's messages, one at a time, in order.
 
-        As Channels' own ``__call__``, plus a third source: the inbox into
-        which this process's ``TableFanout`` puts the table's ``table.frames``
-        (rooms/tables/fanout.py), so they are handled exactly like the channel
-        layer's messages were, never alongside another message of this socket.
+        As Channels' own ``__call__``, with a third source, and one inbox for
+        all three: the socket's and the channel layer's messages are moved into
+        it by a task each, and this process's ``TableFanout`` puts the table's
+        ``table.frames`` straight into it (rooms/tables/fanout.py). Each
+        message is handled after the previous one, never alongside it.
+        Channels' ``await_many_dispatch`` made a new task and an
+        ``asyncio.wait`` over every source for each message (a twelfth of the
+        event loop's time under load); a table's frames now wake the socket
+        once. The fan-out drops a frame for a socket whose inbox is full
+        (``INBOX_SIZE``: its client stopped reading, and resyncs on the gap);
+        the socket's own messages wait for room instead.
         """
         self.scope = scope
         self.frames_inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX_SIZE)
+        inbox = self.frames_inbox
         self.fanout = None
         self.channel_layer = get_channel_layer(self.channel_layer_alias)
-        sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        sources.append(self.frames_inbox.get)
-        self.base_send = send
+        loop = asyncio.get_running_loop()
+        pumps = [loop.create_task(_pump(receive, inbox))]
         try:
-            await await_many_dispatch(sources, self.dispatch)
+            if self.channel_layer is not None:
+                self.channel_name = await self.channel_layer.new_channel()
+                self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
+                pumps.append(loop.create_task(_pump(self.channel_receive, inbox)))
+            self.base_send = send
+            dispatch = self.dispatch
+            while True:
+                message = await inbox.get()
+                if type(message) is _Failed:
+                    raise message.error
+                await dispatch(message)
         except StopConsumer:
             pass
+        finally:
+            for pump in pumps:
+                pump.cancel()
+            await asyncio.gather(*pumps, return_exceptions=True)
 
     async def dispatch(self, message) -> None:
         """Run the message's handler in the socket owner's language.
@@ -163,7 +314,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         closes them in the thread that uses them, before and after each call.
         The hop cost one thread round trip per message on one thread shared by
         the whole process, i.e. one per socket for every change of a table.
+
+        A table's frames for this socket's own seat (or the spectators') are
+        text already written: they are sent without switching the language,
+        which cost a twelfth of the event loop's time, a switch per socket for
+        every change.
         """
+        if message["type"] == "table.frames":
+            frames = self._frames_of(message)
+            if frames is not None:
+                await self._in_order(message["seq"], frames)
+                return
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
@@ -176,7 +337,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.group: str | None = None
+        self.group: str | None = None  # the table's group, once this socket follows the table
         self.seat: int | None = None
         self.recorded = False  # this socket's channel is in its seat's ``sockets``
         self.seq = 0
@@ -215,7 +376,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.group is not None:
             if self.fanout is not None:
                 await self.fanout.leave(self.table_id, self.frames_inbox)
-            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
         if self.seat is not None:
@@ -317,20 +477,21 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_frames(self, event: dict) -> None:
         """Send this socket's frames of a change (serialised once by the sender), or follow a seat change."""
-        mine = self.user.pk
-        frames = None
-        if self.seat is None:
-            if mine not in event["seat_users"]:
-                frames = event["watch"]
-        else:
-            for index, user_id, seat_frames in event["seats"]:
-                if index == self.seat:
-                    frames = seat_frames if user_id == mine else None
-                    break
+        frames = self._frames_of(event)
         if frames is None:
             await self._follow_seat()
             return
         await self._in_order(event["seq"], frames)
+
+    def _frames_of(self, event: dict) -> list[str] | None:
+        """This socket's frames in a ``table.frames`` message; None when its user's seat changed."""
+        mine = self.user.pk
+        if self.seat is None:
+            return event["watch"] if mine not in event["seat_users"] else None
+        for index, user_id, seat_frames in event["seats"]:
+            if index == self.seat:
+                return seat_frames if user_id == mine else None
+        return None
 
     async def table_resync(self, event: dict) -> None:
         """This process's fan-out lost Redis for a while: send the whole current state, as ``resync`` does."""
@@ -408,14 +569,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=text)
 
     async def _follow_seat(self) -> None:
-        """Listen on the group of the seat this user holds here (or the spectators'), and resync.
+        """Note the seat this user holds here (or none: a spectator), follow the table, and resync.
 
-        Every socket also listens on the table's group (``table.frames``: one
+        Every socket listens on the table's group (``table.frames``: one
         message per change for all its viewers; on Redis they come through this
         process's ``TableFanout`` instead, and the group tells settlement that
-        somebody listens); the seat and watch groups carry
-        ``table.event`` messages built per group (no server code sends one today;
-        the handler stays for messages already queued during an upgrade).
+        somebody listens). The seat and watch groups are gone: no server code
+        sends on them any more, and joining one cost a group add and discard
+        per socket. ``table.event`` is still handled when it comes on the
+        table's group.
         """
         seat = await self._db(selectors.seat_for_user)(user=self.user)
         if seat is not None and seat.table_id != self.table_id:
@@ -431,17 +593,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.recorded = await self._db(services.table_presence)(
                 table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
             )
-        group = seat_group(self.table_id, self.seat) if self.seat is not None else watch_group(self.table_id)
-        if group != self.group:
-            if self.group is not None:
-                await self.channel_layer.group_discard(self.group, self.channel_name)
-            else:
-                await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-                self.fanout = fanout_for(self.channel_layer)
-                if self.fanout is not None:
-                    await self.fanout.join(self.table_id, self.frames_inbox)  # subscribed when it returns
+        if self.group is None:
+            group = table_group(self.table_id)
             await self.channel_layer.group_add(group, self.channel_name)
             self.group = group
+            self.fanout = fanout_for(self.channel_layer)
+            if self.fanout is not None:
+                await self.fanout.join(self.table_id, self.frames_inbox)  # subscribed when it returns
         await self._send_state()
 
     async def _send_state(self) -> None:

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import threading
 import urllib.parse
 
 import msgpack
@@ -42,6 +44,12 @@ SUBSCRIBE_WAIT = 5.0  # seconds a joining socket waits for its table's subscript
 # Messages a socket may have waiting (channels_redis' default capacity of a channel, which this replaces).
 INBOX_SIZE = 100
 RECONNECT_EVERY = 0.5  # seconds between attempts to reach Redis again
+CONNECT_TIMEOUT = 5.0
+READ_SIZE = 1 << 16
+UNSENT_MAX = 1000  # publishes kept while the publisher's connection is being made
+# Every published message starts with its origin: the publishing process's fan-out, or NO_ORIGIN.
+ORIGIN_SIZE = 16
+NO_ORIGIN = bytes(ORIGIN_SIZE)
 
 _publishers: dict[str, object] = {}
 _fanouts: dict[int, TableFanout] = {}
@@ -76,10 +84,16 @@ def group_table(group: str) -> int | None:
 def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     """Publish the ``table.frames`` messages of ``messages`` (group, message); return the others, to group_send.
 
-    Synchronous (one round trip for all of them, pipelined), for the thread that
-    committed the change. A failure is logged, never raised: a lost broadcast,
-    never a lost change (a client resyncs on the next gap). With any layer but
-    channels_redis' ``RedisChannelLayer`` everything is returned.
+    Called by the thread that committed the change. When that thread is
+    running a call of a table socket of this process (``serving``), the
+    messages are handed to that event loop's fan-out, which puts them in the
+    inboxes of its own sockets of the table at once (no Redis round trip, no
+    decoding) and publishes them for the other processes on its own
+    connection; the thread does not wait for Redis. Anywhere else (the
+    settlement worker, the clock, an HTTP view) they are published here,
+    synchronously, in one round trip. A failure is logged, never raised: a lost
+    broadcast, never a lost change (a client resyncs on the next gap). With
+    any layer but channels_redis' ``RedisChannelLayer`` everything is returned.
     """
     target = layer_redis(layer)
     if target is None:
@@ -92,14 +106,55 @@ def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, d
             frames.append((table_id, message))
         else:
             rest.append((group, message))
-    if frames:
+    if not frames:
+        return rest
+    hub = _serving_fanout(address)
+    if hub is not None:
+        packed = [
+            (table_id, message, msgpack.packb(message, use_bin_type=True)) for table_id, message in frames
+        ]
         try:
-            _publish(
-                address, [(frames_channel(prefix, t), msgpack.packb(m, use_bin_type=True)) for t, m in frames]
-            )
-        except Exception:  # noqa: BLE001 - a lost broadcast, never a lost change: clients resync on the gap
-            logger.exception("publishing the frames of %d tables failed", len(frames))
+            hub.loop.call_soon_threadsafe(hub.publish, packed)
+            return rest
+        except RuntimeError:  # the loop closed meanwhile: publish from here
+            pass
+    try:
+        _publish(
+            address,
+            [(frames_channel(prefix, t), NO_ORIGIN + msgpack.packb(m, use_bin_type=True)) for t, m in frames],
+        )
+    except Exception:  # noqa: BLE001 - a lost broadcast, never a lost change: clients resync on the gap
+        logger.exception("publishing the frames of %d tables failed", len(frames))
     return rest
+
+
+_serving = threading.local()
+
+
+class serving:  # noqa: N801 - used like a function: ``with serving(loop): ...``
+    """Mark the current thread as running a call for ``loop``'s table sockets (see ``fanout_publish``)."""
+
+    __slots__ = ("loop", "previous")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+
+    def __enter__(self) -> None:
+        self.previous = getattr(_serving, "loop", None)
+        _serving.loop = self.loop
+
+    def __exit__(self, *exc) -> None:
+        _serving.loop = self.previous
+
+
+def _serving_fanout(address: str) -> TableFanout | None:
+    loop = getattr(_serving, "loop", None)
+    if loop is None or loop.is_closed():
+        return None
+    hub = _fanouts.get(id(loop))
+    if hub is None or hub.loop is not loop or hub.address != address:
+        return None
+    return hub
 
 
 def _publish(address: str, payloads: list[tuple[str, bytes]]) -> None:
@@ -132,19 +187,32 @@ def fanout_for(layer) -> TableFanout | None:
 
 
 class TableFanout:
-    """One pub/sub connection of this process; each table's channel subscribed while a local socket shows it."""
+    """This process's two Redis connections for the tables' frames, on its event loop.
+
+    The subscription: each table's channel is subscribed while a local socket
+    shows the table; its messages go to the inboxes of those sockets. The
+    publisher: the frames of the changes this process makes (``publish``).
+    Both speak RESP directly on asyncio streams (``_Replies``): redis-py's
+    pub/sub reader cost about a tenth of the event loop's time per message,
+    and a publish from the committing thread was a blocking round trip there.
+    """
 
     def __init__(self, address: str, prefix: str, *, loop: asyncio.AbstractEventLoop) -> None:
         self.address = address
         self.prefix = prefix
         self.loop = loop
+        # Marks this process's own messages, which its sockets already got from ``publish``.
+        self.origin = os.urandom(ORIGIN_SIZE)
         self.inboxes: dict[int, set[asyncio.Queue]] = {}
         self.ready: dict[int, asyncio.Future] = {}  # table -> done once its subscription is confirmed
         self.unconfirmed: dict[int, int] = {}  # table -> SUBSCRIBE commands not yet confirmed
-        self.pubsub = None
-        self.client = None
+        self.subscriber: asyncio.StreamWriter | None = None  # set while the subscription is up
         self.reader: asyncio.Task | None = None
-        self.lock = asyncio.Lock()  # one command at a time on the subscription's connection
+        self.publisher: asyncio.StreamWriter | None = None
+        self.publisher_task: asyncio.Task | None = None
+        self.unsent: list[bytes] = []  # PUBLISH commands waiting for the publisher's connection
+
+    # --- subscription -----------------------------------------------------------
 
     async def join(self, table_id: int, inbox: asyncio.Queue) -> None:
         """Deliver the table's frames to ``inbox`` from now on (subscribed when this returns, if Redis is up)."""
@@ -152,7 +220,7 @@ class TableFanout:
         inboxes.add(inbox)
         if len(inboxes) == 1:
             self.ready[table_id] = self.loop.create_future()
-            await self._subscribe([table_id])
+            self._subscribe([table_id])
         ready = self.ready.get(table_id)
         if ready is not None and not ready.done():
             try:
@@ -170,96 +238,91 @@ class TableFanout:
         del self.inboxes[table_id]
         self.ready.pop(table_id, None)
         self.unconfirmed.pop(table_id, None)
-        async with self.lock:
-            if self.pubsub is None or table_id in self.inboxes:
-                return
-            try:
-                await self.pubsub.unsubscribe(frames_channel(self.prefix, table_id))
-            except Exception:  # noqa: BLE001 - the reader notices a broken connection and starts again
-                logger.warning("could not unsubscribe from table %s", table_id, exc_info=True)
+        if self.subscriber is not None:
+            self._write(self.subscriber, [b"UNSUBSCRIBE", frames_channel(self.prefix, table_id).encode()])
 
-    async def _subscribe(self, tables: list[int]) -> None:
-        async with self.lock:
-            if self.reader is None or self.reader.done():
-                self.reader = self.loop.create_task(self._read(), name="table-fanout")
-            if self.pubsub is None:
-                return  # the reader subscribes every table once it is connected
-            tables = [t for t in tables if t in self.inboxes]
-            if not tables:
-                return
-            for table_id in tables:
-                self.unconfirmed[table_id] = self.unconfirmed.get(table_id, 0) + 1
-            try:
-                await self.pubsub.subscribe(*(frames_channel(self.prefix, t) for t in tables))
-            except Exception:  # noqa: BLE001 - the reader notices a broken connection and starts again
-                logger.warning("could not subscribe to %d tables", len(tables), exc_info=True)
-
-    async def _connect(self) -> None:
-        import redis.asyncio
-        from redis.asyncio.retry import Retry
-        from redis.backoff import NoBackoff
-
-        # No retries (redis-py's default here, made explicit): a retried read would reconnect and
-        # subscribe again under this reader, which would never learn that messages were lost.
-        client = redis.asyncio.Redis.from_url(
-            self.address, socket_connect_timeout=5, socket_keepalive=True, retry=Retry(NoBackoff(), 0)
+    def _subscribe(self, tables: list[int]) -> None:
+        if self.reader is None or self.reader.done():
+            self.reader = self.loop.create_task(self._read(), name="table-fanout")
+        if self.subscriber is None:
+            return  # the reader subscribes every table once it is connected
+        tables = [t for t in tables if t in self.inboxes]
+        if not tables:
+            return
+        for table_id in tables:
+            self.unconfirmed[table_id] = self.unconfirmed.get(table_id, 0) + 1
+        self._write(
+            self.subscriber, [b"SUBSCRIBE", *(frames_channel(self.prefix, t).encode() for t in tables)]
         )
-        pubsub = client.pubsub()
+
+    def _write(self, writer: asyncio.StreamWriter, command: list[bytes]) -> None:
         try:
-            # This process's own channel keeps the subscription open while it shows no table.
-            await pubsub.subscribe(f"{self.prefix}process:{id(self)}")
-        except BaseException:
-            await _close_quietly(pubsub, client)
-            raise
-        async with self.lock:
-            self.pubsub, self.client = pubsub, client
-            self.unconfirmed.clear()
-        await self._subscribe(list(self.inboxes))
+            writer.write(_command(command))
+        except Exception:  # noqa: BLE001 - the reader notices a broken connection and starts again
+            logger.warning("could not write %s to Redis", command[0].decode(), exc_info=True)
 
     async def _read(self) -> None:
         """Receive every message of this process's subscription; reconnect and resync the sockets after a break."""
         broken = False
         while True:
+            writer = None
             try:
-                if self.pubsub is None:
-                    await self._connect()
-                    if broken:
-                        self._resync_everyone()
-                    broken = False
-                message = await self.pubsub.get_message(timeout=None)
+                reader, writer = await _open(self.address)
+                replies = _Replies()
+                # This process's own channel keeps the subscription open while it shows no table.
+                writer.write(_command([b"SUBSCRIBE", f"{self.prefix}process:{id(self)}".encode()]))
+                self.subscriber = writer
+                self.unconfirmed.clear()
+                self._subscribe(list(self.inboxes))
+                if broken:
+                    self._resync_everyone()
+                broken = False
+                while True:
+                    data = await reader.read(READ_SIZE)
+                    if not data:
+                        raise ConnectionError("Redis closed the subscription's connection")
+                    for reply in replies.feed(data):
+                        try:
+                            self._handle(reply)
+                        except Exception:  # noqa: BLE001 - one bad message must not stop every table's frames
+                            logger.exception("table fan-out could not handle a message %r", reply[:2])
             except asyncio.CancelledError:
+                self._drop(writer)
                 raise
             except Exception:  # noqa: BLE001 - Redis went away: start again, then resync every socket
                 if not broken:
                     logger.warning("table fan-out lost its Redis subscription; reconnecting", exc_info=True)
                 broken = True
-                await self._drop_connection()
+                self._drop(writer)
                 await asyncio.sleep(RECONNECT_EVERY)
-                continue
-            if message is not None:
-                try:
-                    self._handle(message)
-                except Exception:  # noqa: BLE001 - one bad message must not stop every table's frames
-                    logger.exception("table fan-out could not handle a message on %r", message.get("channel"))
 
-    def _handle(self, message: dict) -> None:
-        kind = message["type"]
-        channel = message["channel"]
-        if isinstance(channel, bytes):
-            channel = channel.decode()
-        if not channel.startswith(self.prefix):
+    def _drop(self, writer: asyncio.StreamWriter | None) -> None:
+        if self.subscriber is writer:
+            self.subscriber = None
+        self.unconfirmed.clear()
+        if writer is not None:
+            writer.transport.abort()
+
+    def _handle(self, reply) -> None:
+        if isinstance(reply, _Error):
+            raise ConnectionError(f"Redis refused the subscription: {reply}")
+        if not isinstance(reply, list) or len(reply) < 3:
             return
-        try:
-            table_id = int(channel[len(self.prefix) :])
-        except ValueError:
-            return  # this process's own channel
-        if kind == "message":
-            inboxes = self.inboxes.get(table_id)
+        kind, channel = reply[0], reply[1]
+        if kind == b"message":
+            data = reply[2]
+            if data[:ORIGIN_SIZE] == self.origin:
+                return  # this process's own change: its sockets got it from ``publish``
+            table_id = self._table(channel)
+            inboxes = self.inboxes.get(table_id) if table_id is not None else None
             if inboxes:
-                event = msgpack.unpackb(message["data"], raw=False)  # once for all the sockets
+                event = msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False)  # once for all the sockets
                 for inbox in inboxes:
                     _deliver(inbox, event, table_id)
-        elif kind == "subscribe":
+        elif kind == b"subscribe":
+            table_id = self._table(channel)
+            if table_id is None:
+                return
             left = self.unconfirmed.get(table_id, 0) - 1
             if left > 0:
                 self.unconfirmed[table_id] = left
@@ -269,18 +332,82 @@ class TableFanout:
             if ready is not None and not ready.done():
                 ready.set_result(None)
 
+    def _table(self, channel: bytes) -> int | None:
+        channel = channel.decode()
+        if not channel.startswith(self.prefix):
+            return None
+        try:
+            return int(channel[len(self.prefix) :])
+        except ValueError:
+            return None  # this process's own channel
+
     def _resync_everyone(self) -> None:
         """After a break in the subscription: every socket sends its whole current state."""
         for table_id, inboxes in self.inboxes.items():
             for inbox in inboxes:
                 _deliver(inbox, {"type": "table.resync"}, table_id)
 
-    async def _drop_connection(self) -> None:
-        async with self.lock:
-            pubsub, self.pubsub = self.pubsub, None
-            client, self.client = self.client, None
-            self.unconfirmed.clear()
-        await _close_quietly(pubsub, client)
+    # --- publishing ---------------------------------------------------------------
+
+    def publish(self, packed: list[tuple[int, dict, bytes]]) -> None:
+        """On the loop: the frames of changes this process committed, for its own sockets and every other process.
+
+        ``packed``: (table, message, message packed). This process's sockets get
+        the message itself (nobody changes it); the other processes' get it
+        through Redis, marked with this process's ``origin`` so that its own
+        subscription skips it.
+        """
+        for table_id, message, _data in packed:
+            inboxes = self.inboxes.get(table_id)
+            if inboxes:
+                for inbox in inboxes:
+                    _deliver(inbox, message, table_id)
+        commands = b"".join(
+            _command([b"PUBLISH", frames_channel(self.prefix, table_id).encode(), self.origin + data])
+            for table_id, _message, data in packed
+        )
+        if self.publisher is not None:
+            try:
+                self.publisher.write(commands)
+                return
+            except Exception:  # noqa: BLE001 - broken: connect again below
+                logger.warning("the table fan-out's publisher broke; connecting again", exc_info=True)
+                self.publisher = None
+        if len(self.unsent) < UNSENT_MAX:
+            self.unsent.append(commands)
+        else:  # Redis is away: a lost broadcast for the other processes, whose subscriptions resync
+            logger.warning("table fan-out: Redis unreachable, dropped the frames of %d tables", len(packed))
+        if self.publisher_task is None or self.publisher_task.done():
+            self.publisher_task = self.loop.create_task(self._publisher(), name="table-fanout-publisher")
+
+    async def _publisher(self) -> None:
+        """Connect the publisher, send what waited, then read (and check) its replies until it breaks."""
+        writer = None
+        try:
+            reader, writer = await _open(self.address)
+            if self.unsent:
+                writer.write(b"".join(self.unsent))
+                self.unsent.clear()
+            self.publisher = writer
+            replies = _Replies()
+            while True:
+                data = await reader.read(READ_SIZE)
+                if not data:
+                    raise ConnectionError("Redis closed the publisher's connection")
+                for reply in replies.feed(data):
+                    if isinstance(reply, _Error):
+                        logger.error("Redis refused a PUBLISH of table frames: %s", reply)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the next publish connects again
+            logger.warning("the table fan-out's publisher lost Redis", exc_info=True)
+            if self.publisher is None:
+                self.unsent.clear()  # could not connect: those broadcasts are lost for the other processes
+        finally:
+            if self.publisher is writer:
+                self.publisher = None
+            if writer is not None:
+                writer.transport.abort()
 
 
 def _deliver(inbox: asyncio.Queue, event: dict, table_id: int) -> None:
@@ -291,10 +418,109 @@ def _deliver(inbox: asyncio.Queue, event: dict, table_id: int) -> None:
         logger.info("a socket of table %s is %d messages behind; dropped one", table_id, inbox.maxsize)
 
 
-async def _close_quietly(pubsub, client) -> None:
-    for closing in (pubsub, client):
-        if closing is not None:
+# --- RESP, the little of it used here --------------------------------------------------
+
+
+def _command(parts: list[bytes]) -> bytes:
+    out = [b"*%d\r\n" % len(parts)]
+    for part in parts:
+        out.append(b"$%d\r\n" % len(part))
+        out.append(part)
+        out.append(b"\r\n")
+    return b"".join(out)
+
+
+class _Error(str):
+    """An error reply."""
+
+
+class _Incomplete(Exception):
+    pass
+
+
+class _Replies:
+    """Splits what Redis sends into replies: arrays, bulk and simple strings, integers, errors (RESP2)."""
+
+    def __init__(self) -> None:
+        self.buffer = b""
+
+    def feed(self, data: bytes) -> list:
+        buffer = self.buffer + data if self.buffer else data
+        replies, pos = [], 0
+        while pos < len(buffer):
             try:
-                await closing.aclose()
-            except Exception:  # noqa: BLE001 - it is broken already
-                pass
+                reply, pos_next = _parse(buffer, pos)
+            except _Incomplete:
+                break
+            replies.append(reply)
+            pos = pos_next
+        self.buffer = buffer[pos:]
+        return replies
+
+
+def _parse(buffer: bytes, pos: int):
+    end = buffer.find(b"\r\n", pos)
+    if end < 0:
+        raise _Incomplete
+    kind, line = buffer[pos : pos + 1], buffer[pos + 1 : end]
+    pos = end + 2
+    if kind == b"$":
+        size = int(line)
+        if size < 0:
+            return None, pos
+        if len(buffer) < pos + size + 2:
+            raise _Incomplete
+        return buffer[pos : pos + size], pos + size + 2
+    if kind == b"*":
+        count = int(line)
+        if count < 0:
+            return None, pos
+        items = []
+        for _ in range(count):
+            item, pos = _parse(buffer, pos)
+            items.append(item)
+        return items, pos
+    if kind == b":":
+        return int(line), pos
+    if kind == b"+":
+        return line.decode(), pos
+    if kind == b"-":
+        return _Error(line.decode(errors="replace")), pos
+    raise ConnectionError(f"unexpected reply from Redis: {buffer[pos - 2 - len(line) - 1 : pos]!r}")
+
+
+async def _open(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the Redis of ``address`` (redis://, rediss:// or unix://), authenticated if it says so."""
+    url = urllib.parse.urlparse(address)
+    query = urllib.parse.parse_qs(url.query)
+    if url.scheme == "unix":
+        connecting = asyncio.open_unix_connection(url.path)
+    elif url.scheme in ("redis", "rediss"):
+        ssl = None
+        if url.scheme == "rediss":
+            import ssl as ssl_module
+
+            ssl = ssl_module.create_default_context()
+        connecting = asyncio.open_connection(url.hostname or "localhost", url.port or 6379, ssl=ssl)
+    else:
+        raise ValueError(f"unsupported Redis address {address!r}")
+    reader, writer = await asyncio.wait_for(connecting, CONNECT_TIMEOUT)
+    password = urllib.parse.unquote(url.password) if url.password else (query.get("password") or [None])[0]
+    username = urllib.parse.unquote(url.username) if url.username else None
+    if password:
+        writer.write(_command([b"AUTH", *([username.encode()] if username else []), password.encode()]))
+        replies = _Replies()
+        answer: list = []
+        try:
+            while not answer:
+                data = await asyncio.wait_for(reader.read(READ_SIZE), CONNECT_TIMEOUT)
+                if not data:
+                    raise ConnectionError("Redis closed the connection during AUTH")
+                answer = replies.feed(data)
+        except BaseException:
+            writer.transport.abort()
+            raise
+        if isinstance(answer[0], _Error):
+            writer.transport.abort()
+            raise ConnectionError(f"Redis refused AUTH: {answer[0]}")
+    return reader, writer

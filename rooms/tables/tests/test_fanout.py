@@ -101,6 +101,34 @@ async def test_frames_are_published_once_and_each_socket_sends_its_own(long_tier
     assert await sync_to_async(_subscribers)(table.pk) == 0
 
 
+async def test_a_change_made_here_reaches_this_process_s_sockets_once(long_tier, make_player, monkeypatch):  # noqa: F811
+    """The socket's own act: its frames come from this process's loop, and its own subscription skips them."""
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    watcher = await open_socket(table.pk, bob)
+    await latest_state(watcher)
+    hub = fanout.fanout_for(get_channel_layer())
+    published, synchronous = [], []
+    real_publish, real_sync = hub.publish, fanout._publish
+    monkeypatch.setattr(hub, "publish", lambda packed: (published.append(packed), real_publish(packed)))
+    monkeypatch.setattr(fanout, "_publish", lambda *a: (synchronous.append(a), real_sync(*a)))
+
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    mine = await next_of(comm, "state")
+    theirs = await next_of(watcher, "state")
+    assert mine["seq"] == theirs["seq"] == state["seq"] + 1
+    assert [[t for t, _m, _d in packed] for packed in published] == [[table.pk]]
+    assert not synchronous  # handed to the loop, not published from the table's thread
+    # Redis echoes the message back to this process's subscription, which drops it: no second copy.
+    await asyncio.sleep(0.2)
+    for socket in (comm, watcher):
+        while not await socket.receive_nothing(timeout=0.2):
+            assert (await socket.receive_json_from())["seq"] != mine["seq"]
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
 async def test_after_the_subscription_breaks_every_socket_gets_its_current_state(long_tier, make_player):  # noqa: F811
     """Messages published while a process's subscription is down are lost for it: it resyncs its sockets."""
     alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
@@ -109,14 +137,14 @@ async def test_after_the_subscription_breaks_every_socket_gets_its_current_state
     await latest_state(comm)
     await latest_state(watcher)
     hub = fanout.fanout_for(get_channel_layer())
-    assert hub.pubsub is not None
+    assert hub.subscriber is not None
 
-    await hub.pubsub.connection.disconnect()  # as when Redis restarts or the network drops
+    hub.subscriber.transport.abort()  # as when Redis restarts or the network drops
     for _ in range(200):
-        if hub.pubsub is None:
+        if hub.subscriber is None:
             break
         await asyncio.sleep(0.01)
-    assert hub.pubsub is None  # the reader noticed and waits RECONNECT_EVERY before trying again
+    assert hub.subscriber is None  # the reader noticed and waits RECONNECT_EVERY before trying again
     # A change made while the subscription is down: its broadcast is lost for this process.
     await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)
     seq = await sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)()

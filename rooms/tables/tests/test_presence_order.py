@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from rooms.tables import services
-from rooms.tables.broadcast import seat_group, seat_is_auto, table_group
+from rooms.tables.broadcast import seat_is_auto, table_group
 from rooms.tables.models import Seat
 from rooms.tables.tests.test_consumers import long_tier, memory_layer, open_socket, seated  # noqa: F401
 
@@ -63,8 +63,8 @@ def _frame(**payload) -> str:
 async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(long_tier, make_player):  # noqa: F811
     """Settlement's ``state``+``result`` (seq N) arriving after another player's ``ready`` (N+1).
 
-    Both reach the socket by different roads (the worker's per-seat-group
-    message after its commit, the ASGI process's table message); the client
+    Both reach the socket by different roads (the worker's message after its
+    commit, the ASGI process's own); the client
     drops an older ``result``, so before this the player lost the result panel.
     """
     alice = await sync_to_async(make_player)()
@@ -93,8 +93,14 @@ async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(long_tier, ma
     }
     result = {"type": "result", "seq": seq + 1, "hand": 1}
     await layer.group_send(
-        seat_group(table.pk, seat.index),
-        {"type": "table.event", "user": alice.pk, "events": [settled, result]},
+        table_group(table.pk),
+        {
+            "type": "table.frames",
+            "seq": seq + 1,
+            "seats": [[seat.index, alice.pk, [_frame(**settled), _frame(**result)]]],
+            "watch": [],
+            "seat_users": [alice.pk],
+        },
     )
     got = [await comm.receive_json_from(timeout=3) for _ in range(3)]
     assert [(m["type"], m["seq"]) for m in got] == [
@@ -141,7 +147,10 @@ async def test_a_spectator_socket_that_sits_down_counts_for_the_seat(long_tier, 
         seat = await sync_to_async(_seat)(bob)
         if seat.connected:
             break
-        await watcher.receive_nothing(timeout=0.1)
+        # Read what the watcher got: ``receive_nothing`` returns at once while output waits,
+        # which left the consumer no time to follow the seat.
+        while not await watcher.receive_nothing(timeout=0.1):
+            await watcher.receive_output()
     assert seat.table_id == table.pk
     assert seat.connected and len(seat.sockets) == 1
     await watcher.disconnect()
