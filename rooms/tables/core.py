@@ -197,7 +197,7 @@ def open_hand(table: Table) -> Hand | None:
     if not _postgres():
         hands_ = Hand.objects.select_for_update(of=("self",)).filter(table=table, status__in=OPEN_STATUSES)
         return hands_.order_by("-pk").first()
-    row = statements.run(_sql("open_hand", _open_hand_sql), [table.pk, *OPEN_STATUSES], statements.fetch_one)
+    row = statements.run(_sql("open_hand", _open_hand_sql), [table.pk], statements.fetch_one)
     return _instance(Hand, row) if row is not None else None
 
 
@@ -206,9 +206,12 @@ OPEN_STATUSES = (Hand.Status.PLAYING, Hand.Status.FINISHED)
 
 def _open_hand_sql() -> str:
     qn = connection.ops.quote_name
+    # The statuses are written in the text, not bound: a plan made for any parameters
+    # (a prepared statement's generic plan) can then use the partial index of open hands.
+    statuses = ", ".join(f"'{status}'" for status in OPEN_STATUSES if status.isalpha())
     return (
         f"SELECT {_columns(Hand, 'h')} FROM {qn(Hand._meta.db_table)} h "
-        f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN (%s, %s) "
+        f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN ({statuses}) "
         f"ORDER BY h.{qn('id')} DESC LIMIT 1 FOR UPDATE OF h"
     )
 
@@ -243,7 +246,7 @@ def lock_play(table: Table) -> Play:
 
         balances, wins = balances_and_wins(table, [s.user_id for s in seats if s.user_id])
         return Play(seats, open_hand(table), balances, wins)
-    params = [table.pk, *OPEN_STATUSES, table.tier.game.slug, table.pk, table.pk]
+    params = [table.pk, table.tier.game.slug, table.pk, table.pk]
     rows = statements.run(_sql("lock_play", _lock_play_sql), params, statements.fetch_all)
     n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
     n_people = n_seat + n_user

@@ -2,14 +2,19 @@
 
 Django's cursor quotes every parameter into the statement's text in Python
 (psycopg's ``ClientCursor``; the hand's state is the largest), PostgreSQL
-parses and plans that text again each time, and Django's cursor wrapper adds
-its own work to each statement. The statements of ``rooms/tables/core.py``
-are few and fixed, so here they run on psycopg's own ``Cursor``: the
-parameters travel apart from the text, and psycopg prepares a text once it
-has run ``prepare_threshold`` times on the connection (``DB_PREPARE_THRESHOLD``
-in the settings; off, nothing is prepared, for a pooler that cannot keep
-prepared statements). The ORM's statements keep Django's cursor, which never
-prepares.
+parses and plans that text again each time (the action's locking read joins
+five relations: planning it cost PostgreSQL more than running it), and
+Django's cursor wrapper adds its own work to each statement. The statements
+of ``rooms/tables/core.py`` are few and fixed, so here they run on psycopg's
+own ``Cursor``: the parameters travel apart from the text, and psycopg
+prepares a text once it has run ``prepare_threshold`` times on the connection
+(``DB_PREPARE_THRESHOLD`` in the settings, default 5; "off", nothing is
+prepared, for a pooler that cannot keep prepared statements). PostgreSQL
+then uses one generic plan for it (the texts keep constants such as the open
+statuses written in, so that plan can use the partial indexes). psycopg
+forgets its prepared statements at every rollback (a refused action), and
+prepares them again five runs later. The ORM's statements keep Django's
+cursor, which never prepares.
 
 Errors are Django's (``wrap_database_errors``), as from any cursor. When
 something watches the statements (the query log of ``DEBUG`` and of tests'
