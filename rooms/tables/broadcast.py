@@ -381,14 +381,11 @@ def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
 
 def _seq_bump(table_id: int) -> int:
     """Move the table's event sequence on by one and return it (one statement)."""
+    from rooms.tables import statements
+
     qn = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {qn(Table._meta.db_table)} SET {qn('seq')} = {qn('seq')} + 1 "
-            f"WHERE {qn('id')} = %s RETURNING {qn('seq')}",
-            [table_id],
-        )
-        return cursor.fetchone()[0]
+    sql = f"UPDATE {qn(Table._meta.db_table)} SET {qn('seq')} = {qn('seq')} + 1 WHERE {qn('id')} = %s RETURNING {qn('seq')}"
+    return statements.run(sql, [table_id], statements.fetch_one)[0]
 
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:

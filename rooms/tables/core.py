@@ -204,6 +204,20 @@ def open_hand(table: Table) -> Hand | None:
 OPEN_STATUSES = (Hand.Status.PLAYING, Hand.Status.FINISHED)
 
 
+def hand_table_id(hand_id: int) -> int | None:
+    """The id of the hand's table, or None if there is no such hand (read, not locked: a timer's first step)."""
+    if not _postgres():
+        return Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    row = statements.run(_sql("hand_table", _hand_table_sql), [hand_id], statements.fetch_one)
+    return row[0] if row is not None else None
+
+
+def _hand_table_sql() -> str:
+    qn = connection.ops.quote_name
+    column = qn(Hand._meta.get_field("table").column)
+    return f"SELECT {column} FROM {qn(Hand._meta.db_table)} WHERE {qn('id')} = %s"
+
+
 def _open_hand_sql() -> str:
     qn = connection.ops.quote_name
     # The statuses are written in the text, not bound: a plan made for any parameters
