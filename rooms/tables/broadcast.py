@@ -384,7 +384,10 @@ def _seq_bump(table_id: int) -> int:
     from rooms.tables import statements
 
     qn = connection.ops.quote_name
-    sql = f"UPDATE {qn(Table._meta.db_table)} SET {qn('seq')} = {qn('seq')} + 1 WHERE {qn('id')} = %s RETURNING {qn('seq')}"
+    sql = (
+        f"UPDATE {qn(Table._meta.db_table)} SET {qn('seq')} = {qn('seq')} + 1 "
+        f"WHERE {qn('id')} = %s RETURNING {qn('seq')}"
+    )
     return statements.run(sql, [table_id], statements.fetch_one)[0]
 
 

@@ -246,10 +246,11 @@ def lock_play(table: Table) -> Play:
 
     The seats and the open hand are locked (the hand in a CTE of its own: the
     row of an outer join cannot be locked); the balances and win counts are
-    read, not locked, as ``table_changed`` reads them. The first seat's row
-    carries the hand (the others' would be copies of its large state). Only for a service that changes
-    no balance before its broadcast (``table_act``, ``table_timeout``): the
-    broadcast shows the balances read here.
+    read, not locked, as ``table_changed`` reads them. Only the first seat's
+    row carries the hand (the others' would be copies of its large state).
+    Only for a service that changes no balance before its broadcast
+    (``table_act``, ``table_timeout``): the broadcast shows the balances read
+    here.
     """
     from django.contrib.auth import get_user_model
 
