@@ -74,6 +74,8 @@ class Processes:
         self.env = env
         self.logdir = logdir
         self.procs: list[tuple[str, subprocess.Popen]] = []
+        url = urllib.parse.urlparse(env.get("DATABASE_URL", ""))
+        self.database = url.path.lstrip("/") if url.scheme.startswith("postgres") else None
 
     def start(self, name: str, args: list[str]) -> subprocess.Popen:
         log = open(self.logdir / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
@@ -96,20 +98,31 @@ class Processes:
                 )
 
     def cpu_seconds(self) -> dict[str, float]:
-        """CPU time (user + system) so far of each started process and its children, by name."""
+        """CPU time (user + system) so far of each started process and its children, by name.
+
+        With PostgreSQL on this host, also its backends connected to the bench's
+        database (``postgres``; a backend that exits within the window takes its
+        CPU with it, but the bench's processes keep their connections).
+        """
         tick = os.sysconf("SC_CLK_TCK")
         groups = {proc.pid: name for name, proc in self.procs}
+        backend_title = f" {self.database} " if self.database else None
         used: Counter = Counter()
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                comm, stat = (entry / "stat").read_text().rsplit(")", 1)
+                fields = stat.split()
+                pgrp = int(fields[2])
+                if pgrp in groups:
+                    used[groups[pgrp]] += (int(fields[11]) + int(fields[12])) / tick
+                elif backend_title and comm.endswith("(postgres"):
+                    title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                    if title.startswith("postgres: ") and backend_title in title:
+                        used["postgres"] += (int(fields[11]) + int(fields[12])) / tick
             except OSError:
                 continue
-            pgrp = int(fields[2])
-            if pgrp in groups:
-                used[groups[pgrp]] += (int(fields[11]) + int(fields[12])) / tick
         return dict(used)
 
     def stop(self) -> None:

@@ -4,7 +4,7 @@
 
     # instructions of the calls alone, repeatable on a busy machine (divide by --actions):
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect=starmap_next \
-        .venv/bin/python bench/load_profile.py --actions 150 --no-sql-log --callgrind
+        .venv/bin/python bench/load_profile.py --actions 150 --no-sql-log --deal-seed 1 --callgrind
 
 Plays 斗地主 hands of the ``bench-load`` tier (made by bench/load.py; run that
 once first) in this process through ``services.table_act``, exactly as the
@@ -12,8 +12,11 @@ consumer calls it, with three bench users at one table: random choices
 between pass and the hint, as the load clients do. Prints the SQL queries per
 action (``CaptureQueriesContext``, the statements grouped by their first
 words), the group sends per action, the mean time per action including the
-broadcast after commit, and with ``--profile`` the top functions by
-cumulative time.
+broadcast after commit, the CPU of the calling thread and of the
+connection's PostgreSQL backend, and with ``--profile`` the top functions by
+cumulative time. Measure CPU with ``--no-sql-log``: while statements are
+captured the runtime runs them on Django's own cursor, not the server-bound,
+prepared one (rooms/tables/statements.py).
 """
 
 # ruff: noqa: E402 - the path is set before the imports
@@ -41,11 +44,41 @@ from collections import Counter
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.load_settings")
 
 
+class _Backend:
+    """The CPU seconds of one PostgreSQL backend process, from /proc (same host only)."""
+
+    def __init__(self, pid: int) -> None:
+        self.path = Path(f"/proc/{pid}/stat")
+        self.tick = 1 / os.sysconf("SC_CLK_TCK")
+        self.readable = self.path.exists()
+
+    def cpu(self) -> float:
+        if not self.readable:
+            return 0.0
+        fields = self.path.read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * self.tick  # utime, stime
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=300)
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=60,
+        help="actions played first and not measured (at least one hand's end among them): the "
+        "first calls import modules and open connections, a one-off cost of millions of instructions",
+    )
+    parser.add_argument(
+        "--deal-seed",
+        type=int,
+        default=None,
+        help="deal every hand from seeds drawn from random.Random(N) instead of secrets, so two "
+        "versions of the code play the very same hands (compare --callgrind counts)",
+    )
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative or tottime")
+    parser.add_argument("--profile-out", help="also write the profile's stats to this file (pstats)")
     parser.add_argument("--show-sql", action="store_true", help="print the statements of one action")
     parser.add_argument(
         "--no-sql-log",
@@ -138,6 +171,18 @@ def main() -> int:
 
     fanout._publish = counting_publish
 
+    if args.deal_seed is not None:
+        from rooms.tables import hands as hands_module
+
+        deals = random.Random(args.deal_seed)
+
+        class _SeededSecrets:
+            @staticmethod
+            def token_bytes(n: int) -> bytes:
+                return deals.randbytes(n)
+
+        hands_module.secrets = _SeededSecrets  # only hand_start draws from it
+
     table = None
     for user in users:
         table = services.table_quick_start(tier_id=tier.pk, user=user)
@@ -157,6 +202,12 @@ def main() -> int:
         profiler = cProfile.Profile()
     done = 0
     idle = 0
+    warm = 0  # warm-up actions played
+    hands_ended = 0
+    backend_cpu = 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = _Backend(cursor.fetchone()[0])
     while done < args.actions:
         hand = Hand.objects.filter(table=table, status="playing").first()
         if hand is None:
@@ -164,6 +215,7 @@ def main() -> int:
             if idle > 5:
                 raise SystemExit("no hand starts at the profile table")
             finished = Hand.objects.filter(table=table, status="finished").first()
+            hands_ended += 1
             if finished is not None:
                 services.hand_settle(hand_id=finished.pk)
             for user in users:
@@ -185,12 +237,19 @@ def main() -> int:
         else:
             options = view["choices"]
         action = rng.choice(options)
+        if warm < args.warmup or (args.warmup and not hands_ended):
+            services.table_act(table_id=table.pk, user=by_seat[seat], action=action)
+            warm += 1
+            continue
+        if not done:
+            sends.clear()  # count the measured actions' sends only
         with (
             contextlib.nullcontext(None) if args.no_sql_log else CaptureQueriesContext(connection) as queries
         ):
             started = time.perf_counter()
             cpu_started = time.process_time()
             thread_started = time.thread_time()
+            backend_started = backend.cpu()
             usage_started = resource.getrusage(resource.RUSAGE_THREAD)
             if profiler:
                 profiler.enable()
@@ -206,6 +265,7 @@ def main() -> int:
             thread_cpu += time.thread_time() - thread_started
             usage = resource.getrusage(resource.RUSAGE_THREAD)
             thread_sys += usage.ru_stime - usage_started.ru_stime
+            backend_cpu += backend.cpu() - backend_started
         per_action.append(len(queries) if queries is not None else 0)
         for q in queries.captured_queries if queries is not None else ():
             kinds[" ".join(re.sub(r'"[^"]*"\.', "", q["sql"]).split()[:3])[:60]] += 1
@@ -225,6 +285,11 @@ def main() -> int:
         "the channel layer's send runs on its own event loop thread), "
         f"{thread_sys / done * 1000:.2f} ms of it in the kernel"
     )
+    if backend.readable:
+        print(
+            f"  {backend_cpu / done * 1000:.2f} ms of CPU in this connection's PostgreSQL backend "
+            f"(/proc, {backend.tick * 1000:.0f} ms ticks)"
+        )
     print("  statements per action by kind:")
     for kind, n in kinds.most_common(20):
         print(f"    {n / done:5.2f}  {kind}")
@@ -233,6 +298,8 @@ def main() -> int:
     if profiler:
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(35)
+        if args.profile_out:
+            profiler.dump_stats(args.profile_out)
         print(out.getvalue())
     return 0
 

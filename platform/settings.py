@@ -119,6 +119,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Serialise writers instead of failing with "database is locked" under threads.
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The table runtime's written-out statements (rooms/tables/statements.py) are bound by
+    # the server and prepared once a text has run this many times on a connection (PostgreSQL
+    # then plans them once, not at every action); the ORM's statements are bound by Django in
+    # the text and never prepared. "off" behind a pooler that cannot keep prepared statements
+    # (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
+    _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        None if _prepare in {"off", "none", ""} else int(_prepare)
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"

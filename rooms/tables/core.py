@@ -16,7 +16,7 @@ from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 from django.utils import timezone
 
-from rooms.tables import hands
+from rooms.tables import hands, statements
 from rooms.tables.broadcast import engine_for, seat_is_auto
 from rooms.tables.errors import TableNotFound
 from rooms.tables.models import Hand, HandAction, Seat, Table
@@ -92,6 +92,16 @@ def _instance(model, values, db=None):
     return obj
 
 
+def _relate(obj, name: str, related) -> None:
+    """``obj.<name> = related`` for a foreign key whose id the row already gave ``obj``, as ``select_related`` does.
+
+    Only the relation's cache is set (``ForeignKey.set_cached_value``): the
+    descriptor's own checks (types, database routers) cost more than building
+    the instance.
+    """
+    obj._state.fields_cache[name] = related
+
+
 def lock_table(table_id: int, *, bump: bool = False) -> Table:
     """Lock and return the table row (the one lock that serialises a table), with its tier and game.
 
@@ -109,19 +119,16 @@ def lock_table(table_id: int, *, bump: bool = False) -> Table:
         if table is None:
             raise TableNotFound()
         return table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _sql("lock_table_bump" if bump else "lock_table", lambda: _lock_table_sql(bump)), [table_id]
-        )
-        row = cursor.fetchone()
+    sql = _sql("lock_table_bump" if bump else "lock_table", lambda: _lock_table_sql(bump))
+    row = statements.run(sql, [table_id], statements.fetch_one)
     if row is None:
         raise TableNotFound()
     n_table, n_tier = len(Table._meta.concrete_fields), len(RoomTier._meta.concrete_fields)
     db = connections[DEFAULT_DB_ALIAS]
     table = _instance(Table, row[:n_table], db)
     tier = _instance(RoomTier, row[n_table : n_table + n_tier], db)
-    tier.game = _instance(Game, row[n_table + n_tier :], db)
-    table.tier = tier
+    _relate(tier, "game", _instance(Game, row[n_table + n_tier :], db))
+    _relate(table, "tier", tier)
     return table
 
 
@@ -156,9 +163,7 @@ def lock_seats(table: Table) -> list[Seat]:
             .select_related("user")
             .order_by("index")
         )
-    with connection.cursor() as cursor:
-        cursor.execute(_sql("lock_seats", _lock_seats_sql), [table.pk])
-        rows = cursor.fetchall()
+    rows = statements.run(_sql("lock_seats", _lock_seats_sql), [table.pk], statements.fetch_all)
     return _seats_from_rows(rows, get_user_model())
 
 
@@ -181,9 +186,8 @@ def _seats_from_rows(rows, user_model) -> list[Seat]:
     seats = []
     for row in rows:
         seat = _instance(Seat, row[:n_seat], db)
-        seat.user = (
-            _instance(user_model, row[n_seat : n_seat + n_user], db) if seat.user_id is not None else None
-        )
+        user = _instance(user_model, row[n_seat : n_seat + n_user], db) if seat.user_id is not None else None
+        _relate(seat, "user", user)
         seats.append(seat)
     return seats
 
@@ -193,20 +197,35 @@ def open_hand(table: Table) -> Hand | None:
     if not _postgres():
         hands_ = Hand.objects.select_for_update(of=("self",)).filter(table=table, status__in=OPEN_STATUSES)
         return hands_.order_by("-pk").first()
-    with connection.cursor() as cursor:
-        cursor.execute(_sql("open_hand", _open_hand_sql), [table.pk, *OPEN_STATUSES])
-        row = cursor.fetchone()
+    row = statements.run(_sql("open_hand", _open_hand_sql), [table.pk], statements.fetch_one)
     return _instance(Hand, row) if row is not None else None
 
 
 OPEN_STATUSES = (Hand.Status.PLAYING, Hand.Status.FINISHED)
 
 
+def hand_table_id(hand_id: int) -> int | None:
+    """The id of the hand's table, or None if there is no such hand (read, not locked: a timer's first step)."""
+    if not _postgres():
+        return Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    row = statements.run(_sql("hand_table", _hand_table_sql), [hand_id], statements.fetch_one)
+    return row[0] if row is not None else None
+
+
+def _hand_table_sql() -> str:
+    qn = connection.ops.quote_name
+    column = qn(Hand._meta.get_field("table").column)
+    return f"SELECT {column} FROM {qn(Hand._meta.db_table)} WHERE {qn('id')} = %s"
+
+
 def _open_hand_sql() -> str:
     qn = connection.ops.quote_name
+    # The statuses are written in the text, not bound: a plan made for any parameters
+    # (a prepared statement's generic plan) can then use the partial index of open hands.
+    statuses = ", ".join(f"'{status}'" for status in OPEN_STATUSES if status.isalpha())
     return (
         f"SELECT {_columns(Hand, 'h')} FROM {qn(Hand._meta.db_table)} h "
-        f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN (%s, %s) "
+        f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN ({statuses}) "
         f"ORDER BY h.{qn('id')} DESC LIMIT 1 FOR UPDATE OF h"
     )
 
@@ -227,10 +246,11 @@ def lock_play(table: Table) -> Play:
 
     The seats and the open hand are locked (the hand in a CTE of its own: the
     row of an outer join cannot be locked); the balances and win counts are
-    read, not locked, as ``table_changed`` reads them. Each seat's row carries
-    the same hand, which is built once. Only for a service that changes
-    no balance before its broadcast (``table_act``, ``table_timeout``): the
-    broadcast shows the balances read here.
+    read, not locked, as ``table_changed`` reads them. Only the first seat's
+    row carries the hand (the others' would be copies of its large state).
+    Only for a service that changes no balance before its broadcast
+    (``table_act``, ``table_timeout``): the broadcast shows the balances read
+    here.
     """
     from django.contrib.auth import get_user_model
 
@@ -241,11 +261,8 @@ def lock_play(table: Table) -> Play:
 
         balances, wins = balances_and_wins(table, [s.user_id for s in seats if s.user_id])
         return Play(seats, open_hand(table), balances, wins)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _sql("lock_play", _lock_play_sql), [table.pk, *OPEN_STATUSES, table.tier.game.slug, table.pk]
-        )
-        rows = cursor.fetchall()
+    params = [table.pk, table.tier.game.slug, table.pk, table.pk]
+    rows = statements.run(_sql("lock_play", _lock_play_sql), params, statements.fetch_all)
     n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
     n_people = n_seat + n_user
     seats = _seats_from_rows([row[:n_people] for row in rows], user_model)
@@ -273,6 +290,8 @@ def _lock_play_sql() -> str:
     user_model = get_user_model()
     qn = connection.ops.quote_name
     seat_user = f"s.{qn(Seat._meta.get_field('user').column)}"
+    seat_table = qn(Seat._meta.get_field("table").column)
+    first_seat = f"(SELECT min(f.{qn('index')}) FROM {qn(Seat._meta.db_table)} f WHERE f.{seat_table} = %s)"
     return (
         f"WITH h AS MATERIALIZED ({_open_hand_sql()}) "
         f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}, a.{qn('balance')}, w.{qn('wins')}, h.* "
@@ -281,8 +300,8 @@ def _lock_play_sql() -> str:
         f"LEFT JOIN {qn(Account._meta.db_table)} a ON a.{qn('user_id')} = {seat_user} "
         f"LEFT JOIN {qn(GameStats._meta.db_table)} w ON w.{qn('user_id')} = {seat_user} "
         f"AND w.{qn('game_slug')} = %s "
-        "LEFT JOIN h ON TRUE "
-        f"WHERE s.{qn(Seat._meta.get_field('table').column)} = %s ORDER BY s.{qn('index')} FOR UPDATE OF s"
+        f"LEFT JOIN h ON s.{qn('index')} = {first_seat} "
+        f"WHERE s.{seat_table} = %s ORDER BY s.{qn('index')} FOR UPDATE OF s"
     )
 
 
@@ -373,10 +392,11 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
     else:
         hand.deadline = now + timedelta(seconds=seconds or 0) if (seconds is not None or not actors) else None
     hand_write(hand)
-    from rooms.tables.timers import timer_enqueue
+    from rooms.tables.timers import timer_enqueue, timer_wanted
 
     hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
-    transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
+    if timer_wanted(deadline, now):  # a human's turn is left to the beat tick: no hook at all
+        transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
 
 
 # What a move saves of the hand (``hand.save(update_fields=...)``); a finished hand saves more.
@@ -396,19 +416,15 @@ def hand_write(hand: Hand, fields: tuple[str, ...] = PLAY_FIELDS) -> None:
     values.append(hand.pk)
     count = len(actions)
     sql = _sql(f"hand_write:{','.join(fields)}:{count}", lambda: _hand_write_sql(fields, count))
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*_actions_params(actions), *values])
+    statements.run(sql, [*_actions_params(actions), *values])
 
 
 def hand_write_actions(hand: Hand) -> None:
     """Write the log entries ``record_action`` appended, without the hand (which a caller saves its own way)."""
     actions = hand.__dict__.pop(UNSAVED_ACTIONS, [])
     if actions:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                _sql(f"actions:{len(actions)}", lambda: _actions_insert_sql(len(actions))),
-                _actions_params(actions),
-            )
+        sql = _sql(f"actions:{len(actions)}", lambda: _actions_insert_sql(len(actions)))
+        statements.run(sql, _actions_params(actions))
 
 
 def _actions_params(actions: list[list]) -> list:

@@ -22,6 +22,7 @@ from rooms.tables.bots import bot_choose_action
 from rooms.tables.broadcast import engine_for, seat_is_auto, table_changed
 from rooms.tables.core import (
     countdown_over,
+    hand_table_id,
     hand_write_actions,
     lock_play,
     lock_seats,
@@ -172,7 +173,7 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
     whose own turn ran out, who is put under 托管. With no actor, the engine's
     ``on_deadline`` moves the hand on. A stale or early timer does nothing.
     """
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    table_id = hand_table_id(hand_id)
     if table_id is None:
         return False
     with transaction.atomic(durable=True):

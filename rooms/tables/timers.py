@@ -29,14 +29,25 @@ logger = logging.getLogger(__name__)
 _loops: dict[int, asyncio.Task] = {}
 
 
-def timer_enqueue(*, hand_id: int, token: int, deadline: datetime | None) -> None:
-    """Send a near deadline to the workers as a task with an ETA (only when a broker runs the timers)."""
+# A deadline further away than this is left to the beat tick: no task per human turn.
+TIMER_TASK_HORIZON = timedelta(seconds=10)
+
+
+def timer_wanted(deadline: datetime | None, now: datetime) -> bool:
+    """Say whether ``timer_enqueue`` would send this deadline as a task (cheap checks first)."""
+    if deadline is None or deadline - now > TIMER_TASK_HORIZON:
+        return False
+    if getattr(settings, "TABLE_TIMERS_IN_PROCESS", False):
+        return False
     from platform.celery_app import app
 
-    if deadline is None or app.conf.task_always_eager or getattr(settings, "TABLE_TIMERS_IN_PROCESS", False):
+    return not app.conf.task_always_eager
+
+
+def timer_enqueue(*, hand_id: int, token: int, deadline: datetime | None) -> None:
+    """Send a near deadline to the workers as a task with an ETA (only when a broker runs the timers)."""
+    if not timer_wanted(deadline, timezone.now()):
         return
-    if deadline - timezone.now() > timedelta(seconds=10):
-        return  # the beat tick finds it in time; no need for a task per human turn
     from rooms.tables.tasks import hand_timeout
 
     try:

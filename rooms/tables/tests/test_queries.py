@@ -193,3 +193,56 @@ def test_a_refused_action_leaves_the_event_sequence_where_it_was(human_table):
         table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[-1]
     )
     assert seq == before + 1 == Table.objects.get(pk=human_table.pk).seq
+
+
+def test_frame_text_is_the_compact_json_of_its_value():
+    """``frame_text`` runs the encoder's C core made once; its text is json.dumps's, character for character."""
+    values = [
+        None,
+        'a"b\\c\n\u4e2d\u6587 \u2603 \U0001f0cf',
+        [1, -2.5, 1e100, -0.0, 12345678901234567890, True, False],
+        {"seat": 0, 1: "int key", "nested": {"cards": ["As", "XJ"], "empty": [], "none": None}},
+        float("inf"),
+    ]
+    for value in values:
+        assert broadcast.frame_text(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    with pytest.raises(TypeError):
+        broadcast.frame_text({"when": object()})
+
+
+@pytest.mark.postgres  # prepared statements are PostgreSQL's
+def test_the_written_out_statements_are_prepared_and_read_the_same(human_table):
+    """Past ``prepare_threshold`` runs the statements are prepared on the connection, and read the same rows."""
+    from django.db import transaction
+
+    from rooms.tables import core
+
+    threshold = connection.settings_dict["OPTIONS"].get("prepare_threshold")  # DB_PREPARE_THRESHOLD
+
+    def prepared() -> set[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return {row[0] for row in cursor.fetchall()}
+
+    reads = []
+    for _ in range((threshold or 5) + 2):
+        with transaction.atomic():
+            table = core.lock_table(human_table.pk)
+            play = core.lock_play(table)
+        reads.append((table, play))
+    if threshold is None:  # "off" (a pooler that cannot keep them): nothing is prepared
+        assert not prepared()
+    else:
+        assert any("FOR UPDATE OF s" in text for text in prepared())
+        assert any("FOR UPDATE OF t" in text for text in prepared())
+
+    def fields(obj) -> dict:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    first, last = reads[0], reads[-1]
+    assert fields(first[0]) == fields(last[0]) and fields(first[1].hand) == fields(last[1].hand)
+    assert [fields(s.user) for s in first[1].seats] == [fields(s.user) for s in last[1].seats]
+    orm_hand = Hand.objects.get(pk=last[1].hand.pk)
+    # The same aware datetimes, in the same zone, as the ORM's own loader gives.
+    assert last[1].hand.started_at == orm_hand.started_at
+    assert last[1].hand.started_at.tzinfo is orm_hand.started_at.tzinfo

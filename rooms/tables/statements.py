@@ -1,0 +1,85 @@
+"""How the table runtime's written-out statements run: bound and prepared by the server on PostgreSQL.
+
+Django's cursor quotes every parameter into the statement's text in Python
+(psycopg's ``ClientCursor``; the hand's state is the largest), PostgreSQL
+parses and plans that text again each time (the action's locking read joins
+five relations: planning it cost PostgreSQL more than running it), and
+Django's cursor wrapper adds its own work to each statement. The statements
+of ``rooms/tables/core.py`` are few and fixed, so here they run on psycopg's
+own ``Cursor``: the parameters travel apart from the text, and psycopg
+prepares a text once it has run ``prepare_threshold`` times on the connection
+(``DB_PREPARE_THRESHOLD`` in the settings, default 5; "off", nothing is
+prepared, for a pooler that cannot keep prepared statements). PostgreSQL
+then uses one generic plan for it (the texts keep constants such as the open
+statuses written in, so that plan can use the partial indexes). psycopg
+forgets its prepared statements at every rollback (a refused action), and
+prepares them again five runs later. The ORM's statements keep Django's
+cursor, which never prepares.
+
+Errors are Django's (``wrap_database_errors``), as from any cursor. When
+something watches the statements (the query log of ``DEBUG`` and of tests'
+``CaptureQueriesContext``, an ``execute_wrapper``) they run on Django's own
+cursor, as before, so the log shows each with its values (psycopg keeps no
+text of a prepared statement's run for it). Another database (the embedded
+SQLite) runs them on Django's cursor too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+
+_TIMESTAMPTZ_OID = 1184  # PostgreSQL's oid of timestamptz
+
+
+def fetch_one(cursor) -> tuple | None:
+    return cursor.fetchone()
+
+
+def fetch_all(cursor) -> list[tuple]:
+    return cursor.fetchall()
+
+
+def fetch_none(cursor) -> None:
+    return None
+
+
+def run(sql: str, params: Sequence[Any], fetch: Callable[[Any], Any] = fetch_none) -> Any:
+    """Execute ``sql`` with ``params`` on the default database and return ``fetch(cursor)``."""
+    db = connections[DEFAULT_DB_ALIAS]
+    if db.vendor != "postgresql" or db.queries_logged or db.execute_wrappers:
+        with db.cursor() as cursor:
+            cursor.execute(sql, params)
+            return fetch(cursor)
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    with db.wrap_database_errors, _server_cursor(db) as cursor:
+        cursor.execute(sql, params)
+        return fetch(cursor)
+
+
+def _server_cursor(db):
+    import psycopg
+
+    connection = db.connection
+    cursor = psycopg.Cursor(connection)
+    if db.timezone is UTC and connection.pgconn.parameter_status(b"TimeZone") == b"UTC":
+        # Django's timestamp loader (a Python subclass of psycopg's, which then sets
+        # Django's time zone) gives the same aware datetimes in UTC as psycopg's own
+        # loader (C) in a UTC session, at a twentieth of the cost; 14 per action.
+        cursor.adapters.register_loader(
+            _TIMESTAMPTZ_OID, psycopg.adapters.get_loader(_TIMESTAMPTZ_OID, _TEXT)
+        )
+    elif connection.adapters.get_loader(_TIMESTAMPTZ_OID, _TEXT).timezone != db.timezone:
+        # As Django's create_cursor: timestamps in Django's time zone, should the connection's differ.
+        from django.db.backends.postgresql.psycopg_any import register_tzloader
+
+        register_tzloader(db.timezone, cursor)
+    return cursor
+
+
+_TEXT = 0  # psycopg.pq.Format.TEXT
