@@ -97,12 +97,12 @@ class Processes:
                     f"{name} exited with {proc.returncode}; see {self.logdir / (name + '.log')}"
                 )
 
-    def cpu_seconds(self) -> dict[str, float]:
+    def cpu_seconds(self) -> dict:
         """CPU time (user + system) so far of each started process and its children, by name.
 
-        With PostgreSQL on this host, also its backends connected to the bench's
-        database (``postgres``; a backend that exits within the window takes its
-        CPU with it, but the bench's processes keep their connections).
+        With PostgreSQL on this host, also each of its backends connected to the
+        bench's database, keyed ``("postgres", pid)``: backends come and go (a
+        sign-in's, the set-up's), so ``window_cpu`` counts each one's own growth.
         """
         tick = os.sysconf("SC_CLK_TCK")
         groups = {proc.pid: name for name, proc in self.procs}
@@ -120,7 +120,7 @@ class Processes:
                 elif backend_title and comm.endswith("(postgres"):
                     title = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
                     if title.startswith("postgres: ") and backend_title in title:
-                        used["postgres"] += (int(fields[11]) + int(fields[12])) / tick
+                        used["postgres", int(entry.name)] += (int(fields[11]) + int(fields[12])) / tick
             except OSError:
                 continue
         return dict(used)
@@ -550,6 +550,20 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def window_cpu(before: dict, after: dict) -> dict[str, float]:
+    """CPU seconds used between two ``cpu_seconds`` readings, by name.
+
+    A PostgreSQL backend counts with what it used since the first reading, or
+    all it used if it started later; one that exited before the second reading
+    is missing (an undercount: the bench's long-lived connections do the work).
+    """
+    used: Counter = Counter()
+    for key, seconds in after.items():
+        name = key[0] if isinstance(key, tuple) else key
+        used[name] += seconds - before.get(key, 0)
+    return dict(used)
+
+
 def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -610,7 +624,7 @@ async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int],
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     window = await asyncio.to_thread(db_window, tier_id=tier_id, start=db_start, end=db_end)
-    cpu = {name: used - cpu_before.get(name, 0) for name, used in cpu_after.items()}
+    cpu = window_cpu(cpu_before, cpu_after)
     return {
         "elapsed": elapsed,
         "tables": len(arrivals),
