@@ -113,11 +113,9 @@ def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, d
         packed = [
             (table_id, message, msgpack.packb(message, use_bin_type=True)) for table_id, message in frames
         ]
-        try:
-            hub.loop.call_soon_threadsafe(hub.publish, packed)
+        if hub.hand(packed):
             return rest
-        except RuntimeError:  # the loop closed meanwhile: publish from here
-            pass
+        # the loop closed meanwhile: publish from here
     try:
         _publish(
             address,
@@ -211,6 +209,10 @@ class TableFanout:
         self.publisher: asyncio.StreamWriter | None = None
         self.publisher_task: asyncio.Task | None = None
         self.unsent: list[bytes] = []  # PUBLISH commands waiting for the publisher's connection
+        # Frames handed over by the table threads (``hand``), published together by ``_flush``.
+        self.handed: list[list[tuple[int, dict, bytes]]] = []
+        self.handed_lock = threading.Lock()
+        self.flush_due = False  # a ``_flush`` is scheduled on the loop
 
     # --- subscription -----------------------------------------------------------
 
@@ -348,6 +350,38 @@ class TableFanout:
                 _deliver(inbox, {"type": "table.resync"}, table_id)
 
     # --- publishing ---------------------------------------------------------------
+
+    def hand(self, packed: list[tuple[int, dict, bytes]]) -> bool:
+        """From a table thread: have the loop ``publish`` these frames; False if the loop is closed.
+
+        The changes committed between two turns of the loop are published
+        together (one wake-up of the loop, one write to Redis): under load the
+        threads commit several changes while the loop is busy, and a wake-up
+        (``call_soon_threadsafe``) and a write for each was a good part of the
+        loop's time per change. Their order is kept.
+        """
+        with self.handed_lock:
+            self.handed.append(packed)
+            if self.flush_due:
+                return True
+            self.flush_due = True
+        try:
+            self.loop.call_soon_threadsafe(self._flush)
+        except RuntimeError:  # the loop is closed: the caller publishes what nobody will flush
+            with self.handed_lock:
+                self.handed.remove(packed)
+                self.flush_due = False
+            return False
+        return True
+
+    def _flush(self) -> None:
+        with self.handed_lock:
+            handed, self.handed = self.handed, []
+            self.flush_due = False
+        if len(handed) == 1:
+            self.publish(handed[0])
+        elif handed:
+            self.publish([frames for packed in handed for frames in packed])
 
     def publish(self, packed: list[tuple[int, dict, bytes]]) -> None:
         """On the loop: the frames of changes this process committed, for its own sockets and every other process.

@@ -10,6 +10,7 @@ hidden-card test also checks that no seat misses a broadcast.
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 import redis
@@ -178,3 +179,31 @@ def test_a_socket_far_behind_loses_messages_instead_of_queueing_without_end():
     for n in range(3):
         fanout._deliver(inbox, {"n": n}, table_id=1)
     assert [inbox.get_nowait()["n"] for _ in range(inbox.qsize())] == [0, 1]
+
+
+async def test_the_changes_handed_over_before_the_loop_turns_are_published_together_in_order():
+    loop = asyncio.get_running_loop()
+    hub = fanout.TableFanout("redis://127.0.0.1:1/0", "test:frames:0:", loop=loop)
+    published = []
+    hub.publish = published.append
+    first, second, third = [(1, {"seq": 1}, b"a")], [(2, {"seq": 1}, b"b")], [(1, {"seq": 2}, b"c")]
+    # From threads, as the table threads do, while the loop is not turning.
+    threads = [threading.Thread(target=hub.hand, args=(packed,)) for packed in (first, second)]
+    for thread in threads:
+        thread.start()
+        thread.join()
+    assert hub.hand(third)
+    assert published == []
+    await asyncio.sleep(0)
+    assert published == [first + second + third]  # one publish: one write to Redis
+    assert hub.hand(first)
+    await asyncio.sleep(0)
+    assert published[1:] == [first]
+
+
+def test_a_closed_loop_takes_nothing():
+    loop = asyncio.new_event_loop()
+    hub = fanout.TableFanout("redis://127.0.0.1:1/0", "test:frames:0:", loop=loop)
+    loop.close()
+    assert not hub.hand([(1, {"seq": 1}, b"a")])  # the caller publishes it itself
+    assert hub.handed == [] and not hub.flush_due

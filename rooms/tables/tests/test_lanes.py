@@ -57,3 +57,70 @@ def test_every_thread_of_the_pool_runs_a_job():
     seen = set()
     pool.on_every_thread(lambda: seen.add(threading.get_ident()))
     assert seen == {thread.ident for thread in pool.threads}
+
+
+def test_shutdown_finishes_the_running_and_the_queued_calls_then_refuses_new_ones():
+    pool = TablePool(1)
+    lane, other = TableLane(pool), TableLane(pool)
+    release = threading.Event()
+    done = []
+
+    def call(name: str) -> str:
+        if name == "first":
+            release.wait(5)
+        done.append(name)
+        return name
+
+    futures = [lane.submit(call, "first"), lane.submit(call, "second"), other.submit(call, "other")]
+    stopping = threading.Thread(target=pool.shutdown)
+    stopping.start()
+    time.sleep(0.05)
+    assert stopping.is_alive()  # waits for the calls already made
+    release.set()
+    stopping.join(5)
+    assert not stopping.is_alive()
+    assert [f.result(timeout=0) for f in futures] == ["first", "second", "other"]
+    assert sorted(done) == ["first", "other", "second"]
+    assert not any(thread.is_alive() for thread in pool.threads)
+    try:
+        lane.submit(call, "late")
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("a call was accepted after the shutdown")
+    pool.shutdown()  # again: nothing to do
+
+
+def _exit_with(script: str) -> tuple[str, float]:
+    import os
+    import subprocess
+    import sys
+
+    code = "import django; django.setup()\nfrom rooms.tables.consumers import TableLane, TablePool\n" + script
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="platform.settings")
+    started = time.monotonic()
+    finished = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=30, env=env, check=True
+    )
+    return finished.stdout, time.monotonic() - started
+
+
+def test_the_calls_already_made_finish_when_the_process_exits():
+    # The main thread returns while one call runs and another waits in its lane:
+    # both finish before the process is gone (the threads are daemon threads).
+    out, _seconds = _exit_with(
+        "import time\n"
+        "lane = TableLane(TablePool(2))\n"
+        "def call(name):\n"
+        "    time.sleep(0.3)\n"
+        "    print(name, flush=True)\n"
+        "lane.submit(call, 'running'); lane.submit(call, 'queued')\n"
+        "time.sleep(0.05)\n"
+    )
+    assert out.split() == ["running", "queued"]
+
+
+def test_an_idle_pool_does_not_hold_the_exit():
+    out, seconds = _exit_with("lane = TableLane(TablePool(4))\nprint(lane.submit(lambda: 'done').result())\n")
+    assert out.split() == ["done"]
+    assert seconds < 20
