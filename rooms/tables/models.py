@@ -93,9 +93,14 @@ class Hand(models.Model):
         SETTLED = "settled", _("Settled")
         CANCELLED = "cancelled", _("Cancelled")
 
-    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="hands", verbose_name=_("table"))
+    # No index of its own on ``table`` or ``game_slug``: every move's UPDATE would have to write
+    # to each (an index on a changed column, ``deadline``, rules out a HOT update), and
+    # ``hand_unique_number`` (table, number) already serves the lookups by table.
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="hands", verbose_name=_("table"), db_index=False
+    )
     number = models.PositiveIntegerField(_("number"))
-    game_slug = models.SlugField(_("game"), max_length=40)
+    game_slug = models.SlugField(_("game"), max_length=40, db_index=False)
     # 32 bytes from secrets; shown only once the hand is over.
     seed = models.BinaryField(_("seed"), max_length=32)
     config = models.JSONField(_("config"), default=dict)
@@ -132,7 +137,15 @@ class Hand(models.Model):
                 name="hand_one_open_per_table",
             ),
         ]
-        indexes = [models.Index(fields=["status", "deadline"], name="hand_status_deadline")]
+        indexes = [
+            # The tick's overdue hands and the unsettled ones: only open hands are in it, not
+            # every hand ever played (settled and cancelled hands never need it).
+            models.Index(
+                fields=["status", "deadline"],
+                condition=models.Q(status__in=["playing", "finished"]),
+                name="hand_open_deadline",
+            )
+        ]
 
     def __str__(self) -> str:
         return _("Hand %(id)s") % {"id": self.pk}
@@ -145,7 +158,11 @@ class Hand(models.Model):
 class HandAction(models.Model):
     """One entry of a hand's action log; ``auto`` marks moves by the timer, 托管 or a bot."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions", verbose_name=_("hand"))
+    # No index of its own on ``hand``: ``handaction_unique_n`` (hand, n) serves its lookups, and
+    # every action's INSERT would write to it.
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="actions", verbose_name=_("hand"), db_index=False
+    )
     n = models.PositiveIntegerField(_("number"))
     # None for a deadline that moved the hand on without any seat acting.
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
