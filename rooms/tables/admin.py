@@ -91,10 +91,32 @@ class HandActionInline(admin.TabularInline):
         return players[obj.seat].get("name", "")
 
 
+class HandGameFilter(admin.SimpleListFilter):
+    """Hands by game, the choices read from the game catalogue.
+
+    Django's filter on the field itself lists the games with a ``DISTINCT``
+    over every hand ever played, on each page; hands have no index by game
+    (every move writes each index of its hand: tables migration 0004).
+    """
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        from rooms.models import Game
+
+        return [(game.slug, str(game)) for game in Game.objects.filter(family=Game.Family.SEATED)]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(game_slug=self.value())
+        return queryset
+
+
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
     list_display = ["id", "table", "number", "game_slug", "status", "started_at", "settlement_link"]
-    list_filter = ["status", "game_slug"]
+    list_filter = ["status", HandGameFilter]
     search_fields = ["=id", "=table__id", "settlement_key"]
     inlines = [HandActionInline]
     change_form_template = "admin/tables/hand/change_form.html"

@@ -138,3 +138,17 @@ def test_a_hand_in_play_shows_no_cards_and_no_replay(client, staff, ddz_tier, ma
     assert "Replay matches" not in replay
     with pytest.raises(HandNotReplayable, match="still in play"):
         hand_replay(hand=hand)
+
+
+def test_the_hand_list_filters_by_game_from_the_catalogue(client, staff, settled_hand):
+    client.force_login(staff)
+    url = reverse("admin:tables_hand_changelist")
+    everything = client.get(url)
+    assert everything.status_code == 200
+    # The filter offers the catalogue's seated games, not a DISTINCT over every hand.
+    assert "?game=doudizhu" in everything.content.decode()
+
+    doudizhu = client.get(url, {"game": "doudizhu"})
+    assert list(doudizhu.context["cl"].result_list) == [settled_hand]
+    other = client.get(url, {"game": "zhajinhua"})
+    assert list(other.context["cl"].result_list) == []
