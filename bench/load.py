@@ -101,8 +101,8 @@ class Processes:
         """CPU time (user + system) so far of each started process and its children, by name.
 
         With PostgreSQL on this host, also each of its backends connected to the
-        bench's database, keyed ``("postgres", pid)``: backends come and go (a
-        sign-in's, the set-up's), so ``window_cpu`` counts each one's own growth.
+        bench's database, keyed ``("postgres", pid)``: backends come and go, so
+        ``CpuWindow`` adds up each one's growth between readings.
         """
         tick = os.sysconf("SC_CLK_TCK")
         groups = {proc.pid: name for name, proc in self.procs}
@@ -550,18 +550,40 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-def window_cpu(before: dict, after: dict) -> dict[str, float]:
-    """CPU seconds used between two ``cpu_seconds`` readings, by name.
+CPU_SAMPLE_EVERY = 1.0  # seconds between readings of /proc in the measured window
 
-    A PostgreSQL backend counts with what it used since the first reading, or
-    all it used if it started later; one that exited before the second reading
-    is missing (an undercount: the bench's long-lived connections do the work).
+
+class CpuWindow:
+    """CPU seconds used over the measured window, by name, from ``cpu_seconds`` readings.
+
+    The bench's own processes live through the window: their figure is the
+    last reading less the first. PostgreSQL's backends come and go (a
+    connection older than ``DB_CONN_MAX_AGE`` is replaced, a sign-in's
+    closes), so each backend's growth is added up reading by reading: one
+    that started within the window counts from zero, one that exited loses
+    at most what it used after the last reading (``CPU_SAMPLE_EVERY``).
     """
-    used: Counter = Counter()
-    for key, seconds in after.items():
-        name = key[0] if isinstance(key, tuple) else key
-        used[name] += seconds - before.get(key, 0)
-    return dict(used)
+
+    def __init__(self, first: dict) -> None:
+        self.first = first
+        self.last = first
+        self.backends: float | None = None
+
+    def add(self, reading: dict) -> None:
+        for key, seconds in reading.items():
+            if isinstance(key, tuple):
+                self.backends = (self.backends or 0.0) + seconds - self.last.get(key, 0)
+        self.last = reading
+
+    def used(self) -> dict[str, float]:
+        used = {
+            key: seconds - self.first.get(key, 0)
+            for key, seconds in self.last.items()
+            if not isinstance(key, tuple)
+        }
+        if self.backends is not None:
+            used["postgres"] = self.backends
+        return used
 
 
 def load_average() -> str:
@@ -608,23 +630,26 @@ async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int],
     )
     await asyncio.sleep(args.warmup)
     procs.check_alive()
-    cpu_before = procs.cpu_seconds()
+    cpu_window = CpuWindow(procs.cpu_seconds())
     clients_cpu = time.process_time()
     load_before = load_average()
     db_start = timezone.now()
     stats.measuring = True
     window_start = time.perf_counter()
-    await asyncio.sleep(args.seconds)
+    window_end = window_start + args.seconds
+    while (left := window_end - time.perf_counter()) > 0:
+        await asyncio.sleep(min(left, CPU_SAMPLE_EVERY))
+        cpu_window.add(procs.cpu_seconds())
     stats.measuring = False
     elapsed = time.perf_counter() - window_start
     db_end = timezone.now()
-    cpu_after = procs.cpu_seconds()
-    cpu_after["clients (this process)"] = time.process_time() - clients_cpu
+    clients_used = time.process_time() - clients_cpu
     load_after = load_average()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     window = await asyncio.to_thread(db_window, tier_id=tier_id, start=db_start, end=db_end)
-    cpu = window_cpu(cpu_before, cpu_after)
+    cpu = cpu_window.used()
+    cpu["clients (this process)"] = clients_used
     return {
         "elapsed": elapsed,
         "tables": len(arrivals),
