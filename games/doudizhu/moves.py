@@ -375,15 +375,22 @@ def layout(hand: list[str]) -> tuple:
 _LAYOUT_LIMIT = 512
 
 
-def _new_layout(shape: str) -> tuple:
-    """Count the layout of ``shape`` in one pass over its ranks (high to low) and remember it."""
+def _count(shape: str) -> tuple[bytes, list[int], list[int]]:
+    """One pass over a shape's ranks (high to low): the ranks as bytes, their counts and ends."""
+    ranks = shape.encode().translate(_RANK_BYTES)
     counts = [0] * N_RANKS
     ends = [0] * N_RANKS
     i = 0
-    for rank in shape.encode().translate(_RANK_BYTES):
+    for rank in ranks:
         i += 1
         counts[rank] += 1
         ends[rank] = i
+    return ranks, counts, ends
+
+
+def _new_layout(shape: str) -> tuple:
+    """Count the layout of ``shape`` and remember it."""
+    _ranks, counts, ends = _count(shape)
     quads = ()
     m3 = 0
     big = 4 in counts
@@ -660,14 +667,7 @@ def leads(hand: list[str]) -> list[dict]:
     """
     # The layout counted here, without the memo: a lead's hand is never listed twice (its
     # seat played last, so its hand changed, and it is about to play again).
-    ranks = "".join(hand)[::2].encode().translate(_RANK_BYTES)  # high to low
-    c = [0] * N_RANKS
-    ends = [0] * N_RANKS
-    i = 0
-    for r in ranks:
-        i += 1
-        c[r] += 1
-        ends[r] = i
+    ranks, c, ends = _count("".join(hand)[::2])
     held = sorted(set(ranks))
     rocket = ranks[:2] == _ROCKET_RANKS
     if 4 in c:
