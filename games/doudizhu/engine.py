@@ -170,8 +170,8 @@ class DoudizhuEngine:
                 return []
             last = state["last_play"]
             if last is None:
-                return moves.leads(state["hands"][seat])
-            return moves.follows(state["hands"][seat], last)
+                return _leads(state["hands"][seat])
+            return _follows(state["hands"][seat], last)
         if phase == "finished" or seat != state["turn"]:
             return []
         if phase == "bidding":
@@ -191,16 +191,17 @@ class DoudizhuEngine:
 
     def apply(self, state: State, seat: int, action: dict) -> State:
         """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
-        if type(action) is dict and seat == state["turn"] and state["phase"] == "playing":
+        if type(action) is dict and state["phase"] == "playing" and seat == state["turn"]:
             # The common case first: a well-formed play or pass. Anything this path does not
             # accept goes on to the full checks below, which give the refusal its reason.
-            if len(action) == 2:
+            kind = action.get("type")
+            if kind == "play":
                 cards = action.get("cards")
-                if type(cards) is list and cards and action.get("type") == "play":
+                if type(cards) is list and cards and len(action) == 2:
                     new = _play_checked(state, seat, cards)
                     if new is not None:
                         return new
-            elif len(action) == 1 and action.get("type") == "pass" and state["last_play"] is not None:
+            elif kind == "pass" and len(action) == 1 and state["last_play"] is not None:
                 return _pass(state, seat)
         if state["phase"] == "finished":
             raise IllegalAction(gettext_noop("The hand is over."))
@@ -444,15 +445,18 @@ class DoudizhuEngine:
         return build_view(self, state, seat)
 
 
+_NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up
+
+
 def _pass(state: State, seat: int) -> State:
     new = dict(state)
     trick = new["trick"] = list(state["trick"])
     trick[seat] = "pass"
     history = new["history"] = state["history"].copy()
     history.append({"seat": seat, "action": {"type": "pass"}})
-    new["turn"] = (seat + 1) % SEATS
+    new["turn"] = _NEXT_SEAT[seat]
     passes = state["passes"] + 1
-    if passes == SEATS - 1:
+    if passes == 2:  # SEATS - 1
         new["last_play"] = None  # two passes: the last player leads again
         passes = 0
     new["passes"] = passes
@@ -460,6 +464,8 @@ def _pass(state: State, seat: int) -> State:
 
 
 _CODE_OF = rules.CODE_OF
+_RANK_OF = rules.RANK_OF
+_leads, _follows = moves.leads, moves.follows
 # rules.readings_of_code's memo, looked up first so that a play seen before costs no call
 # (it is cleared in place when full, so this name stays the same dict).
 _BY_CODE = rules._BY_CODE
@@ -479,15 +485,14 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
     except ValueError:
         return None
     if n == 1:
-        # A single (a third of all plays): held, and its reading is its rank's alone.
+        # A single (a third of all plays): held, and it reads as a single of its rank alone.
         played = hand[start : start + 1]
-        remaining = hand[:start] + hand[start + 1 :]
-        code = _CODE_OF[played[0]]
-        found = _BY_CODE.get(code) or rules.readings_of_code(code)
-        kind, rank, size, chain = found[0]
+        remaining = hand.copy()
+        del remaining[start]
+        rank = _RANK_OF[played[0]]
         last = state["last_play"]
         if last is None or (last["kind"] == "single" and rank > last["rank"]):
-            return _laid(state, seat, played, remaining, kind, rank, size, chain)
+            return _laid(state, seat, played, remaining, "single", rank, 1, 1)
         return None
     played = hand[start : start + n]
     if played == cards:
@@ -560,7 +565,7 @@ def _laid(
     history.append({"seat": seat, "action": {"type": "play", "cards": played}})
     if not remaining:
         return close_hand(new, seat)
-    new["turn"] = (seat + 1) % SEATS
+    new["turn"] = _NEXT_SEAT[seat]
     return new
 
 

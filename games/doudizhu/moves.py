@@ -393,10 +393,12 @@ def _new_layout(shape: str) -> tuple:
     _ranks, counts, ends = _count(shape)
     quads = ()
     m3 = 0
-    big = 4 in counts
+    # ``in`` on bytes is one memchr; on the list it compares each count as an object.
+    packed = bytes(counts)
+    big = 4 in packed
     if big:
         quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
-    if big or 3 in counts:
+    if big or 3 in packed:
         big = True
         for r in _CHAIN_RANKS:
             if counts[r] >= 3:
@@ -670,9 +672,10 @@ def leads(hand: list[str]) -> list[dict]:
     ranks, c, ends = _count("".join(hand)[::2])
     held = sorted(set(ranks))
     rocket = ranks[:2] == _ROCKET_RANKS
-    if 4 in c:
+    packed = bytes(c)  # a memchr per test below, instead of comparing each count as an object
+    if 4 in packed:
         quads = [ends[q] for q in _PLAIN_RANKS if c[q] == 4]
-    elif 3 in c:
+    elif 3 in packed:
         quads = ()
     else:
         return _ordered_leads(hand, c, ends, held, (), rocket, None)

@@ -169,3 +169,10 @@ def test_apply_reads_a_play_as_the_rules_do_against_every_table():
                     continue
                 assert expected is not None, (action, previous)
                 assert new["last_play"]["kind"] == expected.kind and new["last_play"]["rank"] == expected.rank
+
+
+def test_a_lone_card_reads_as_a_single_of_its_rank_and_nothing_else():
+    # apply's fast path lays a lone held card as ("single", rank, 1, 1) without reading it.
+    for card, rank in rules.RANK_OF.items():
+        assert rules.readings([card]) == (rules.Combo("single", rank, 1, 1),)
+        assert rules.readings_of_code(rules.CODE_OF[card]) == (rules.Combo("single", rank, 1, 1),)
