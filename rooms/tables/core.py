@@ -20,6 +20,7 @@ from rooms.tables import hands, statements
 from rooms.tables.broadcast import engine_for, seat_is_auto
 from rooms.tables.errors import TableNotFound
 from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.state_cache import state_forget, state_keep_on_commit, state_known
 
 
 def setting(name: str, default):
@@ -218,13 +219,19 @@ def _hand_table_sql() -> str:
     return f"SELECT {column} FROM {qn(Hand._meta.db_table)} WHERE {qn('id')} = %s"
 
 
-def _open_hand_sql() -> str:
+def _open_hand_sql(state: str | None = None) -> str:
+    """The locking read of the open hand; ``state``: the expression that stands for the state column."""
     qn = connection.ops.quote_name
     # The statuses are written in the text, not bound: a plan made for any parameters
     # (a prepared statement's generic plan) can then use the partial index of open hands.
     statuses = ", ".join(f"'{status}'" for status in OPEN_STATUSES if status.isalpha())
+    columns = _columns(Hand, "h")
+    if state is not None:
+        columns = ", ".join(
+            state if f.attname == "state" else f"h.{qn(f.column)}" for f in Hand._meta.concrete_fields
+        )
     return (
-        f"SELECT {_columns(Hand, 'h')} FROM {qn(Hand._meta.db_table)} h "
+        f"SELECT {columns} FROM {qn(Hand._meta.db_table)} h "
         f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN ({statuses}) "
         f"ORDER BY h.{qn('id')} DESC LIMIT 1 FOR UPDATE OF h"
     )
@@ -261,7 +268,9 @@ def lock_play(table: Table) -> Play:
 
         balances, wins = balances_and_wins(table, [s.user_id for s in seats if s.user_id])
         return Play(seats, open_hand(table), balances, wins)
-    params = [table.pk, table.tier.game.slug, table.pk, table.pk]
+    known = state_known(table.pk)
+    key = [known.hand_id, known.xmin, known.ctid] if known is not None else [None, None, None]
+    params = [*key, table.pk, table.tier.game.slug, table.pk, table.pk]
     rows = statements.run(_sql("lock_play", _lock_play_sql), params, statements.fetch_all)
     n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
     n_people = n_seat + n_user
@@ -277,6 +286,10 @@ def lock_play(table: Table) -> Play:
     hand = None
     if rows and rows[0][n_people + 2] is not None:
         hand = _instance(Hand, rows[0][n_people + 2 :])
+        if hand.state is None:  # the row is still the version this process committed (the column is NOT NULL)
+            if known is None or known.hand_id != hand.pk:
+                raise RuntimeError(f"hand {hand.pk}: no state read and none kept")
+            hand.state = known.state
     return Play(seats, hand, balances, wins)
 
 
@@ -292,8 +305,12 @@ def _lock_play_sql() -> str:
     seat_user = f"s.{qn(Seat._meta.get_field('user').column)}"
     seat_table = qn(Seat._meta.get_field("table").column)
     first_seat = f"(SELECT min(f.{qn('index')}) FROM {qn(Seat._meta.db_table)} f WHERE f.{seat_table} = %s)"
+    # The hand's state only when the row is not the version this process committed last
+    # (``state_cache``): the key's three parameters come first, NULL when nothing is kept.
+    known = f"h.{qn('id')} = %s AND h.xmin = %s::xid AND h.ctid = %s::tid"
+    state = f"CASE WHEN {known} THEN NULL ELSE h.{qn('state')} END AS {qn('state')}"
     return (
-        f"WITH h AS MATERIALIZED ({_open_hand_sql()}) "
+        f"WITH h AS MATERIALIZED ({_open_hand_sql(state=state)}) "
         f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}, a.{qn('balance')}, w.{qn('wins')}, h.* "
         f"FROM {qn(Seat._meta.db_table)} s "
         f"LEFT JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = {seat_user} "
@@ -415,8 +432,19 @@ def hand_write(hand: Hand, fields: tuple[str, ...] = PLAY_FIELDS) -> None:
     values = [meta.get_field(name).get_db_prep_save(getattr(hand, name), connection) for name in fields]
     values.append(hand.pk)
     count = len(actions)
-    sql = _sql(f"hand_write:{','.join(fields)}:{count}", lambda: _hand_write_sql(fields, count))
-    statements.run(sql, [*_actions_params(actions), *values])
+    # A move of a hand still playing: keep the state it commits, keyed by the row version
+    # this statement writes, for this process's next locking read (``state_cache``).
+    keep = "state" in fields and hand.status == Hand.Status.PLAYING and _postgres()
+    if "state" in fields and not keep:
+        state_forget(hand.table_id)
+    name = f"hand_write:{','.join(fields)}:{count}:{keep}"
+    sql = _sql(name, lambda: _hand_write_sql(fields, count, returning=keep))
+    row = statements.run(
+        sql, [*_actions_params(actions), *values], statements.fetch_one if keep else statements.fetch_none
+    )
+    if keep and row is not None:
+        xmin, ctid = row
+        state_keep_on_commit(table_id=hand.table_id, hand_id=hand.pk, xmin=xmin, ctid=ctid, state=hand.state)
 
 
 def hand_write_actions(hand: Hand) -> None:
@@ -445,11 +473,13 @@ def _actions_insert_sql(count: int) -> str:
     )
 
 
-def _hand_write_sql(fields: tuple[str, ...], actions: int) -> str:
+def _hand_write_sql(fields: tuple[str, ...], actions: int, *, returning: bool = False) -> str:
     qn = connection.ops.quote_name
     meta = Hand._meta
     columns = ", ".join(f"{qn(meta.get_field(name).column)} = %s" for name in fields)
     update = f"UPDATE {qn(meta.db_table)} SET {columns} WHERE {qn('id')} = %s"
+    if returning:  # the key of the row version written (rooms/tables/state_cache.py)
+        update += " RETURNING xmin::text, ctid::text"
     if not actions:
         return update
     return f"WITH logged AS ({_actions_insert_sql(actions)}) {update}"
