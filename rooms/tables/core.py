@@ -448,7 +448,9 @@ def hand_write(hand: Hand, fields: tuple[str, ...] = PLAY_FIELDS) -> None:
     row = statements.run(sql, params, statements.fetch_one if keep else statements.fetch_none, db=db)
     if keep and row is not None:
         xmin, ctid = row
-        state_keep_on_commit(table_id=hand.table_id, hand_id=hand.pk, xmin=xmin, ctid=ctid, state=hand.state)
+        state_keep_on_commit(
+            table_id=hand.table_id, hand_id=hand.pk, xmin=xmin, ctid=ctid, state=hand.state, db=db
+        )
 
 
 def hand_write_actions(hand: Hand) -> None:

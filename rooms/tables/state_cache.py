@@ -29,7 +29,7 @@ import threading
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +57,13 @@ def state_known(table_id: int) -> KnownState | None:
     return _known.get(table_id)
 
 
-def state_keep_on_commit(*, table_id: int, hand_id: int, xmin: str, ctid: str, state: dict) -> None:
-    """Keep ``state`` as row version (``xmin``, ``ctid``) of the hand once the current transaction commits."""
+def state_keep_on_commit(*, table_id: int, hand_id: int, xmin: str, ctid: str, state: dict, db=None) -> None:
+    """Keep ``state`` as row version (``xmin``, ``ctid``) of the hand once the current transaction commits.
+
+    ``db``: the connection that wrote it, if the caller holds it (the default one otherwise).
+    """
     entry = KnownState(hand_id, xmin, ctid, state)
-    transaction.on_commit(lambda: _keep(table_id, entry))
+    (db or connections[DEFAULT_DB_ALIAS]).on_commit(lambda: _keep(table_id, entry))  # transaction.on_commit
 
 
 def _keep(table_id: int, entry: KnownState) -> None:
