@@ -2,7 +2,8 @@
 
 ``random_playout`` plays one hand with random legal choices. ``check_engine_invariants``
 plays one hand the same way and checks, at every step, what every engine must
-guarantee: states round-trip through JSON, ``apply`` never mutates its input,
+guarantee: states round-trip through JSON, ``apply`` never mutates its input (nor do
+``view``, ``legal_actions``, ``hint``, ``auto_action`` and ``deadline_seconds``),
 refused actions change nothing, views hold no private key and no card their
 seat may not see, and the outcome conserves coins and respects limited
 liability. Choices come from a ``random.Random`` instance the caller seeds.
@@ -226,6 +227,17 @@ def check_engine_invariants(
         for seat in range(len(seats)):
             if seat not in actors and engine.legal_actions(state, seat):
                 raise InvariantError(f"seat {seat} may not act but has legal actions")
+        # The runtime shares one parsed state between moves (rooms/tables/state_cache.py):
+        # the helpers it calls on the acting seats must leave it as they found it too.
+        if hasattr(engine, "deadline_seconds"):
+            engine.deadline_seconds(state)
+        for seat in actors:
+            for helper in ("hint", "auto_action"):
+                method = getattr(engine, helper, None)
+                if method is not None:
+                    method(state, seat)
+        if _frozen(state) != frozen:
+            raise InvariantError("reading the state (views, actions, hints) mutated it")
         samples = list(illegal_actions(state, rng_for_choices)) if illegal_actions else []
         if actors:
             samples.append((actors[0], {"type": "no-such-action"}))

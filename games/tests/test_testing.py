@@ -57,6 +57,12 @@ class Mutating(RaceToThree):
         return new
 
 
+class MutatingHint(RaceToThree):
+    def hint(self, state, seat):
+        state["total"] += 0.5
+        return None
+
+
 class Leaky(RaceToThree):
     def view(self, state, seat):
         return {**super().view(state, seat), "_seed": state["_seed"]}
@@ -83,6 +89,7 @@ def test_sound_engine_passes():
     ("engine", "message"),
     [
         (Mutating(), "mutated its input"),
+        (MutatingHint(), "reading the state .* mutated it"),
         (Leaky(), "private keys"),
         (Lax(), "was allowed the illegal action"),
     ],

@@ -20,6 +20,7 @@ from rooms.tables import hands, statements
 from rooms.tables.broadcast import engine_for, seat_is_auto
 from rooms.tables.errors import TableNotFound
 from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.state_cache import state_forget, state_keep_on_commit, state_known
 
 
 def setting(name: str, default):
@@ -33,8 +34,8 @@ def setting(name: str, default):
 # the querysets themselves, which it serialises anyway.
 
 
-def _postgres() -> bool:
-    return connection.vendor == "postgresql"
+def _postgres(db=None) -> bool:
+    return (db or connection).vendor == "postgresql"
 
 
 _SQL: dict[str, str] = {}
@@ -111,7 +112,10 @@ def lock_table(table_id: int, *, bump: bool = False) -> Table:
     """
     from rooms.models import Game, RoomTier
 
-    if not _postgres():
+    # The connection itself, looked up once: each use of the ``connection`` proxy looks it
+    # up again (asgiref's Local, ~5 µs), and an action made some twenty of them.
+    db = connections[DEFAULT_DB_ALIAS]
+    if not _postgres(db):
         if bump:
             Table.objects.filter(pk=table_id).update(seq=F("seq") + 1)
         table = Table.objects.select_for_update(of=("self",)).select_related("tier__game").filter(pk=table_id)
@@ -120,11 +124,10 @@ def lock_table(table_id: int, *, bump: bool = False) -> Table:
             raise TableNotFound()
         return table
     sql = _sql("lock_table_bump" if bump else "lock_table", lambda: _lock_table_sql(bump))
-    row = statements.run(sql, [table_id], statements.fetch_one)
+    row = statements.run(sql, [table_id], statements.fetch_one, db=db)
     if row is None:
         raise TableNotFound()
     n_table, n_tier = len(Table._meta.concrete_fields), len(RoomTier._meta.concrete_fields)
-    db = connections[DEFAULT_DB_ALIAS]
     table = _instance(Table, row[:n_table], db)
     tier = _instance(RoomTier, row[n_table : n_table + n_tier], db)
     _relate(tier, "game", _instance(Game, row[n_table + n_tier :], db))
@@ -180,9 +183,9 @@ def _lock_seats_sql() -> str:
     )
 
 
-def _seats_from_rows(rows, user_model) -> list[Seat]:
+def _seats_from_rows(rows, user_model, db=None) -> list[Seat]:
     n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
-    db = connections[DEFAULT_DB_ALIAS]
+    db = db or connections[DEFAULT_DB_ALIAS]
     seats = []
     for row in rows:
         seat = _instance(Seat, row[:n_seat], db)
@@ -218,13 +221,19 @@ def _hand_table_sql() -> str:
     return f"SELECT {column} FROM {qn(Hand._meta.db_table)} WHERE {qn('id')} = %s"
 
 
-def _open_hand_sql() -> str:
+def _open_hand_sql(state: str | None = None) -> str:
+    """The locking read of the open hand; ``state``: the expression that stands for the state column."""
     qn = connection.ops.quote_name
     # The statuses are written in the text, not bound: a plan made for any parameters
     # (a prepared statement's generic plan) can then use the partial index of open hands.
     statuses = ", ".join(f"'{status}'" for status in OPEN_STATUSES if status.isalpha())
+    columns = _columns(Hand, "h")
+    if state is not None:
+        columns = ", ".join(
+            state if f.attname == "state" else f"h.{qn(f.column)}" for f in Hand._meta.concrete_fields
+        )
     return (
-        f"SELECT {_columns(Hand, 'h')} FROM {qn(Hand._meta.db_table)} h "
+        f"SELECT {columns} FROM {qn(Hand._meta.db_table)} h "
         f"WHERE h.{qn(Hand._meta.get_field('table').column)} = %s AND h.{qn('status')} IN ({statuses}) "
         f"ORDER BY h.{qn('id')} DESC LIMIT 1 FOR UPDATE OF h"
     )
@@ -255,17 +264,20 @@ def lock_play(table: Table) -> Play:
     from django.contrib.auth import get_user_model
 
     user_model = get_user_model()
-    if not _postgres():
+    db = connections[DEFAULT_DB_ALIAS]
+    if not _postgres(db):
         seats = lock_seats(table)
         from rooms.tables.broadcast import balances_and_wins
 
         balances, wins = balances_and_wins(table, [s.user_id for s in seats if s.user_id])
         return Play(seats, open_hand(table), balances, wins)
-    params = [table.pk, table.tier.game.slug, table.pk, table.pk]
-    rows = statements.run(_sql("lock_play", _lock_play_sql), params, statements.fetch_all)
+    known = state_known(table.pk)
+    key = [known.hand_id, known.xmin, known.ctid] if known is not None else [None, None, None]
+    params = [*key, table.pk, table.tier.game.slug, table.pk, table.pk]
+    rows = statements.run(_sql("lock_play", _lock_play_sql), params, statements.fetch_all, db=db)
     n_seat, n_user = len(Seat._meta.concrete_fields), len(user_model._meta.concrete_fields)
     n_people = n_seat + n_user
-    seats = _seats_from_rows([row[:n_people] for row in rows], user_model)
+    seats = _seats_from_rows([row[:n_people] for row in rows], user_model, db)
     balances: dict[int, int] = {}
     wins: dict[int, int] = {}
     for seat, row in zip(seats, rows, strict=True):
@@ -276,7 +288,11 @@ def lock_play(table: Table) -> Play:
                 wins[seat.user_id] = row[n_people + 1]
     hand = None
     if rows and rows[0][n_people + 2] is not None:
-        hand = _instance(Hand, rows[0][n_people + 2 :])
+        hand = _instance(Hand, rows[0][n_people + 2 :], db)
+        if hand.state is None:  # the row is still the version this process committed (the column is NOT NULL)
+            if known is None or known.hand_id != hand.pk:
+                raise RuntimeError(f"hand {hand.pk}: no state read and none kept")
+            hand.state = known.state
     return Play(seats, hand, balances, wins)
 
 
@@ -292,8 +308,12 @@ def _lock_play_sql() -> str:
     seat_user = f"s.{qn(Seat._meta.get_field('user').column)}"
     seat_table = qn(Seat._meta.get_field("table").column)
     first_seat = f"(SELECT min(f.{qn('index')}) FROM {qn(Seat._meta.db_table)} f WHERE f.{seat_table} = %s)"
+    # The hand's state only when the row is not the version this process committed last
+    # (``state_cache``): the key's three parameters come first, NULL when nothing is kept.
+    known = f"h.{qn('id')} = %s AND h.xmin = %s::xid AND h.ctid = %s::tid"
+    state = f"CASE WHEN {known} THEN NULL ELSE h.{qn('state')} END AS {qn('state')}"
     return (
-        f"WITH h AS MATERIALIZED ({_open_hand_sql()}) "
+        f"WITH h AS MATERIALIZED ({_open_hand_sql(state=state)}) "
         f"SELECT {_columns(Seat, 's')}, {_columns(user_model, 'u')}, a.{qn('balance')}, w.{qn('wins')}, h.* "
         f"FROM {qn(Seat._meta.db_table)} s "
         f"LEFT JOIN {qn(user_model._meta.db_table)} u ON u.{qn('id')} = {seat_user} "
@@ -408,15 +428,29 @@ def hand_write(hand: Hand, fields: tuple[str, ...] = PLAY_FIELDS) -> None:
 
     On PostgreSQL one statement does both (the INSERT in a CTE of the UPDATE).
     """
-    if not _postgres():
+    db = connections[DEFAULT_DB_ALIAS]
+    postgres = _postgres(db)
+    if not postgres:
         hand_write_actions(hand)  # the log entries in a statement of their own, then the hand
     actions = hand.__dict__.pop(UNSAVED_ACTIONS, [])
     meta = Hand._meta
-    values = [meta.get_field(name).get_db_prep_save(getattr(hand, name), connection) for name in fields]
+    values = [meta.get_field(name).get_db_prep_save(getattr(hand, name), db) for name in fields]
     values.append(hand.pk)
     count = len(actions)
-    sql = _sql(f"hand_write:{','.join(fields)}:{count}", lambda: _hand_write_sql(fields, count))
-    statements.run(sql, [*_actions_params(actions), *values])
+    # A move of a hand still playing: keep the state it commits, keyed by the row version
+    # this statement writes, for this process's next locking read (``state_cache``).
+    keep = postgres and "state" in fields and hand.status == Hand.Status.PLAYING
+    if "state" in fields and not keep:
+        state_forget(hand.table_id)
+    name = f"hand_write:{','.join(fields)}:{count}:{keep}"
+    sql = _sql(name, lambda: _hand_write_sql(fields, count, returning=keep))
+    params = [*_actions_params(actions, db), *values]
+    row = statements.run(sql, params, statements.fetch_one if keep else statements.fetch_none, db=db)
+    if keep and row is not None:
+        xmin, ctid = row
+        state_keep_on_commit(
+            table_id=hand.table_id, hand_id=hand.pk, xmin=xmin, ctid=ctid, state=hand.state, db=db
+        )
 
 
 def hand_write_actions(hand: Hand) -> None:
@@ -427,11 +461,12 @@ def hand_write_actions(hand: Hand) -> None:
         statements.run(sql, _actions_params(actions))
 
 
-def _actions_params(actions: list[list]) -> list:
+def _actions_params(actions: list[list], db=None) -> list:
     action_field = HandAction._meta.get_field("action")
+    db = db or connection
     params = []
     for hand_id, n, seat, action, auto, created_at in actions:
-        params += [hand_id, n, seat, action_field.get_db_prep_save(action, connection), auto, created_at]
+        params += [hand_id, n, seat, action_field.get_db_prep_save(action, db), auto, created_at]
     return params
 
 
@@ -445,11 +480,13 @@ def _actions_insert_sql(count: int) -> str:
     )
 
 
-def _hand_write_sql(fields: tuple[str, ...], actions: int) -> str:
+def _hand_write_sql(fields: tuple[str, ...], actions: int, *, returning: bool = False) -> str:
     qn = connection.ops.quote_name
     meta = Hand._meta
     columns = ", ".join(f"{qn(meta.get_field(name).column)} = %s" for name in fields)
     update = f"UPDATE {qn(meta.db_table)} SET {columns} WHERE {qn('id')} = %s"
+    if returning:  # the key of the row version written (rooms/tables/state_cache.py)
+        update += " RETURNING xmin::text, ctid::text"
     if not actions:
         return update
     return f"WITH logged AS ({_actions_insert_sql(actions)}) {update}"

@@ -47,9 +47,9 @@ def fetch_none(cursor) -> None:
     return None
 
 
-def run(sql: str, params: Sequence[Any], fetch: Callable[[Any], Any] = fetch_none) -> Any:
-    """Execute ``sql`` with ``params`` on the default database and return ``fetch(cursor)``."""
-    db = connections[DEFAULT_DB_ALIAS]
+def run(sql: str, params: Sequence[Any], fetch: Callable[[Any], Any] = fetch_none, db=None) -> Any:
+    """Execute ``sql`` with ``params`` on the default database (``db``: its connection) and return ``fetch(cursor)``."""
+    db = db or connections[DEFAULT_DB_ALIAS]
     if db.vendor != "postgresql" or db.queries_logged or db.execute_wrappers:
         with db.cursor() as cursor:
             cursor.execute(sql, params)
