@@ -15,9 +15,10 @@ miss reads the state as before.
 
 An entry is stored only after its transaction committed (``on_commit``: a
 rolled-back write never leaves one, nor does one in a savepoint rolled back),
-and a key names one row version for good: transaction ids are not reused, and
-a version's ``ctid`` cannot be taken by another version of the same
-transaction while it lives. The stored object is shared by every later move
+and a key names one row version for as long as a hand can last: a transaction
+id comes round again only after about four billion transactions, and a
+version's ``ctid`` cannot be taken by another version of the same transaction
+while it lives. The stored object is shared by every later move
 that hits, so nothing may change it in place: the engines' methods never
 mutate their input (``games/testing.py`` checks ``apply``, ``view`` and the
 others on every step), and the runtime replaces ``hand.state``, never edits it.
