@@ -62,6 +62,14 @@ def _changed(state: dict) -> dict:
     return {**copy.deepcopy(state), "bombs": state["bombs"] + 7}
 
 
+def _write_changed(table):
+    """Lock the table, write a changed state to its open hand (a move's write), return the hand."""
+    hand = core.lock_play(core.lock_table(table.pk)).hand
+    hand.state = _changed(hand.state)
+    core.hand_write(hand)
+    return hand
+
+
 def test_a_move_keeps_the_state_it_committed_and_the_next_read_uses_it(human_table):
     _act(human_table)
     known = state_cache.state_known(human_table.pk)
@@ -108,9 +116,7 @@ def test_a_rolled_back_write_leaves_nothing_to_match(human_table):
     _act(human_table)
     before = state_cache.state_known(human_table.pk)
     with pytest.raises(RuntimeError, match="refused later"), transaction.atomic():
-        hand = core.lock_play(core.lock_table(human_table.pk)).hand
-        hand.state = _changed(hand.state)
-        core.hand_write(hand)
+        _write_changed(human_table)
         raise RuntimeError("refused later")
     assert state_cache.state_known(human_table.pk) is before
     assert _locked_state(human_table) is before.state  # the row is still the version kept
@@ -122,9 +128,7 @@ def test_a_write_in_a_rolled_back_savepoint_is_not_kept(human_table):
     with transaction.atomic():
         core.lock_table(human_table.pk)
         with pytest.raises(RuntimeError, match="inner"), transaction.atomic():
-            hand = core.lock_play(core.lock_table(human_table.pk)).hand
-            hand.state = _changed(hand.state)
-            core.hand_write(hand)
+            _write_changed(human_table)
             raise RuntimeError("inner")
     assert state_cache.state_known(human_table.pk) is before
     assert _locked_state(human_table) == open_hand(human_table).state == before.state
@@ -133,9 +137,7 @@ def test_a_write_in_a_rolled_back_savepoint_is_not_kept(human_table):
 def test_a_later_write_in_the_same_transaction_is_read_from_the_database(human_table):
     _act(human_table)
     with transaction.atomic():
-        hand = core.lock_play(core.lock_table(human_table.pk)).hand
-        hand.state = _changed(hand.state)
-        core.hand_write(hand)  # kept on commit, as this row version
+        hand = _write_changed(human_table)  # kept on commit, as this row version
         later = {**_changed(hand.state), "bombs": 0}
         Hand.objects.filter(pk=hand.pk).update(state=later)  # a newer version, same transaction
     assert _locked_state(human_table) == later
