@@ -70,9 +70,21 @@ def table_trustee(*, table_id: int, user, on: bool) -> None:
         seat.connected = True
         seat.save(update_fields=["trustee", "connected"])
         hand = open_hand(table)
-        if hand is not None and hand.status == Hand.Status.PLAYING:
+        if _acting(hand, seat):
             schedule_next(table, hand, seats)
         table_changed(table, locked=(seats, hand))
+
+
+def _acting(hand: Hand | None, seat: Seat) -> bool:
+    """Whether ``seat`` may act now in ``hand``, so that its presence or 托管 sets the turn's deadline.
+
+    Only the acting seats' state moves the deadline (``schedule_next`` plays for an
+    away or 托管 actor after a short delay): another seat coming, going or switching
+    托管 leaves the actor's clock alone, or each reconnect would restart it.
+    """
+    if hand is None or hand.status != Hand.Status.PLAYING:
+        return False
+    return seat.index in engine_for(hand.game_slug).actors(hand.state)
 
 
 def table_presence(*, table_id: int, user, connected: bool, channel: str | None = None) -> bool:
@@ -111,7 +123,7 @@ def table_presence(*, table_id: int, user, connected: bool, channel: str | None 
         seat.away_since = None if connected else timezone.now()
         seat.save(update_fields=["connected", "away_since", *fields])
         hand = open_hand(table)
-        if hand is not None and hand.status == Hand.Status.PLAYING:
+        if _acting(hand, seat):
             schedule_next(table, hand, seats)
         table_changed(table, locked=(seats, hand))
     return True
