@@ -26,20 +26,6 @@ STATEMENTS_PER_ACTION = 3
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
-@pytest.fixture
-def human_table(ddz_tier, make_player):
-    """A 斗地主 table of three connected humans (no bots), its first hand dealt."""
-    ddz_tier.bots_enabled = False
-    ddz_tier.save(update_fields=["bots_enabled"])
-    players = [make_player(coins=5000) for _ in range(3)]
-    for user in players:
-        table = services.table_quick_start(tier_id=ddz_tier.pk, user=user)
-        services.table_presence(table_id=table.pk, user=user, connected=True)
-    hand = open_hand(table)
-    assert hand is not None and hand.status == "playing"
-    return table
-
-
 def _actor(table):
     hand = open_hand(table)
     engine = broadcast.engine_for(hand.game_slug)

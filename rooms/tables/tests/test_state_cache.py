@@ -30,18 +30,6 @@ def _no_kept_states():
     state_cache.states_clear()
 
 
-@pytest.fixture
-def human_table(ddz_tier, make_player):
-    """A 斗地主 table of three connected humans (no bots), its first hand dealt."""
-    ddz_tier.bots_enabled = False
-    ddz_tier.save(update_fields=["bots_enabled"])
-    for user in [make_player(coins=5000) for _ in range(3)]:
-        table = services.table_quick_start(tier_id=ddz_tier.pk, user=user)
-        services.table_presence(table_id=table.pk, user=user, connected=True)
-    assert open_hand(table).status == "playing"
-    return table
-
-
 def _act(table, n: int = 1, *, first: bool = True):
     """Let the seat to act take its first (or last) legal action ``n`` times."""
     for _ in range(n):

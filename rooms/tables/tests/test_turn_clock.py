@@ -16,18 +16,6 @@ from rooms.tables.tests.helpers import open_hand
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
 
-@pytest.fixture
-def human_table(ddz_tier, make_player):
-    """A 斗地主 table of three connected humans (no bots), its first hand dealt."""
-    ddz_tier.bots_enabled = False
-    ddz_tier.save(update_fields=["bots_enabled"])
-    for user in [make_player(coins=5000) for _ in range(3)]:
-        table = services.table_quick_start(tier_id=ddz_tier.pk, user=user)
-        services.table_presence(table_id=table.pk, user=user, connected=True)
-    assert open_hand(table).status == "playing"
-    return table
-
-
 def _actor_and_other(table):
     hand = open_hand(table)
     actor = broadcast.engine_for(hand.game_slug).actors(hand.state)[0]
