@@ -31,21 +31,26 @@ def _age_deadline(table, seconds: float):
     return hand.deadline
 
 
-def test_another_seats_reconnect_leaves_the_actors_deadline(human_table):
-    _actor, other = _actor_and_other(human_table)
-    deadline = _age_deadline(human_table, 7)
-    services.table_presence(table_id=human_table.pk, user=other.user, connected=False)
-    assert open_hand(human_table).deadline == deadline
-    services.table_presence(table_id=human_table.pk, user=other.user, connected=True)
-    assert open_hand(human_table).deadline == deadline
+def _presence(table, user, on: bool) -> None:
+    services.table_presence(table_id=table.pk, user=user, connected=on)
 
 
-def test_another_seats_trustee_switch_leaves_the_actors_deadline(human_table):
+def _trustee(table, user, on: bool) -> None:
+    services.table_trustee(table_id=table.pk, user=user, on=on)
+
+
+@pytest.mark.parametrize(
+    ("switch", "first"),
+    [(_presence, False), (_trustee, True)],
+    ids=["reconnect", "trustee"],
+)
+def test_another_seats_switch_leaves_the_actors_deadline(human_table, switch, first):
+    """Another seat going away and coming back, or switching 托管 on and off, leaves the actor's clock."""
     _actor, other = _actor_and_other(human_table)
     deadline = _age_deadline(human_table, 7)
-    services.table_trustee(table_id=human_table.pk, user=other.user, on=True)
+    switch(human_table, other.user, first)
     assert open_hand(human_table).deadline == deadline
-    services.table_trustee(table_id=human_table.pk, user=other.user, on=False)
+    switch(human_table, other.user, not first)
     assert open_hand(human_table).deadline == deadline
 
 
