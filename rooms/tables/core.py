@@ -359,9 +359,44 @@ def countdown_deadline(state: dict) -> datetime | None:
 
 
 def countdown_over(state: dict, now: datetime) -> bool:
-    """Say whether a simultaneous countdown is in progress and its time is up."""
-    deadline = countdown_deadline(state)
+    """Say whether the actors' own time is up: a simultaneous countdown's, or a lone actor's turn's."""
+    deadline = countdown_deadline(state) or turn_deadline(state)
     return deadline is not None and deadline <= now
+
+
+# The runtime's record of a lone actor's turn, under a private key of the hand's state like
+# the countdown: the action count the turn began at and its deadline in epoch milliseconds.
+# It outlives the actor's presence and 托管 switches, which only reschedule: going away
+# shortens the turn to the grace, and coming back gives back what was left of it, not a
+# fresh turn (or a player could stall a table by reloading their page).
+TURN_KEY = "_turn"
+
+
+def turn_deadline(state: dict) -> datetime | None:
+    """Return the deadline of the lone actor's turn in progress, or None."""
+    turn = state.get(TURN_KEY)
+    if not turn:
+        return None
+    return datetime.fromtimestamp(turn["deadline"] / 1000, tz=timezone.get_current_timezone())
+
+
+def _turn_update(hand: Hand, seconds: int | None, now: datetime) -> datetime | None:
+    """Keep a lone actor's deadline until an action is recorded; return it (None: no clock).
+
+    Called with ``seconds`` None when the turn has no clock of its own (no time limit, or a
+    simultaneous countdown sets the time), which drops any record.
+    """
+    state = hand.state
+    previous = state.get(TURN_KEY)
+    if seconds is not None and previous and previous["n"] == hand.action_count:
+        return turn_deadline(state)
+    if seconds is None:
+        if previous is not None:
+            hand.state = {k: v for k, v in state.items() if k != TURN_KEY}
+        return None
+    deadline_ms = int((now + timedelta(seconds=seconds)).timestamp() * 1000)
+    hand.state = {**state, TURN_KEY: {"n": hand.action_count, "deadline": deadline_ms}}
+    return turn_deadline(hand.state)
 
 
 def _countdown_update(hand: Hand, actors: list[int], seconds: int | None, now: datetime) -> datetime | None:
@@ -398,17 +433,21 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
         return
     actors = engine.actors(hand.state)
     seconds = engine.deadline_seconds(hand.state)
-    round_deadline = _countdown_update(hand, actors, seconds, now)
+    clock = _countdown_update(hand, actors, seconds, now)
+    if clock is None:
+        clock = _turn_update(hand, seconds if len(actors) == 1 else None, now)
+    elif TURN_KEY in hand.state:
+        _turn_update(hand, None, now)
     by_index = {seat.index: seat for seat in seats}
     auto = [by_index[i] for i in actors if i in by_index and seat_is_auto(by_index[i])]
     if auto:
         away = all(not s.is_bot and not s.trustee for s in auto)
         delay = setting("TABLE_DISCONNECT_GRACE", 5.0) if away else setting("TABLE_AUTO_DELAY", 0.8)
         hand.deadline = now + timedelta(seconds=delay)
-        if round_deadline is not None:
-            hand.deadline = min(hand.deadline, round_deadline)
-    elif round_deadline is not None:
-        hand.deadline = round_deadline
+        if clock is not None:  # going away or 托管 never lengthens the actors' own time
+            hand.deadline = min(hand.deadline, clock)
+    elif clock is not None:
+        hand.deadline = clock
     else:
         hand.deadline = now + timedelta(seconds=seconds or 0) if (seconds is not None or not actors) else None
     hand_write(hand)

@@ -235,9 +235,9 @@ def _play_due(engine, hand: Hand, seats: list[Seat]) -> None:
     now = timezone.now()
     auto = [i for i in actors if seat_is_auto(by_index[i])]
     if not auto or countdown_over(hand.state, now):
-        due = (
-            actors  # nobody is played for, or a simultaneous countdown is over: the humans' own time ran out
-        )
+        # Nobody is played for, or the actors' own time ran out (a simultaneous countdown's,
+        # or a lone actor's turn that ends before their grace would).
+        due = actors
     else:
         # Bots and 托管 now; a player whose page is not there yet (or has gone) only once their
         # grace is over: the bots' quick turn in the same countdown must not play for them.
