@@ -429,6 +429,8 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
     outcome = engine.outcome(hand.state)
     hand.deadline_token += 1
     if outcome is not None:
+        if TURN_KEY in hand.state:  # the engine copied the last turn's clock; a finished hand has none
+            hand.state = {k: v for k, v in hand.state.items() if k != TURN_KEY}
         hands.hand_finish(table=table, hand=hand, outcome=outcome)
         return
     actors = engine.actors(hand.state)
