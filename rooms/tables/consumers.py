@@ -26,6 +26,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -494,7 +495,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         if extra or wrong:
             await self._error("malformed", _("That message has missing or unexpected fields."), ref=ref)
             return
-        await getattr(self, f"on_{kind}")(message)
+        try:
+            await getattr(self, f"on_{kind}")(message)
+        except (OperationalError, InterfaceError):
+            # The database connection failed under the call (PostgreSQL restarted, a backend was
+            # terminated): PostgreSQL rolled its transaction back (had the COMMIT itself gone
+            # through, the change's broadcast says so). The thread drops the broken connection
+            # after the call; the socket stays, and the player may try again.
+            logger.warning("table %s: a %s call failed on the database", self.table_id, kind, exc_info=True)
+            await self._error(
+                "unavailable", _("The server could not do that just now. Please try again."), ref=ref
+            )
 
     def _take_token(self) -> bool:
         now = bucket_clock()

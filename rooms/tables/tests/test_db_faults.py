@@ -1,0 +1,91 @@
+"""PostgreSQL drops a table thread's connection: the action is refused with a clear error, and play goes on.
+
+A backend can be terminated at any time (a restart or failover of the
+database, an administrator's ``pg_terminate_backend``, an idle timeout of a
+pooler). The action whose transaction dies is rolled back by PostgreSQL, so it
+is never half-applied; the player gets an ``error`` (``unavailable``) on the
+same socket instead of a closed socket, and the table's next action runs on a
+new connection.
+"""
+
+from __future__ import annotations
+
+import psycopg
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
+
+from rooms.tables import services
+from rooms.tables.models import Hand, HandAction, Table
+from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures
+    long_tier,
+    memory_layer,
+    next_of,
+    seated,
+    until_my_turn,
+)
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_tables"),
+]
+
+
+def terminate(pids: list[int]) -> None:
+    """``pg_terminate_backend`` each of ``pids`` from a connection of its own, waiting until each is gone."""
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("prepare_threshold", None)
+    with psycopg.connect(**params, autocommit=True) as side:
+        for pid in pids:
+            assert side.execute("SELECT pg_terminate_backend(%s, 5000)", [pid]).fetchone()[0]
+
+
+def table_record(table_id: int) -> tuple:
+    """What an action changes: the table's seq, the hand's state and log."""
+    hand = Hand.objects.get(table_id=table_id, status="playing")
+    return (
+        Table.objects.get(pk=table_id).seq,
+        hand.state,
+        hand.action_count,
+        HandAction.objects.filter(hand=hand).count(),
+    )
+
+
+async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    before = await sync_to_async(table_record)(table.pk)
+
+    real_record = services.record_action
+    killed = []
+
+    def record_and_lose_the_connection(*args, **kwargs):
+        # Inside table_act's transaction: the table row is locked and its seq moved on.
+        if not killed:
+            killed.append(connection.connection.info.backend_pid)
+            terminate(killed)
+        return real_record(*args, **kwargs)
+
+    monkeypatch.setattr(services, "record_action", record_and_lose_the_connection)
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    error = await next_of(comm, "error")
+    assert killed
+    assert error["code"] == "unavailable" and error["ref"] == 1 and error["seq"] == state["seq"]
+    assert error["message"] == "The server could not do that just now. Please try again."
+    assert await sync_to_async(table_record)(table.pk) == before  # nothing of it was applied
+
+    # The same socket plays on; the table's thread has a working connection again.
+    await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "add", "n": 2}})
+    played = await next_of(comm, "state")
+    assert played["seq"] == state["seq"] + 1
+    assert played["hand"]["view"]["total"] == state["hand"]["view"]["total"] + 2
+    after = await sync_to_async(table_record)(table.pk)
+    assert after[0] == before[0] + 1 and after[2] == before[2] + 1 and after[3] == before[3] + 1
+    await comm.disconnect()
