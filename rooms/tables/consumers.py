@@ -37,6 +37,7 @@ from rooms.tables.errors import TableError
 from rooms.tables.fanout import INBOX_SIZE, fanout_for, serving
 from rooms.tables.models import Table
 from rooms.tables.presence import heartbeat_ensure_started
+from rooms.tables.statements import drop_if_closed_by_server
 from rooms.tables.timers import timers_ensure_started
 
 logger = logging.getLogger(__name__)
@@ -279,6 +280,7 @@ class TableSyncToAsync(DatabaseSyncToAsync):
     """
 
     def thread_handler(self, loop, *args, **kwargs):
+        drop_if_closed_by_server()  # a kept connection the database has ended since the last call
         with serving(loop):
             return super().thread_handler(loop, *args, **kwargs)
 

@@ -5,7 +5,9 @@ database, an administrator's ``pg_terminate_backend``, an idle timeout of a
 pooler). The action whose transaction dies is rolled back by PostgreSQL, so it
 is never half-applied; the player gets an ``error`` (``unavailable``) on the
 same socket instead of a closed socket, and the table's next action runs on a
-new connection.
+new connection. A connection kept between calls (``DB_CONN_MAX_AGE``) that
+the database ended while it was idle is replaced before it is used, so no
+action fails for it at all.
 """
 
 from __future__ import annotations
@@ -33,13 +35,16 @@ pytestmark = [
 
 
 def terminate(pids: list[int]) -> None:
-    """``pg_terminate_backend`` each of ``pids`` from a connection of its own, waiting until each is gone."""
+    """``pg_terminate_backend`` those of ``pids`` still alive, from a connection of its own; wait until they are gone."""
     params = connection.get_connection_params()
     params.pop("cursor_factory", None)
     params.pop("prepare_threshold", None)
     with psycopg.connect(**params, autocommit=True) as side:
-        for pid in pids:
-            assert side.execute("SELECT pg_terminate_backend(%s, 5000)", [pid]).fetchone()[0]
+        ended = side.execute(
+            "SELECT bool_and(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity WHERE pid = ANY(%s)",
+            [pids],
+        ).fetchone()[0]
+    assert ended
 
 
 def table_record(table_id: int) -> tuple:
@@ -88,4 +93,41 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
     assert played["hand"]["view"]["total"] == state["hand"]["view"]["total"] + 2
     after = await sync_to_async(table_record)(table.pk)
     assert after[0] == before[0] + 1 and after[2] == before[2] + 1 and after[3] == before[3] + 1
+    await comm.disconnect()
+
+
+def table_thread_backends() -> list[int]:
+    """Open a connection on every table thread of this process (kept: persistent) and return their pids."""
+    from rooms.tables import consumers
+
+    pids = []
+    consumers._pool.on_every_thread(
+        lambda: (connection.ensure_connection(), pids.append(connection.connection.info.backend_pid))
+    )
+    return pids
+
+
+async def test_connections_the_database_dropped_while_idle_are_replaced_before_the_next_call(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """A restart of PostgreSQL ends every kept connection; no player's action should pay for it."""
+    assert connection.settings_dict["CONN_MAX_AGE"] is not None
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", None)  # kept, as DB_CONN_MAX_AGE does
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+
+    await sync_to_async(terminate)(await sync_to_async(table_thread_backends)())
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    played = await next_of(comm, "state")
+    assert played["seq"] == state["seq"] + 1
+
+    state = await until_my_turn(comm)
+    await sync_to_async(terminate)(await sync_to_async(table_thread_backends)())
+    await comm.send_json_to({"type": "resync"})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"]
+    await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "add", "n": 2}})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"] + 1
     await comm.disconnect()
