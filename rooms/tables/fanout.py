@@ -44,6 +44,9 @@ SUBSCRIBE_WAIT = 5.0  # seconds a joining socket waits for its table's subscript
 # Messages a socket may have waiting (channels_redis' default capacity of a channel, which this replaces).
 INBOX_SIZE = 100
 RECONNECT_EVERY = 0.5  # seconds between attempts to reach Redis again
+# Seconds the subscription may stay silent before it is pinged; when as long again brings nothing,
+# not even the answer, the connection is given up as dead (see ``_watch``).
+PING_EVERY = 5.0
 CONNECT_TIMEOUT = 5.0
 READ_SIZE = 1 << 16
 UNSENT_MAX = 1000  # publishes kept while the publisher's connection is being made
@@ -206,6 +209,8 @@ class TableFanout:
         self.unconfirmed: dict[int, int] = {}  # table -> SUBSCRIBE commands not yet confirmed
         self.subscriber: asyncio.StreamWriter | None = None  # set while the subscription is up
         self.reader: asyncio.Task | None = None
+        self.heard = 0  # reads from the subscription's connection, for ``_watch``
+        self.watcher: asyncio.Task | None = None
         self.publisher: asyncio.StreamWriter | None = None
         self.publisher_task: asyncio.Task | None = None
         self.unsent: list[bytes] = []  # PUBLISH commands waiting for the publisher's connection
@@ -271,6 +276,7 @@ class TableFanout:
             try:
                 reader, writer = await _open(self.address)
                 replies = _Replies()
+                self.watcher = self.loop.create_task(self._watch(writer), name="table-fanout-watch")
                 # This process's own channel keeps the subscription open while it shows no table.
                 writer.write(_command([b"SUBSCRIBE", f"{self.prefix}process:{id(self)}".encode()]))
                 self.subscriber = writer
@@ -283,6 +289,7 @@ class TableFanout:
                     data = await reader.read(READ_SIZE)
                     if not data:
                         raise ConnectionError("Redis closed the subscription's connection")
+                    self.heard += 1
                     for reply in replies.feed(data):
                         try:
                             self._handle(reply)
@@ -302,8 +309,37 @@ class TableFanout:
         if self.subscriber is writer:
             self.subscriber = None
         self.unconfirmed.clear()
+        if self.watcher is not None:
+            self.watcher.cancel()
+            self.watcher = None
         if writer is not None:
             writer.transport.abort()
+
+    async def _watch(self, writer: asyncio.StreamWriter) -> None:
+        """Ping the subscription when it is quiet; abort its connection when even the ping brings nothing.
+
+        A connection can die without a word: Redis fails over to another host,
+        a network path or a NAT or firewall entry disappears, and no end of
+        file ever arrives. The reader would then wait on it for good (TCP
+        notices after hours), and this process's sockets would miss every
+        other process's changes, the worker's settlements and the clock's. Whatever arrives
+        counts as a sign of life, so a busy subscription is never pinged; a
+        silent one is pinged (Redis answers ``pong`` in subscribed mode), and
+        after another ``PING_EVERY`` without a byte the connection is aborted:
+        the reader connects again and resyncs every socket.
+        """
+        heard, pinged = self.heard, False
+        while not writer.transport.is_closing():
+            await asyncio.sleep(PING_EVERY)
+            if self.heard != heard:
+                heard, pinged = self.heard, False
+            elif not pinged:
+                self._write(writer, [b"PING"])
+                pinged = True
+            else:
+                logger.warning("table fan-out: Redis did not answer a PING in %s s; reconnecting", PING_EVERY)
+                writer.transport.abort()
+                return
 
     def _handle(self, reply) -> None:
         if isinstance(reply, _Error):
