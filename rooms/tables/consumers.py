@@ -370,6 +370,12 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await dispatch(message)
         except StopConsumer:
             pass
+        except Exception:
+            # The socket ends without ``disconnect`` (a handler failed, the channel layer's Redis
+            # went away): take its name off the seat here, or the player would count as connected
+            # for as long as this process lives (the presence sweep drops dead processes' names only).
+            await self._forget_socket()
+            raise
         finally:
             for pump in pumps:
                 pump.cancel()
@@ -451,12 +457,29 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
         if self.seat is not None:
-            try:
-                await self._db(services.table_presence)(
-                    table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
-                )
-            except TableError:
-                pass
+            await self._forget_socket()
+
+    async def _forget_socket(self) -> None:
+        """Take this socket's name off its seat (the seat goes away with its last one); retry while the database fails."""
+        if getattr(self, "seat", None) is None and not getattr(self, "recorded", False):
+            return
+        try:
+            await self._db(services.table_presence)(
+                table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
+            )
+        except TableError:
+            pass
+        except (OperationalError, InterfaceError):
+            # Left on the seat, the name would keep the player connected for as long as this
+            # process lives: try again from this process's loop until the database answers.
+            logger.warning(
+                "table %s: could not record a socket's close; retrying", self.table_id, exc_info=True
+            )
+            task = asyncio.get_running_loop().create_task(
+                _forget_later(self.table_id, self.user, self.channel_name), name="table-socket-forget"
+            )
+            _forgetting.add(task)
+            task.add_done_callback(_forgetting.discard)
 
     def _db(self, func):
         return table_sync_to_async(self.table_id, func)
@@ -697,6 +720,26 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, code: str, message: str, *, ref: int | None = None) -> None:
         await self._send({"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message})
+
+
+FORGET_RETRY_MAX = 30.0  # seconds between the attempts to record a socket's close, at most
+_forgetting: set[asyncio.Task] = set()  # those attempts (a task needs a reference to live)
+
+
+async def _forget_later(table_id: int, user, channel: str) -> None:
+    """Record that socket ``channel`` closed, once the database answers again (``TableConsumer._forget_socket``)."""
+    delay = 0.5
+    while True:
+        await asyncio.sleep(delay)
+        try:
+            await table_sync_to_async(table_id, services.table_presence)(
+                table_id=table_id, user=user, connected=False, channel=channel
+            )
+            return
+        except TableError:
+            return
+        except (OperationalError, InterfaceError):
+            delay = min(delay * 2, FORGET_RETRY_MAX)
 
 
 def _is_int(value) -> bool:

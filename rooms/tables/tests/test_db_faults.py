@@ -12,13 +12,15 @@ action fails for it at all.
 
 from __future__ import annotations
 
+import asyncio
+
 import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
 from rooms.tables import services
-from rooms.tables.models import Hand, HandAction, Table
+from rooms.tables.models import Hand, HandAction, Seat, Table
 from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures
     long_tier,
     memory_layer,
@@ -45,6 +47,11 @@ def terminate(pids: list[int]) -> None:
             [pids],
         ).fetchone()[0]
     assert ended
+
+
+def close_own_connection() -> None:
+    """Close the calling thread's connection (the test's own thread: the test database is dropped at the end)."""
+    connection.close()
 
 
 def table_record(table_id: int) -> tuple:
@@ -131,3 +138,34 @@ async def test_connections_the_database_dropped_while_idle_are_replaced_before_t
     await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "add", "n": 2}})
     assert (await next_of(comm, "state"))["seq"] == state["seq"] + 1
     await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_close_the_database_could_not_record_is_recorded_when_it_answers_again(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """Otherwise the seat keeps the closed socket's name, and this process lives on: the player never goes away."""
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await next_of(comm, "state")
+    real_lock_seats = services.lock_seats
+    killed = []
+
+    def lock_seats_and_lose_the_connection(table):
+        if not killed:
+            killed.append(connection.connection.info.backend_pid)
+            terminate(killed)
+        return real_lock_seats(table)
+
+    monkeypatch.setattr(services, "lock_seats", lock_seats_and_lose_the_connection)
+    await comm.disconnect()  # its table_presence call fails
+    assert killed
+    for _ in range(100):
+        seat = await sync_to_async(Seat.objects.get)(user=alice)
+        if not seat.connected:
+            break
+        await asyncio.sleep(0.05)
+    assert seat.sockets == [] and not seat.connected and seat.away_since is not None
+    await sync_to_async(close_own_connection)()
