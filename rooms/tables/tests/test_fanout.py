@@ -211,6 +211,49 @@ async def test_a_quiet_subscription_is_pinged_and_kept(long_tier, make_player, m
     await comm.disconnect()
 
 
+async def test_a_publisher_that_gets_no_answer_is_given_up(long_tier, make_player, monkeypatch):  # noqa: F811
+    """Writes to a connection that died without a word go nowhere, for hours: every change made here is lost elsewhere."""
+    monkeypatch.setattr(fanout, "PING_EVERY", 0.2)
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await latest_state(comm)
+    hub = fanout.fanout_for(get_channel_layer())
+    await comm.send_json_to({"type": "trustee", "on": True})  # a change made here: this process publishes it
+    await next_of(comm, "state")
+    for _ in range(100):  # its connection is made on that first publish
+        if hub.publisher is not None:
+            break
+        await asyncio.sleep(0.05)
+    silent = hub.publisher
+    assert silent is not None
+    silent.transport.pause_reading()  # no reply arrives from now on
+
+    await comm.send_json_to({"type": "trustee", "on": False})
+    await next_of(comm, "state")
+    for _ in range(100):
+        if silent.transport.is_closing():
+            break
+        await asyncio.sleep(0.05)
+    assert silent.transport.is_closing()
+
+    # The next change connects again, and the other processes get it.
+    address, prefix = fanout.layer_redis(get_channel_layer())
+    other = redis.Redis.from_url(address).pubsub(ignore_subscribe_messages=True)
+    other.subscribe(fanout.frames_channel(prefix, table.pk))
+    await comm.send_json_to({"type": "trustee", "on": True})
+    state = await next_of(comm, "state")
+    heard = None
+    for _ in range(50):  # the first reads may be the subscription's confirmation
+        heard = await sync_to_async(other.get_message, thread_sensitive=False)(timeout=0.1)
+        if heard is not None:
+            break
+    other.close()
+    assert heard is not None
+    assert fanout.msgpack.unpackb(heard["data"][fanout.ORIGIN_SIZE :])["seq"] == state["seq"]
+    assert hub.publisher is not None and hub.publisher is not silent
+    await comm.disconnect()
+
+
 async def test_a_message_that_cannot_be_read_stops_nothing(long_tier, make_player):  # noqa: F811
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
