@@ -374,7 +374,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The socket ends without ``disconnect`` (a handler failed, the channel layer's Redis
             # went away): take its name off the seat here, or the player would count as connected
             # for as long as this process lives (the presence sweep drops dead processes' names only).
-            await self._forget_socket()
+            try:
+                await self._forget_socket()
+            except Exception:  # noqa: BLE001 - the failure that ended the socket is the one to raise
+                logger.exception("table %s: could not record the close of a failed socket", self.table_id)
             raise
         finally:
             for pump in pumps:

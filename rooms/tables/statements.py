@@ -99,8 +99,8 @@ def drop_if_closed_by_server(db=None) -> None:
     """
     db = db or connections[DEFAULT_DB_ALIAS]
     raw = db.connection
-    if raw is None or db.vendor != "postgresql" or db.in_atomic_block:
-        return
+    if raw is None or db.vendor != "postgresql" or db.in_atomic_block or not hasattr(select, "poll"):
+        return  # (no poll() on Windows: the statement's failure tells, as before)
     try:
         fileno = raw.pgconn.socket
         poller = select.poll()  # not select(): an ASGI process may hold more than 1024 descriptors
