@@ -7,7 +7,8 @@ is never half-applied; the player gets an ``error`` (``unavailable``) on the
 same socket instead of a closed socket, and the table's next action runs on a
 new connection. A connection kept between calls (``DB_CONN_MAX_AGE``) that
 the database ended while it was idle is replaced before it is used, so no
-action fails for it at all.
+action fails for it at all. A socket's close that the database could not
+record is recorded once it answers again.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures
     seated,
     until_my_turn,
 )
+from wallets.selectors import ledger_check
 
 pytestmark = [
     pytest.mark.postgres,
@@ -100,7 +102,9 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
     assert played["hand"]["view"]["total"] == state["hand"]["view"]["total"] + 2
     after = await sync_to_async(table_record)(table.pk)
     assert after[0] == before[0] + 1 and after[2] == before[2] + 1 and after[3] == before[3] + 1
+    assert await sync_to_async(ledger_check)() == []
     await comm.disconnect()
+    await sync_to_async(close_own_connection)()
 
 
 def table_thread_backends() -> list[int]:
