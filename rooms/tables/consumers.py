@@ -26,6 +26,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -36,6 +37,7 @@ from rooms.tables.errors import TableError
 from rooms.tables.fanout import INBOX_SIZE, fanout_for, serving
 from rooms.tables.models import Table
 from rooms.tables.presence import heartbeat_ensure_started
+from rooms.tables.statements import drop_if_closed_by_server
 from rooms.tables.timers import timers_ensure_started
 
 logger = logging.getLogger(__name__)
@@ -278,6 +280,7 @@ class TableSyncToAsync(DatabaseSyncToAsync):
     """
 
     def thread_handler(self, loop, *args, **kwargs):
+        drop_if_closed_by_server()  # a kept connection the database has ended since the last call
         with serving(loop):
             return super().thread_handler(loop, *args, **kwargs)
 
@@ -367,6 +370,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await dispatch(message)
         except StopConsumer:
             pass
+        except Exception:
+            # The socket ends without ``disconnect`` (a handler failed, the channel layer's Redis
+            # went away): take its name off the seat here, or the player would count as connected
+            # for as long as this process lives (the presence sweep drops dead processes' names only).
+            try:
+                await self._forget_socket()
+            except Exception:  # noqa: BLE001 - the failure that ended the socket is the one to raise
+                logger.exception("table %s: could not record the close of a failed socket", self.table_id)
+            raise
         finally:
             for pump in pumps:
                 pump.cancel()
@@ -448,12 +460,29 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
         if self.seat is not None:
-            try:
-                await self._db(services.table_presence)(
-                    table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
-                )
-            except TableError:
-                pass
+            await self._forget_socket()
+
+    async def _forget_socket(self) -> None:
+        """Take this socket's name off its seat (the seat goes away with its last one); retry while the database fails."""
+        if getattr(self, "seat", None) is None and not getattr(self, "recorded", False):
+            return
+        try:
+            await self._db(services.table_presence)(
+                table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
+            )
+        except TableError:
+            pass
+        except (OperationalError, InterfaceError):
+            # Left on the seat, the name would keep the player connected for as long as this
+            # process lives: try again from this process's loop until the database answers.
+            logger.warning(
+                "table %s: could not record a socket's close; retrying", self.table_id, exc_info=True
+            )
+            task = asyncio.get_running_loop().create_task(
+                _forget_later(self.table_id, self.user, self.channel_name), name="table-socket-forget"
+            )
+            _forgetting.add(task)
+            task.add_done_callback(_forgetting.discard)
 
     def _db(self, func):
         return table_sync_to_async(self.table_id, func)
@@ -494,7 +523,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         if extra or wrong:
             await self._error("malformed", _("That message has missing or unexpected fields."), ref=ref)
             return
-        await getattr(self, f"on_{kind}")(message)
+        try:
+            await getattr(self, f"on_{kind}")(message)
+        except (OperationalError, InterfaceError):
+            # The database connection failed under the call (PostgreSQL restarted, a backend was
+            # terminated): PostgreSQL rolled its transaction back (had the COMMIT itself gone
+            # through, the change's broadcast says so). The thread drops the broken connection
+            # after the call; the socket stays, and the player may try again.
+            logger.warning("table %s: a %s call failed on the database", self.table_id, kind, exc_info=True)
+            await self._error(
+                "unavailable", _("The server could not do that just now. Please try again."), ref=ref
+            )
 
     def _take_token(self) -> bool:
         now = bucket_clock()
@@ -684,6 +723,26 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, code: str, message: str, *, ref: int | None = None) -> None:
         await self._send({"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message})
+
+
+FORGET_RETRY_MAX = 30.0  # seconds between the attempts to record a socket's close, at most
+_forgetting: set[asyncio.Task] = set()  # those attempts (a task needs a reference to live)
+
+
+async def _forget_later(table_id: int, user, channel: str) -> None:
+    """Record that socket ``channel`` closed, once the database answers again (``TableConsumer._forget_socket``)."""
+    delay = 0.5
+    while True:
+        await asyncio.sleep(delay)
+        try:
+            await table_sync_to_async(table_id, services.table_presence)(
+                table_id=table_id, user=user, connected=False, channel=channel
+            )
+            return
+        except TableError:
+            return
+        except (OperationalError, InterfaceError):
+            delay = min(delay * 2, FORGET_RETRY_MAX)
 
 
 def _is_int(value) -> bool:

@@ -44,6 +44,9 @@ SUBSCRIBE_WAIT = 5.0  # seconds a joining socket waits for its table's subscript
 # Messages a socket may have waiting (channels_redis' default capacity of a channel, which this replaces).
 INBOX_SIZE = 100
 RECONNECT_EVERY = 0.5  # seconds between attempts to reach Redis again
+# Seconds the subscription may stay silent before it is pinged; when as long again brings nothing,
+# not even the answer, the connection is given up as dead (see ``_watch``).
+PING_EVERY = 5.0
 CONNECT_TIMEOUT = 5.0
 READ_SIZE = 1 << 16
 UNSENT_MAX = 1000  # publishes kept while the publisher's connection is being made
@@ -206,9 +209,14 @@ class TableFanout:
         self.unconfirmed: dict[int, int] = {}  # table -> SUBSCRIBE commands not yet confirmed
         self.subscriber: asyncio.StreamWriter | None = None  # set while the subscription is up
         self.reader: asyncio.Task | None = None
+        self.heard = 0  # reads from the subscription's connection, for ``_watch``
+        self.watcher: asyncio.Task | None = None
         self.publisher: asyncio.StreamWriter | None = None
         self.publisher_task: asyncio.Task | None = None
         self.unsent: list[bytes] = []  # PUBLISH commands waiting for the publisher's connection
+        self.unsent_count = 0  # how many commands ``unsent`` holds
+        # PUBLISH commands written on the publisher's connection, and replies read from it (``_watch_publisher``).
+        self.sent = self.answered = 0
         # Frames handed over by the table threads (``hand``), published together by ``_flush``.
         self.handed: list[list[tuple[int, dict, bytes]]] = []
         self.handed_lock = threading.Lock()
@@ -271,6 +279,7 @@ class TableFanout:
             try:
                 reader, writer = await _open(self.address)
                 replies = _Replies()
+                self.watcher = self.loop.create_task(self._watch(writer), name="table-fanout-watch")
                 # This process's own channel keeps the subscription open while it shows no table.
                 writer.write(_command([b"SUBSCRIBE", f"{self.prefix}process:{id(self)}".encode()]))
                 self.subscriber = writer
@@ -283,6 +292,7 @@ class TableFanout:
                     data = await reader.read(READ_SIZE)
                     if not data:
                         raise ConnectionError("Redis closed the subscription's connection")
+                    self.heard += 1
                     for reply in replies.feed(data):
                         try:
                             self._handle(reply)
@@ -302,8 +312,37 @@ class TableFanout:
         if self.subscriber is writer:
             self.subscriber = None
         self.unconfirmed.clear()
+        if self.watcher is not None:
+            self.watcher.cancel()
+            self.watcher = None
         if writer is not None:
             writer.transport.abort()
+
+    async def _watch(self, writer: asyncio.StreamWriter) -> None:
+        """Ping the subscription when it is quiet; abort its connection when even the ping brings nothing.
+
+        A connection can die without a word: Redis fails over to another host,
+        a network path or a NAT or firewall entry disappears, and no end of
+        file ever arrives. The reader would then wait on it for good (TCP
+        notices after hours), and this process's sockets would miss every
+        other process's changes, the worker's settlements and the clock's. Whatever arrives
+        counts as a sign of life, so a busy subscription is never pinged; a
+        silent one is pinged (Redis answers ``pong`` in subscribed mode), and
+        after another ``PING_EVERY`` without a byte the connection is aborted:
+        the reader connects again and resyncs every socket.
+        """
+        heard, pinged = self.heard, False
+        while not writer.transport.is_closing():
+            await asyncio.sleep(PING_EVERY)
+            if self.heard != heard:
+                heard, pinged = self.heard, False
+            elif not pinged:
+                self._write(writer, [b"PING"])
+                pinged = True
+            else:
+                logger.warning("table fan-out: Redis did not answer a PING in %s s; reconnecting", PING_EVERY)
+                writer.transport.abort()
+                return
 
     def _handle(self, reply) -> None:
         if isinstance(reply, _Error):
@@ -403,12 +442,14 @@ class TableFanout:
         if self.publisher is not None:
             try:
                 self.publisher.write(commands)
+                self.sent += len(packed)
                 return
             except Exception:  # noqa: BLE001 - broken: connect again below
                 logger.warning("the table fan-out's publisher broke; connecting again", exc_info=True)
                 self.publisher = None
         if len(self.unsent) < UNSENT_MAX:
             self.unsent.append(commands)
+            self.unsent_count += len(packed)
         else:  # Redis is away: a lost broadcast for the other processes, whose subscriptions resync
             logger.warning("table fan-out: Redis unreachable, dropped the frames of %d tables", len(packed))
         if self.publisher_task is None or self.publisher_task.done():
@@ -416,19 +457,27 @@ class TableFanout:
 
     async def _publisher(self) -> None:
         """Connect the publisher, send what waited, then read (and check) its replies until it breaks."""
-        writer = None
+        writer = watcher = None
         try:
             reader, writer = await _open(self.address)
+            self.sent = self.answered = 0
             if self.unsent:
                 writer.write(b"".join(self.unsent))
+                self.sent = self.unsent_count
                 self.unsent.clear()
+                self.unsent_count = 0
             self.publisher = writer
+            watcher = self.loop.create_task(
+                self._watch_publisher(writer), name="table-fanout-publisher-watch"
+            )
             replies = _Replies()
             while True:
                 data = await reader.read(READ_SIZE)
                 if not data:
                     raise ConnectionError("Redis closed the publisher's connection")
-                for reply in replies.feed(data):
+                answers = replies.feed(data)
+                self.answered += len(answers)
+                for reply in answers:
                     if isinstance(reply, _Error):
                         logger.error("Redis refused a PUBLISH of table frames: %s", reply)
         except asyncio.CancelledError:
@@ -437,11 +486,36 @@ class TableFanout:
             logger.warning("the table fan-out's publisher lost Redis", exc_info=True)
             if self.publisher is None:
                 self.unsent.clear()  # could not connect: those broadcasts are lost for the other processes
+                self.unsent_count = 0
         finally:
             if self.publisher is writer:
                 self.publisher = None
+            if watcher is not None:
+                watcher.cancel()
             if writer is not None:
                 writer.transport.abort()
+
+    async def _watch_publisher(self, writer: asyncio.StreamWriter) -> None:
+        """Abort the publisher's connection when a reply owed for a whole ``PING_EVERY`` has not come.
+
+        Every PUBLISH is answered. A connection that died without a word (see
+        ``_watch``) takes every write for hours, and every change this process
+        makes is lost for the other processes all that time; given up, the
+        next publish connects again (the frames it swallowed stay lost: the
+        other processes' clients resync on the gap).
+        """
+        owed = 0  # replies owed at the previous look
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            if writer.transport.is_closing():
+                return
+            if self.answered < owed:
+                logger.warning(
+                    "table fan-out: Redis did not answer a PUBLISH in %s s; reconnecting", PING_EVERY
+                )
+                writer.transport.abort()
+                return
+            owed = self.sent
 
 
 def _deliver(inbox: asyncio.Queue, event: dict, table_id: int) -> None:

@@ -26,6 +26,7 @@ SQLite) runs them on Django's cursor too.
 
 from __future__ import annotations
 
+import select
 from collections.abc import Callable, Sequence
 from datetime import UTC
 from typing import Any
@@ -83,3 +84,29 @@ def _server_cursor(db):
 
 
 _TEXT = 0  # psycopg.pq.Format.TEXT
+
+
+def drop_if_closed_by_server(db=None) -> None:
+    """Close ``db``'s kept connection if PostgreSQL ended it while it was idle (no round trip).
+
+    A connection kept between calls (``DB_CONN_MAX_AGE``) outlives a restart
+    or failover of the database, or a terminated backend, and Django notices
+    only when a statement fails on it: the player whose action ran first on
+    each such connection would get an error. The server announces the end (an
+    error message, then end of file), so an idle connection with anything to
+    read is finished: it is closed here, and the call opens a new one. A
+    connection inside a transaction, or any other database, is left alone.
+    """
+    db = db or connections[DEFAULT_DB_ALIAS]
+    raw = db.connection
+    if raw is None or db.vendor != "postgresql" or db.in_atomic_block or not hasattr(select, "poll"):
+        return  # (no poll() on Windows: the statement's failure tells, as before)
+    try:
+        fileno = raw.pgconn.socket
+        poller = select.poll()  # not select(): an ASGI process may hold more than 1024 descriptors
+        poller.register(fileno, select.POLLIN)
+        ended = bool(poller.poll(0))
+    except Exception:  # noqa: BLE001 - no usable socket: the connection is gone
+        ended = True
+    if ended:
+        db.close()

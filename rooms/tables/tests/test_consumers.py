@@ -6,6 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
+from django.db import connection
 from django.test import Client
 
 from rooms.tables import services
@@ -260,3 +261,24 @@ async def test_a_timeout_puts_the_player_under_trustee_and_one_click_takes_back_
         state = await next_of(comm, "state")
     assert await sync_to_async(lambda: Seat.objects.get(user=alice).trustee)() is False
     await comm.disconnect()
+
+
+async def test_a_socket_that_fails_still_takes_its_name_off_the_seat(long_tier, make_player):
+    """A socket that ends without ``disconnect`` (a handler failed, its channel layer went away) is not a ghost.
+
+    The presence sweep only drops the names of dead processes; a name left
+    behind by a live one kept the player connected for good: never away, never
+    played for at once, never stood up.
+    """
+    from channels.layers import get_channel_layer
+
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    (name,) = await sync_to_async(lambda: Seat.objects.get(user=alice).sockets)()
+    await get_channel_layer().send(name, {"type": "no.such.message"})  # its handler raises
+    with pytest.raises(ValueError, match="No handler"):
+        while True:  # the frames sent before, then the failure
+            await comm.receive_output(timeout=3)
+    seat = await sync_to_async(Seat.objects.get)(user=alice)
+    assert seat.sockets == [] and not seat.connected and seat.away_since is not None
+    await sync_to_async(lambda: connection.close())()  # this thread's, or the test database cannot be dropped

@@ -158,6 +158,106 @@ async def test_after_the_subscription_breaks_every_socket_gets_its_current_state
     await watcher.disconnect()
 
 
+async def test_a_subscription_that_goes_silent_is_given_up_and_every_socket_resynced(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """A connection that dies without a word (a failover to another host, a lost network path) is noticed."""
+    monkeypatch.setattr(fanout, "PING_EVERY", 0.5)
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    watcher = await open_socket(table.pk, bob)
+    await latest_state(comm)
+    await latest_state(watcher)
+    hub = fanout.fanout_for(get_channel_layer())
+    silent = hub.subscriber
+    silent.transport.pause_reading()  # from now on nothing arrives on it, and nothing says it ended
+
+    # A change from elsewhere (another process, the worker, the clock) travels only through Redis.
+    await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)
+    seq = await sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)()
+    for _ in range(200):  # given up after two quiet periods, then subscribed again
+        if hub.subscriber is not None and hub.subscriber is not silent:
+            break
+        await asyncio.sleep(0.05)
+    mine = await latest_state(comm)
+    theirs = await latest_state(watcher)
+    assert mine["seq"] == theirs["seq"] == seq
+    assert mine["you"]["trustee"] is True
+    assert hub.subscriber is not silent
+    assert silent.transport.is_closing()
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def test_a_quiet_subscription_is_pinged_and_kept(long_tier, make_player, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(fanout, "PING_EVERY", 0.5)
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await latest_state(comm)
+    hub = fanout.fanout_for(get_channel_layer())
+    subscriber = hub.subscriber
+    pings = []
+    real_write = hub._write
+
+    def write(writer, command):
+        pings.extend(command[:1] if command[0] == b"PING" else [])
+        real_write(writer, command)
+
+    monkeypatch.setattr(hub, "_write", write)
+    for _ in range(200):
+        if len(pings) >= 3:
+            break
+        await asyncio.sleep(0.1)
+    assert len(pings) >= 3  # each answered in time, or the connection would have been given up
+    assert hub.subscriber is subscriber
+    await comm.disconnect()
+
+
+async def test_a_publisher_that_gets_no_answer_is_given_up(long_tier, make_player, monkeypatch):  # noqa: F811
+    """Writes to a connection that died without a word go nowhere, for hours: every change made here is lost elsewhere."""
+    monkeypatch.setattr(fanout, "PING_EVERY", 0.5)
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await latest_state(comm)
+    hub = fanout.fanout_for(get_channel_layer())
+    await comm.send_json_to({"type": "trustee", "on": True})  # a change made here: this process publishes it
+    await next_of(comm, "state")
+    for _ in range(100):  # its connection is made on that first publish
+        if hub.publisher is not None:
+            break
+        await asyncio.sleep(0.05)
+    silent = hub.publisher
+    assert silent is not None
+    silent.transport.pause_reading()  # no reply arrives from now on
+
+    await comm.send_json_to({"type": "trustee", "on": False})
+    await next_of(comm, "state")
+    for _ in range(100):
+        if silent.transport.is_closing():
+            break
+        await asyncio.sleep(0.05)
+    assert silent.transport.is_closing()
+
+    # The next change connects again, and the other processes get it.
+    address, prefix = fanout.layer_redis(get_channel_layer())
+    other = redis.Redis.from_url(address).pubsub(ignore_subscribe_messages=True)
+    other.subscribe(fanout.frames_channel(prefix, table.pk))
+    await comm.send_json_to({"type": "trustee", "on": True})
+    state = await next_of(comm, "state")
+    heard = None
+    for _ in range(50):  # the first reads may be the subscription's confirmation
+        heard = await sync_to_async(other.get_message, thread_sensitive=False)(timeout=0.1)
+        if heard is not None:
+            break
+    other.close()
+    assert heard is not None
+    assert fanout.msgpack.unpackb(heard["data"][fanout.ORIGIN_SIZE :])["seq"] == state["seq"]
+    assert hub.publisher is not silent
+    await comm.disconnect()
+
+
 async def test_a_message_that_cannot_be_read_stops_nothing(long_tier, make_player):  # noqa: F811
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)

@@ -1,0 +1,175 @@
+"""PostgreSQL drops a table thread's connection: the action is refused with a clear error, and play goes on.
+
+A backend can be terminated at any time (a restart or failover of the
+database, an administrator's ``pg_terminate_backend``, an idle timeout of a
+pooler). The action whose transaction dies is rolled back by PostgreSQL, so it
+is never half-applied; the player gets an ``error`` (``unavailable``) on the
+same socket instead of a closed socket, and the table's next action runs on a
+new connection. A connection kept between calls (``DB_CONN_MAX_AGE``) that
+the database ended while it was idle is replaced before it is used, so no
+action fails for it at all. A socket's close that the database could not
+record is recorded once it answers again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import psycopg
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
+
+from rooms.tables import services
+from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures
+    long_tier,
+    memory_layer,
+    next_of,
+    seated,
+    until_my_turn,
+)
+from wallets.selectors import ledger_check
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_tables"),
+]
+
+
+def terminate(pids: list[int]) -> None:
+    """``pg_terminate_backend`` those of ``pids`` still alive, from a connection of its own; wait until they are gone."""
+    params = connection.get_connection_params()
+    params.pop("cursor_factory", None)
+    params.pop("prepare_threshold", None)
+    with psycopg.connect(**params, autocommit=True) as side:
+        ended = side.execute(
+            "SELECT bool_and(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity WHERE pid = ANY(%s)",
+            [pids],
+        ).fetchone()[0]
+    assert ended
+
+
+def close_own_connection() -> None:
+    """Close the calling thread's connection (the test's own thread: the test database is dropped at the end)."""
+    connection.close()
+
+
+def table_record(table_id: int) -> tuple:
+    """What an action changes: the table's seq, the hand's state and log."""
+    hand = Hand.objects.get(table_id=table_id, status="playing")
+    return (
+        Table.objects.get(pk=table_id).seq,
+        hand.state,
+        hand.action_count,
+        HandAction.objects.filter(hand=hand).count(),
+    )
+
+
+async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    before = await sync_to_async(table_record)(table.pk)
+
+    real_record = services.record_action
+    killed = []
+
+    def record_and_lose_the_connection(*args, **kwargs):
+        # Inside table_act's transaction: the table row is locked and its seq moved on.
+        if not killed:
+            killed.append(connection.connection.info.backend_pid)
+            terminate(killed)
+        return real_record(*args, **kwargs)
+
+    monkeypatch.setattr(services, "record_action", record_and_lose_the_connection)
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    error = await next_of(comm, "error")
+    assert killed
+    assert error["code"] == "unavailable" and error["ref"] == 1 and error["seq"] == state["seq"]
+    assert error["message"] == "The server could not do that just now. Please try again."
+    assert await sync_to_async(table_record)(table.pk) == before  # nothing of it was applied
+
+    # The same socket plays on; the table's thread has a working connection again.
+    await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "add", "n": 2}})
+    played = await next_of(comm, "state")
+    assert played["seq"] == state["seq"] + 1
+    assert played["hand"]["view"]["total"] == state["hand"]["view"]["total"] + 2
+    after = await sync_to_async(table_record)(table.pk)
+    assert after[0] == before[0] + 1 and after[2] == before[2] + 1 and after[3] == before[3] + 1
+    assert await sync_to_async(ledger_check)() == []
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+def table_thread_backends() -> list[int]:
+    """Open a connection on every table thread of this process (kept: persistent) and return their pids."""
+    from rooms.tables import consumers
+
+    pids = []
+    consumers._pool.on_every_thread(
+        lambda: (connection.ensure_connection(), pids.append(connection.connection.info.backend_pid))
+    )
+    return pids
+
+
+async def test_connections_the_database_dropped_while_idle_are_replaced_before_the_next_call(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """A restart of PostgreSQL ends every kept connection; no player's action should pay for it."""
+    assert connection.settings_dict["CONN_MAX_AGE"] is not None
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", None)  # kept, as DB_CONN_MAX_AGE does
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+
+    await sync_to_async(terminate)(await sync_to_async(table_thread_backends)())
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    played = await next_of(comm, "state")
+    assert played["seq"] == state["seq"] + 1
+
+    state = await until_my_turn(comm)
+    await sync_to_async(terminate)(await sync_to_async(table_thread_backends)())
+    await comm.send_json_to({"type": "resync"})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"]
+    await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "add", "n": 2}})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"] + 1
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_close_the_database_could_not_record_is_recorded_when_it_answers_again(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """Otherwise the seat keeps the closed socket's name, and this process lives on: the player never goes away."""
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await next_of(comm, "state")
+    real_lock_seats = services.lock_seats
+    killed = []
+
+    def lock_seats_and_lose_the_connection(table):
+        if not killed:
+            killed.append(connection.connection.info.backend_pid)
+            terminate(killed)
+        return real_lock_seats(table)
+
+    monkeypatch.setattr(services, "lock_seats", lock_seats_and_lose_the_connection)
+    await comm.disconnect()  # its table_presence call fails
+    assert killed
+    for _ in range(100):
+        seat = await sync_to_async(Seat.objects.get)(user=alice)
+        if not seat.connected:
+            break
+        await asyncio.sleep(0.05)
+    assert seat.sockets == [] and not seat.connected and seat.away_since is not None
+    await sync_to_async(close_own_connection)()
