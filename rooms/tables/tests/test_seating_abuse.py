@@ -37,3 +37,40 @@ def test_a_players_account_named_like_a_bot_is_never_seated_or_funded_as_a_bot(d
     hand = Hand.objects.get(table=table)
     assert [p["is_bot"] for p in hand.players].count(True) == 2
     assert mallory.pk not in [p["user"] for p in hand.players]
+
+
+def test_a_wallet_emptied_after_sitting_down_deals_no_hand_with_it(ddz_tier, make_player, settings):
+    """Sit down with the minimum, then bet it away at 百家乐 while waiting: no hand starts with that seat.
+
+    Quick start and ``ready`` check the tier's minimum; the hand's start did not,
+    so the player carried 50 (or 0) coins into a 100-coin room, risking nothing.
+    """
+    from rooms.errors import EntryRefused
+    from rooms.rounds.services import round_bet
+    from rooms.rounds.tests.conftest import committing, make_tier, open_round
+    from wallets.models import LedgerTransaction
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    ddz_tier.bots_enabled = False
+    ddz_tier.save(update_fields=["bots_enabled"])
+    alice, bob, carol = (make_player(coins=5000) for _ in range(3))
+    table = services.table_quick_start(tier_id=ddz_tier.pk, user=alice)
+    assert services.table_quick_start(tier_id=ddz_tier.pk, user=bob) == table
+    baccarat, rnd = open_round(make_tier(), bob)
+    with committing():
+        round_bet(table_id=baccarat.pk, user=bob, area="banker", amount=4950)
+    assert wallet_balance(user=bob) == 50
+    stakes = LedgerTransaction.objects.filter(kind="stake").count()
+
+    with committing():
+        assert services.table_quick_start(tier_id=ddz_tier.pk, user=carol) == table
+
+    assert not Hand.objects.filter(table=table).exists()
+    assert LedgerTransaction.objects.filter(kind="stake").count() == stakes
+    ready = dict(Seat.objects.filter(table=table).values_list("user_id", "ready"))
+    assert ready == {alice.pk: True, bob.pk: False, carol.pk: True}
+    table.refresh_from_db()
+    assert table.status == "waiting"
+    with pytest.raises(EntryRefused, match="needs at least 100 coins to enter; your balance is 50"):
+        services.table_ready(table_id=table.pk, user=bob)
+    assert [wallet_balance(user=u) for u in (alice, bob, carol)] == [5000, 50, 5000]
