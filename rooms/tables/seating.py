@@ -235,9 +235,11 @@ def table_ready(*, table_id: int, user) -> Table:
             .values_list("table_id", flat=True)
         )
         # skip_locked: another player regrouping at the same moment keeps their table; no deadlock.
+        # Still waiting, asked again under the lock: a table whose hand started since the list
+        # was read has no seat to give.
         others = list(
             Table.objects.select_for_update(of=("self",), skip_locked=True)
-            .filter(pk__in=waiting_ids)
+            .filter(pk__in=waiting_ids, status=Table.Status.WAITING)
             .order_by("pk")
         )
         choices = [table, *[t for t in others if _has_room(t)]]

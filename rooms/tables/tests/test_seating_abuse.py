@@ -74,3 +74,65 @@ def test_a_wallet_emptied_after_sitting_down_deals_no_hand_with_it(ddz_tier, mak
     with pytest.raises(EntryRefused, match="needs at least 100 coins to enter; your balance is 50"):
         services.table_ready(table_id=table.pk, user=bob)
     assert [wallet_balance(user=u) for u in (alice, bob, carol)] == [5000, 50, 5000]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_ready_does_not_regroup_a_player_to_a_table_whose_hand_just_started(
+    tier, make_player, settings, monkeypatch
+):
+    """分组 picks among the tier's waiting tables; one that starts its hand meanwhile is no longer one.
+
+    ``table_ready`` listed the waiting tables with a ready human, then locked
+    them, without asking again whether they were still waiting: a table whose
+    hand started in between (here its bot arrives and deals) was taken, and
+    seating the player there failed (no free seat at a table in play), so the
+    ready broke with a server error instead of keeping the player where they were.
+    """
+    import threading
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from rooms.tables import seating
+    from rooms.tables.models import Table
+
+    settings.TABLE_BOT_WAIT = 60  # bots come only when the test says so
+    alice, bob = make_player(coins=5000), make_player(coins=5000)
+    mine = services.table_quick_start(tier_id=tier.pk, user=alice)
+    theirs = Table.objects.create(tier=tier, seat_count=2)
+    Seat.objects.bulk_create([Seat(table=theirs, index=i) for i in range(2)])
+    Seat.objects.filter(table=theirs, index=0).update(user=bob, ready=True, seated_at=timezone.now())
+    monkeypatch.setattr(seating.secrets, "choice", lambda choices: choices[-1])  # another table if any
+
+    def start_theirs_first(execute, sql, params, many, context):
+        # Between listing the waiting tables and locking them, the other table's bot sits down
+        # and its hand starts (another transaction, committed).
+        if "SKIP LOCKED" in sql and not started:
+            started.append(True)
+            worker = threading.Thread(target=_fill_and_close, args=(theirs.pk,))
+            worker.start()
+            worker.join()
+        return execute(sql, params, many, context)
+
+    started: list[bool] = []
+    with connection.execute_wrapper(start_theirs_first):
+        where = services.table_ready(table_id=mine.pk, user=alice)
+
+    assert started
+    assert where == mine
+    assert Seat.objects.get(user=alice).table_id == mine.pk
+    assert Seat.objects.get(user=alice).ready is True
+    theirs.refresh_from_db()
+    assert theirs.status == "playing"
+    hand = Hand.objects.get(table=theirs)
+    assert [p["user"] for p in hand.players][0] == bob.pk and hand.players[1]["is_bot"]
+
+
+def _fill_and_close(table_id: int) -> None:
+    from django.db import connection
+
+    try:
+        assert services.table_fill_bots(table_id=table_id) == 1
+    finally:
+        connection.close()
