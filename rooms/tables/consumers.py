@@ -448,7 +448,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
-        if not await self._db(Table.objects.filter(pk=self.table_id).exists)():
+        # A house-banked table's socket is /ws/rounds/<id>/; here it is no table (its row lock
+        # serialises the round's bets, and this socket would take it for nothing).
+        seated = Table.objects.filter(pk=self.table_id, tier__game__family="seated")
+        if not await self._db(seated.exists)():
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return

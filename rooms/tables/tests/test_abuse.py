@@ -528,3 +528,25 @@ async def test_a_silent_socket_is_closed_at_the_next_recheck_once_its_session_en
     await stolen.disconnect()
     # Her seat no longer counts that socket: she is away, as after any close.
     assert not (await database_sync_to_async(Seat.objects.get)(user=alice)).connected
+
+
+async def test_a_banker_tables_id_is_no_table_here(make_player):
+    """A 百家乐 table on the seated table's socket and page: no such table, and its round is untouched."""
+    from rooms.rounds.tests.conftest import make_tier, open_round
+
+    alice = await database_sync_to_async(make_player)(coins=5000)
+    banker, _round = await database_sync_to_async(lambda: open_round(make_tier(), alice))()
+    before = await database_sync_to_async(fingerprint)(banker.pk)
+    comm, connected = await open_socket(banker.pk, alice)
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+    assert await database_sync_to_async(_page_statuses)(alice, banker.pk) == (404, 200)
+    assert await database_sync_to_async(fingerprint)(banker.pk) == before
+
+
+def _page_statuses(user, table_id: int) -> tuple[int, int]:
+    """The seated table page and the banker table page of ``table_id``, as ``user`` sees them."""
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return browser.get(f"/tables/{table_id}/").status_code, browser.get(f"/rounds/{table_id}/").status_code
