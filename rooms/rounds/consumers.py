@@ -56,6 +56,8 @@ class RoundConsumer(TableConsumer):
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
+        if await self._refused_over_cap():
+            return
         if not await database_sync_to_async(_is_banker_table)(self.table_id):
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)

@@ -52,6 +52,13 @@ SESSION_RECHECK_SECONDS = 30.0
 CLOSE_ANONYMOUS = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOODING = 4408
+CLOSE_TOO_MANY_SOCKETS = 4429
+
+# Table and round sockets one user may hold open in one ASGI process (``TABLE_SOCKETS_PER_USER``).
+# The rate limit is per socket: without a cap a player multiplied it, and the table's row lock
+# that every connect takes, by opening sockets. Tabs and overlapping reconnects stay well under it.
+MAX_SOCKETS_PER_USER = 8
+_sockets_per_user: collections.Counter = collections.Counter()
 
 # The keys each client message may carry, and the type each must have.
 SHAPES: dict[str, dict[str, type]] = {
@@ -394,6 +401,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         finally:
+            self._uncount()  # however the socket ended: closed, refused or failed
             for pump in pumps:
                 pump.cancel()
             await asyncio.gather(*pumps, return_exceptions=True)
@@ -447,6 +455,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
+            return
+        if await self._refused_over_cap():
             return
         # A house-banked table's socket is /ws/rounds/<id>/; here it is no table (its row lock
         # serialises the round's bets, and this socket would take it for nothing).
@@ -530,6 +540,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("malformed", _("That message has missing or unexpected fields."), ref=ref)
             return
         await getattr(self, f"on_{kind}")(message)
+
+    # --- how many sockets a user holds ------------------------------------------------
+
+    async def _refused_over_cap(self) -> bool:
+        """Close this socket (4429) if its user already holds the most sockets allowed here; else count it.
+
+        Counted before any await, so sockets opened at the same moment cannot all
+        slip under the cap; ``__call__`` uncounts it when the socket ends.
+        """
+        limit = int(getattr(settings, "TABLE_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER))
+        if limit > 0 and _sockets_per_user[self.user.pk] >= limit:
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return True
+        _sockets_per_user[self.user.pk] += 1
+        self.counted_user = self.user.pk
+        return False
+
+    def _uncount(self) -> None:
+        user_id = getattr(self, "counted_user", None)
+        if user_id is None:
+            return
+        self.counted_user = None
+        _sockets_per_user[user_id] -= 1
+        if _sockets_per_user[user_id] <= 0:
+            del _sockets_per_user[user_id]
 
     # --- the session ---------------------------------------------------------------
 

@@ -550,3 +550,28 @@ def _page_statuses(user, table_id: int) -> tuple[int, int]:
     browser = Client()
     browser.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     return browser.get(f"/tables/{table_id}/").status_code, browser.get(f"/rounds/{table_id}/").status_code
+
+
+async def test_a_user_holds_at_most_the_cap_of_sockets(make_player, settings):
+    """The rate limit is per socket: one player opening sockets by the dozen is refused past the cap."""
+    settings.TABLE_SOCKETS_PER_USER = 3
+    alice, table, comm, _state = await seat_and_wait_for_turn("doudizhu", make_player)
+    second, _ = await open_socket(table.pk, alice)
+    third, _ = await open_socket(table.pk, alice)
+    for socket in (second, third):
+        await latest_state(socket)
+    before = await database_sync_to_async(fingerprint)(table.pk)
+
+    fourth, _ = await open_socket(table.pk, alice)
+    assert await fourth.receive_output(timeout=3) == {"type": "websocket.close", "code": 4429}
+    await fourth.disconnect()
+    assert await database_sync_to_async(fingerprint)(table.pk) == before
+    # Another player is not affected, and a closed socket frees its place.
+    bob = await database_sync_to_async(make_player)(coins=100)
+    watcher, _ = await open_socket(table.pk, bob)
+    assert (await latest_state(watcher))["you"]["seat"] is None
+    await second.disconnect()
+    again, _ = await open_socket(table.pk, alice)
+    assert (await latest_state(again))["you"]["seat"] is not None
+    for socket in (comm, third, watcher, again):
+        await socket.disconnect()
