@@ -334,10 +334,9 @@ def record_action(hand: Hand, seat: int | None, action: dict, *, auto: bool, sta
     hand.action_count += 1
     unsaved = hand.__dict__.setdefault(UNSAVED_ACTIONS, [])
     unsaved.append([hand.pk, hand.action_count, seat, action, auto, timezone.now()])
-    for key in (COUNTDOWN_KEY, TURN_KEY):
-        kept = hand.state.get(key)
-        if kept is not None and key not in state:
-            state = {**state, key: kept}  # the runtime's, whatever the engine copied
+    countdown = hand.state.get(COUNTDOWN_KEY)
+    if countdown is not None and COUNTDOWN_KEY not in state:
+        state = {**state, COUNTDOWN_KEY: countdown}  # the runtime's, whatever the engine copied
     hand.state = state
 
 
@@ -388,44 +387,6 @@ def _countdown_update(hand: Hand, actors: list[int], seconds: int | None, now: d
     return countdown_deadline(hand.state)
 
 
-# The runtime's record of one seat's turn (a single actor): the action count when it began,
-# the seat and its deadline in epoch milliseconds, in the hand's state under a private key
-# (never in a view). A turn lasts until the next action is recorded, whatever that seat's
-# presence or 托管 does meanwhile.
-TURN_KEY = "_turn"
-
-
-def turn_over(state: dict, now: datetime) -> bool:
-    """Say whether a single seat's turn is in progress and its time is up."""
-    turn = state.get(TURN_KEY)
-    return bool(turn) and turn["deadline"] <= int(now.timestamp() * 1000)
-
-
-def _turn_update(hand: Hand, actors: list[int], seconds: int | None, now: datetime) -> datetime | None:
-    """Keep the deadline of a seat's turn until an action is recorded; return it (None: no such turn).
-
-    The actor's own coming and going, or switching 托管 on and off, reschedules the
-    hand (``schedule_next``); without this record each return started a whole new
-    turn, so a player could hold the table still by reloading just before their
-    time ran out.
-    """
-    state = hand.state
-    previous = state.get(TURN_KEY)
-    if len(actors) != 1 or seconds is None:
-        if previous is not None:
-            hand.state = {k: v for k, v in state.items() if k != TURN_KEY}
-        return None
-    if previous and previous["count"] == hand.action_count and previous["seat"] == actors[0]:
-        deadline_ms = previous["deadline"]
-    else:
-        deadline_ms = int((now + timedelta(seconds=seconds)).timestamp() * 1000)
-        hand.state = {
-            **state,
-            TURN_KEY: {"count": hand.action_count, "seat": actors[0], "deadline": deadline_ms},
-        }
-    return datetime.fromtimestamp(deadline_ms / 1000, tz=timezone.get_current_timezone())
-
-
 def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
     """Save the hand with its next deadline (and a new token), or finish it if the engine says so."""
     engine = engine_for(hand.game_slug)
@@ -433,27 +394,21 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
     outcome = engine.outcome(hand.state)
     hand.deadline_token += 1
     if outcome is not None:
-        if TURN_KEY in hand.state:  # no turn is left to time; the finished state is the engine's
-            hand.state = {k: v for k, v in hand.state.items() if k != TURN_KEY}
         hands.hand_finish(table=table, hand=hand, outcome=outcome)
         return
     actors = engine.actors(hand.state)
     seconds = engine.deadline_seconds(hand.state)
     round_deadline = _countdown_update(hand, actors, seconds, now)
-    turn_deadline = _turn_update(hand, actors, seconds, now)
     by_index = {seat.index: seat for seat in seats}
     auto = [by_index[i] for i in actors if i in by_index and seat_is_auto(by_index[i])]
     if auto:
         away = all(not s.is_bot and not s.trustee for s in auto)
         delay = setting("TABLE_DISCONNECT_GRACE", 5.0) if away else setting("TABLE_AUTO_DELAY", 0.8)
         hand.deadline = now + timedelta(seconds=delay)
-        for limit in (round_deadline, turn_deadline):
-            if limit is not None:
-                hand.deadline = min(hand.deadline, limit)
+        if round_deadline is not None:
+            hand.deadline = min(hand.deadline, round_deadline)
     elif round_deadline is not None:
         hand.deadline = round_deadline
-    elif turn_deadline is not None:
-        hand.deadline = turn_deadline
     else:
         hand.deadline = now + timedelta(seconds=seconds or 0) if (seconds is not None or not actors) else None
     hand_write(hand)

@@ -68,10 +68,10 @@ def _plain(value):
 
 
 def _engine_state(stored: dict) -> dict:
-    """Return the stored state without the runtime's own bookkeeping (the countdown, the seat's turn)."""
-    from rooms.tables.core import COUNTDOWN_KEY, TURN_KEY
+    """Return the stored state without the runtime's own bookkeeping (the simultaneous countdown)."""
+    from rooms.tables.core import COUNTDOWN_KEY
 
-    return _plain({key: value for key, value in stored.items() if key not in (COUNTDOWN_KEY, TURN_KEY)})
+    return _plain({key: value for key, value in stored.items() if key != COUNTDOWN_KEY})
 
 
 def _snapshot(engine, state: dict, seat_count: int) -> tuple[list[Any], dict[str, Any]]:

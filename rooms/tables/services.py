@@ -31,7 +31,6 @@ from rooms.tables.core import (
     record_action,
     schedule_next,
     setting,
-    turn_over,
 )
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
@@ -235,10 +234,10 @@ def _play_due(engine, hand: Hand, seats: list[Seat]) -> None:
     by_index = {seat.index: seat for seat in seats}
     now = timezone.now()
     auto = [i for i in actors if seat_is_auto(by_index[i])]
-    if not auto or countdown_over(hand.state, now) or turn_over(hand.state, now):
-        # Nobody is played for, or a simultaneous countdown or the seat's turn is over: the
-        # humans' own time ran out (an away actor's grace cannot outlast their turn).
-        due = actors
+    if not auto or countdown_over(hand.state, now):
+        due = (
+            actors  # nobody is played for, or a simultaneous countdown is over: the humans' own time ran out
+        )
     else:
         # Bots and 托管 now; a player whose page is not there yet (or has gone) only once their
         # grace is over: the bots' quick turn in the same countdown must not play for them.
