@@ -257,6 +257,11 @@ TABLE_DB_THREADS = int(os.environ.get("TABLE_DB_THREADS", "8"))
 TABLE_STATE_CACHE = int(os.environ.get("TABLE_STATE_CACHE", "1024"))
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
+# How often an open table or round socket asks whether its session still signs its user in
+# (logged out, password changed, account disabled: the socket is closed with 4401), seconds.
+TABLE_SESSION_RECHECK = float(os.environ.get("TABLE_SESSION_RECHECK", "30"))
+# Table and round sockets one user may hold open in one ASGI process (more are closed with 4429).
+TABLE_SOCKETS_PER_USER = int(os.environ.get("TABLE_SOCKETS_PER_USER", "8"))
 # Banker-game rounds (百家乐): a table nobody has watched for this long opens no new round.
 ROUNDS_IDLE_SECONDS = float(os.environ.get("ROUNDS_IDLE_SECONDS", "30"))
 # An open socket that has not been heard of for this long (its process died) stops counting.

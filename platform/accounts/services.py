@@ -2,7 +2,7 @@
 
 import json
 from platform.accounts.models import GameStats, User
-from platform.accounts.validators import nickname_clean
+from platform.accounts.validators import nickname_clean, username_reserved_check
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,7 +16,7 @@ def user_create(*, username: str, password: str, nickname: str = "", email: str 
     """Create a player, their wallet and their sign-up grant, all or nothing.
 
     The username is checked by the model's own validators (ValidationError on a
-    bad or taken one); password strength is the sign-up form's business, so that
+    bad or taken one) and may not take the bots' prefix; password strength is the sign-up form's business, so that
     staff tools and the demo loader may set simple passwords.
     """
     from wallets.services import wallet_grant
@@ -29,6 +29,10 @@ def user_create(*, username: str, password: str, nickname: str = "", email: str 
     )
     user.set_password(password)
     user.full_clean(exclude=["password"])
+    try:
+        username_reserved_check(user.username)
+    except ValidationError as error:
+        raise ValidationError({"username": error.messages}) from error
     # Not durable: the demo loader and tests create players inside their own transaction.
     with transaction.atomic():
         try:

@@ -8,6 +8,18 @@ from django.utils.translation import gettext as _
 NICKNAME_MIN = 2
 NICKNAME_MAX = 16
 _ALLOWED_PUNCTUATION = set("_-.·")
+# The house's bots (rooms/tables/bots.py) are the users named with this prefix; no player may be.
+BOT_USERNAME_PREFIX = "bot_"
+
+
+def username_reserved_check(username: str) -> None:
+    """Raise ValidationError if ``username`` is reserved for the house's bots (any letter case)."""
+    if username.lower().startswith(BOT_USERNAME_PREFIX):
+        raise ValidationError(
+            _("Usernames starting with %(prefix)s are reserved for the house's bots.")
+            % {"prefix": BOT_USERNAME_PREFIX},
+            code="username_reserved",
+        )
 
 
 def nickname_clean(value: str) -> str:

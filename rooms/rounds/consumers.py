@@ -51,9 +51,12 @@ class RoundConsumer(TableConsumer):
         self.tokens = float(table_sockets.RATE_PER_SECOND)
         self.refilled = table_sockets.bucket_clock()
         self.refused = 0
+        self._session_watch_init()
         if self.user is None or not self.user.is_authenticated:
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
+            return
+        if await self._refused_over_cap():
             return
         if not await database_sync_to_async(_is_banker_table)(self.table_id):
             await self.accept()
@@ -70,8 +73,10 @@ class RoundConsumer(TableConsumer):
         self.seen = time.monotonic()
         await self.accept()
         await self._send_state()
+        self._session_watch_arm()
 
     async def disconnect(self, code: int) -> None:
+        self._session_watch_stop()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.groups_joined = []

@@ -1,7 +1,7 @@
 """Bots (机器人): real users with wallets funded by grants, playing through the same services.
 
 A bot is a ``User`` whose username starts with ``bot_`` and who can never log
-in (unusable password). It sits in a seat with ``is_bot`` set, so the
+in (unusable password); sign-up refuses that prefix to players. It sits in a seat with ``is_bot`` set, so the
 partial unique constraint keeps it at one table at a time too. Before it sits
 down its wallet is topped up from the cashier (a ``grant`` with its own key)
 to the tier's bot bankroll, so its stakes, wins and losses go through the
@@ -11,12 +11,14 @@ ledger like anyone else's and the books always balance.
 from __future__ import annotations
 
 import secrets
+from platform.accounts.validators import BOT_USERNAME_PREFIX
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import IntegrityError, transaction
 
-BOT_PREFIX = "bot_"
+BOT_PREFIX = BOT_USERNAME_PREFIX
 
 
 def bot_bankroll(tier) -> int:
@@ -36,7 +38,14 @@ def bot_acquire(*, tier, exclude: set[int]):
     User = get_user_model()
     free = (
         User.objects.select_for_update(of=("self",), skip_locked=True)
-        .filter(username__startswith=BOT_PREFIX, table_seat__isnull=True)
+        # Only the accounts made by _bot_create: a person's account named like a bot (from before
+        # sign-up refused the prefix, or made by staff) has a usable password and is never taken,
+        # or it would be seated as a bot and topped up with free coins.
+        .filter(
+            username__startswith=BOT_PREFIX,
+            password__startswith=UNUSABLE_PASSWORD_PREFIX,
+            table_seat__isnull=True,
+        )
         .exclude(pk__in=exclude)
         .order_by("pk")
         .first()

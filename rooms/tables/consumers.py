@@ -48,9 +48,19 @@ MAX_REFUSED_IN_A_ROW = 100
 # How long a change that skips a seq waits for the missing one(s) before it goes out anyway.
 REORDER_WAIT_SECONDS = 1.0
 
+# How often an open socket asks whether its session still signs its user in (seconds).
+SESSION_RECHECK_SECONDS = 30.0
+
 CLOSE_ANONYMOUS = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOODING = 4408
+CLOSE_TOO_MANY_SOCKETS = 4429
+
+# Table and round sockets one user may hold open in one ASGI process (``TABLE_SOCKETS_PER_USER``).
+# The rate limit is per socket: without a cap a player multiplied it, and the table's row lock
+# that every connect takes, by opening sockets. Tabs and overlapping reconnects stay well under it.
+MAX_SOCKETS_PER_USER = 8
+_sockets_per_user: collections.Counter = collections.Counter()
 
 # The keys each client message may carry, and the type each must have.
 SHAPES: dict[str, dict[str, type]] = {
@@ -66,6 +76,29 @@ SHAPES: dict[str, dict[str, type]] = {
 def bucket_clock() -> float:
     """The rate limiter's clock (a seam for tests; the event loop keeps its own)."""
     return time.monotonic()
+
+
+def session_recheck_seconds() -> float:
+    return float(getattr(settings, "TABLE_SESSION_RECHECK", SESSION_RECHECK_SECONDS))
+
+
+def session_user_id(session_key: str | None) -> int | None:
+    """Return the id of the user this session still signs in, or None.
+
+    None once the player logged out, the session expired, the password was
+    changed (Django's session hash) or staff disabled the account: the same
+    check Django makes on every page (``django.contrib.auth.get_user``), on a
+    fresh read of the session.
+    """
+    from importlib import import_module
+
+    from django.contrib.auth import get_user
+
+    if not session_key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = get_user(types.SimpleNamespace(session=store))
+    return user.pk if user.is_authenticated else None
 
 
 def scope_language(scope: dict) -> str:
@@ -380,6 +413,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 logger.exception("table %s: could not record the close of a failed socket", self.table_id)
             raise
         finally:
+            self._uncount()  # however the socket ended: closed, refused or failed
             for pump in pumps:
                 pump.cancel()
             await asyncio.gather(*pumps, return_exceptions=True)
@@ -429,11 +463,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.tokens = float(RATE_PER_SECOND)
         self.refilled = bucket_clock()
         self.refused = 0
+        self._session_watch_init()
         if self.user is None or not self.user.is_authenticated:
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
-        if not await self._db(Table.objects.filter(pk=self.table_id).exists)():
+        if await self._refused_over_cap():
+            return
+        # A house-banked table's socket is /ws/rounds/<id>/; here it is no table (its row lock
+        # serialises the round's bets, and this socket would take it for nothing).
+        seated = Table.objects.filter(pk=self.table_id, tier__game__family="seated")
+        if not await self._db(seated.exists)():
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -449,8 +489,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         await self.accept()
         await self._follow_seat()
+        self._session_watch_arm()
 
     async def disconnect(self, code: int) -> None:
+        self._session_watch_stop()
         if getattr(self, "held_timer", None) is not None:
             self.held_timer.cancel()
             self.held_timer = None
@@ -498,6 +540,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("rate_limited", _("Too many messages; slow down."))
             return
         self.refused = 0
+        if await self._session_ended():
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
         if text_data is None:
             await self._error("malformed", _("Messages must be JSON text."))
             return
@@ -534,6 +579,79 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error(
                 "unavailable", _("The server could not do that just now. Please try again."), ref=ref
             )
+
+    # --- how many sockets a user holds ------------------------------------------------
+
+    async def _refused_over_cap(self) -> bool:
+        """Close this socket (4429) if its user already holds the most sockets allowed here; else count it.
+
+        Counted before any await, so sockets opened at the same moment cannot all
+        slip under the cap; ``__call__`` uncounts it when the socket ends.
+        """
+        limit = int(getattr(settings, "TABLE_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER))
+        if limit > 0 and _sockets_per_user[self.user.pk] >= limit:
+            await self.accept()
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return True
+        _sockets_per_user[self.user.pk] += 1
+        self.counted_user = self.user.pk
+        return False
+
+    def _uncount(self) -> None:
+        user_id = getattr(self, "counted_user", None)
+        if user_id is None:
+            return
+        self.counted_user = None
+        _sockets_per_user[user_id] -= 1
+        if _sockets_per_user[user_id] <= 0:
+            del _sockets_per_user[user_id]
+
+    # --- the session ---------------------------------------------------------------
+
+    def _session_watch_init(self) -> None:
+        self.session_checked = time.monotonic()  # the handshake has just checked it
+        self.session_timer: asyncio.TimerHandle | None = None
+
+    def _session_watch_arm(self) -> None:
+        """Ask again in ``TABLE_SESSION_RECHECK`` seconds, through the inbox, even if the client sends nothing."""
+        delay = session_recheck_seconds()
+        if delay > 0:
+            self.session_timer = asyncio.get_running_loop().call_later(delay, self._session_check_due)
+
+    def _session_check_due(self) -> None:
+        try:
+            self.frames_inbox.put_nowait({"type": "session.check"})
+        except asyncio.QueueFull:  # the socket is busy: ask at the next interval
+            self._session_watch_arm()
+
+    def _session_watch_stop(self) -> None:
+        timer = getattr(self, "session_timer", None)
+        if timer is not None:
+            timer.cancel()
+            self.session_timer = None
+
+    async def _session_ended(self, *, force: bool = False) -> bool:
+        """Whether the session no longer signs this socket's user in (asked at most every recheck interval).
+
+        The handshake reads the session once; without asking again a socket
+        stayed signed in after its player logged out or changed their password
+        (say, to shut out someone who had stolen the session cookie), or after
+        staff disabled the account, and kept playing and seeing the seat's cards.
+        """
+        now = time.monotonic()
+        if not force and now - self.session_checked < session_recheck_seconds():
+            return False
+        self.session_checked = now
+        key = (self.scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME)
+        return await self._db(session_user_id)(key) != self.user.pk
+
+    async def session_check(self, event: dict) -> None:
+        """The recheck interval passed: close the socket (4401) if its session has ended."""
+        self.session_timer = None
+        if await self._session_ended(force=True):
+            await self.close(code=CLOSE_ANONYMOUS)
+            return
+        self._session_watch_arm()
 
     def _take_token(self) -> bool:
         now = bucket_clock()

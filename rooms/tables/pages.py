@@ -204,7 +204,10 @@ def table_labels(slug: str = "") -> dict[str, str]:
 @login_required
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """Render the table shell; the socket at /ws/tables/<id>/ brings the game."""
-    table = get_object_or_404(Table.objects.select_related("tier__game"), pk=table_id)
+    # A house-banked table (百家乐) has its own page (rooms/rounds/pages.py) and no seats.
+    table = get_object_or_404(
+        Table.objects.select_related("tier__game"), pk=table_id, tier__game__family="seated"
+    )
     lobby_url = reverse("rooms:lobby")
     context = {
         "table": table,

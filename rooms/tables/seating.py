@@ -157,10 +157,40 @@ def _maybe_start(table: Table) -> Hand | None:
         return None
     if not any(not seat.is_bot for seat in seats):
         return None  # never play bots against bots alone
+    if _unready_below_minimum(table, seats):
+        return None
     hand = hands.hand_start(table=table, seats=seats)
     if hand is not None:
         schedule_next(table, hand, seats)
     return hand
+
+
+def _unready_below_minimum(table: Table, seats: list[Seat]) -> bool:
+    """Mark not ready every human whose wallet fell below the tier's minimum; say if any did.
+
+    The minimum is checked at quick start and at ``ready``, but coins can leave
+    the wallet while the seat waits for the others (a 百家乐 bet from another
+    tab): without this a player could sit down with the minimum and carry
+    almost nothing into the hand, risking nothing against the others. The
+    wallets are locked (in primary-key order, as the ledger locks them) so no
+    bet can take coins between this check and the stake. Pressing ready again
+    tells the player the rule (``entry_refused``).
+    """
+    from wallets.models import Account
+
+    humans = {seat.user_id: seat for seat in seats if not seat.is_bot}
+    balances = dict(
+        Account.objects.select_for_update(of=("self",))
+        .filter(user_id__in=humans)
+        .order_by("pk")
+        .values_list("user_id", "balance")
+    )
+    minimum = table.tier.minimum_coins
+    refused = [seat for user_id, seat in humans.items() if balances.get(user_id, 0) < minimum]
+    for seat in refused:
+        seat.ready = False
+        seat.save(update_fields=["ready"])
+    return bool(refused)
 
 
 def table_fill_bots(*, table_id: int) -> int:
@@ -205,9 +235,11 @@ def table_ready(*, table_id: int, user) -> Table:
             .values_list("table_id", flat=True)
         )
         # skip_locked: another player regrouping at the same moment keeps their table; no deadlock.
+        # Still waiting, asked again under the lock: a table whose hand started since the list
+        # was read has no seat to give.
         others = list(
             Table.objects.select_for_update(of=("self",), skip_locked=True)
-            .filter(pk__in=waiting_ids)
+            .filter(pk__in=waiting_ids, status=Table.Status.WAITING)
             .order_by("pk")
         )
         choices = [table, *[t for t in others if _has_room(t)]]

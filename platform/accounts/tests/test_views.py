@@ -64,6 +64,19 @@ def test_sign_up_refuses_a_bad_nickname_with_the_reason(browser):
     assert not User.objects.filter(username="nick").exists()
 
 
+@pytest.mark.parametrize("username", ["bot_0001", "Bot_x", "BOT_zz", "ｂot_x"])
+def test_sign_up_refuses_a_bots_username(browser, username):
+    """bot_ names the house's bots: a player so named would be seated and funded as one."""
+    response = browser.post(
+        reverse("accounts:signup"),
+        {"username": username, "password1": "tiles-and-cards-9", "password2": "tiles-and-cards-9"},
+    )
+    assert response.status_code == 200
+    assert "Usernames starting with bot_ are reserved for the house" in response.content.decode()
+    assert not User.objects.filter(username__iexact=username.replace("ｂ", "b")).exists()
+    assert SESSION_KEY not in browser.session
+
+
 def test_log_in_with_the_right_password_goes_to_the_lobby(browser, player):
     page = browser.get(reverse("accounts:login"))
     assert page.status_code == 200

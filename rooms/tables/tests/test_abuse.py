@@ -12,6 +12,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
@@ -448,3 +449,129 @@ async def test_no_session_a_forged_session_or_no_table_is_closed(make_player):
     assert (await next_of(comm, "pong"))["type"] == "pong"
     assert await sync_to_async(fingerprint)(table.pk) == before
     await comm.disconnect()
+
+
+# --- a session that ended while the socket was open -----------------------------------
+
+
+def _log_out(cookie: str) -> None:
+    """The player presses 退出 (log out) in the browser that holds ``cookie``."""
+    from django.conf import settings
+    from django.test import Client
+
+    browser = Client()
+    browser.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    assert browser.post("/accounts/logout/").status_code == 302
+
+
+def _change_password(user) -> None:
+    """The password changes (in another browser): every other session of the user ends."""
+    user.set_password("a-new-Secret-456")
+    user.save(update_fields=["password"])
+
+
+def _disable(user) -> None:
+    """Staff disable the account."""
+    user.is_active = False
+    user.save(update_fields=["is_active"])
+
+
+@pytest.mark.parametrize("end", ["log_out", "password_changed", "disabled"])
+async def test_a_socket_whose_session_ended_is_closed_before_it_acts(make_player, settings, end):
+    """A stolen session cookie's socket no longer plays once the player logs out or changes the password.
+
+    The socket's user was read once, at the handshake: it kept acting (and
+    receiving the seat's cards) for as long as it stayed open.
+    """
+    from rooms.tables.tests.test_consumers import session_cookie
+
+    settings.TABLE_SESSION_RECHECK = 0  # ask at every message
+    alice, table, comm, state = await seat_and_wait_for_turn("doudizhu", make_player)
+    cookie = await sync_to_async(session_cookie)(alice)
+    stolen, connected = await open_socket(table.pk, cookie=cookie)
+    assert connected
+    await latest_state(stolen)
+    before = await sync_to_async(fingerprint)(table.pk)
+    ending = {"log_out": lambda: _log_out(cookie), "password_changed": lambda: _change_password(alice)}
+    ending["disabled"] = lambda: _disable(alice)
+    await sync_to_async(ending[end])()
+
+    legal = state["hand"]["view"]["choices"] or [{"type": "pass"}]
+    await stolen.send_json_to({"type": "act", "seq": 1, "action": legal[0]})
+    assert await stolen.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
+    await stolen.disconnect()  # the browser's side of the close
+    after = await sync_to_async(fingerprint)(table.pk)
+    assert after["hands"] == before["hands"] and after["balances"] == before["balances"]
+    if end == "log_out":
+        # Her own browser's session is another one: it plays on.
+        await comm.send_json_to({"type": "act", "seq": 1, "action": legal[0]})
+        assert (await next_of(comm, "state"))["seq"] > before["seq"]
+    await comm.disconnect()
+
+
+async def test_a_silent_socket_is_closed_at_the_next_recheck_once_its_session_ended(make_player):
+    """A socket that only listens (to the seat's cards) is asked too, every recheck interval."""
+    from rooms.tables.tests.test_consumers import session_cookie
+
+    alice, table, comm, _state = await seat_and_wait_for_turn("doudizhu", make_player)
+    await comm.disconnect()
+    cookie = await sync_to_async(session_cookie)(alice)
+    stolen, connected = await open_socket(table.pk, cookie=cookie)
+    assert connected
+    await latest_state(stolen)
+    seat = await database_sync_to_async(Seat.objects.get)(user=alice)
+    [channel] = seat.sockets
+    await sync_to_async(_log_out)(cookie)
+    # The interval is up (the socket's own timer sends itself this message).
+    await channel_layers["default"].send(channel, {"type": "session.check"})
+    assert await stolen.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
+    await stolen.disconnect()
+    # Her seat no longer counts that socket: she is away, as after any close.
+    assert not (await database_sync_to_async(Seat.objects.get)(user=alice)).connected
+
+
+async def test_a_banker_tables_id_is_no_table_here(make_player):
+    """A 百家乐 table on the seated table's socket and page: no such table, and its round is untouched."""
+    from rooms.rounds.tests.conftest import make_tier, open_round
+
+    alice = await database_sync_to_async(make_player)(coins=5000)
+    banker, _round = await database_sync_to_async(lambda: open_round(make_tier(), alice))()
+    before = await database_sync_to_async(fingerprint)(banker.pk)
+    comm, connected = await open_socket(banker.pk, alice)
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 4404}
+    assert await database_sync_to_async(_page_statuses)(alice, banker.pk) == (404, 200)
+    assert await database_sync_to_async(fingerprint)(banker.pk) == before
+
+
+def _page_statuses(user, table_id: int) -> tuple[int, int]:
+    """The seated table page and the banker table page of ``table_id``, as ``user`` sees them."""
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    return browser.get(f"/tables/{table_id}/").status_code, browser.get(f"/rounds/{table_id}/").status_code
+
+
+async def test_a_user_holds_at_most_the_cap_of_sockets(make_player, settings):
+    """The rate limit is per socket: one player opening sockets by the dozen is refused past the cap."""
+    settings.TABLE_SOCKETS_PER_USER = 3
+    alice, table, comm, _state = await seat_and_wait_for_turn("doudizhu", make_player)
+    second, _ = await open_socket(table.pk, alice)
+    third, _ = await open_socket(table.pk, alice)
+    for socket in (second, third):
+        await latest_state(socket)
+    before = await database_sync_to_async(fingerprint)(table.pk)
+
+    fourth, _ = await open_socket(table.pk, alice)
+    assert await fourth.receive_output(timeout=3) == {"type": "websocket.close", "code": 4429}
+    await fourth.disconnect()
+    assert await database_sync_to_async(fingerprint)(table.pk) == before
+    # Another player is not affected, and a closed socket frees its place.
+    bob = await database_sync_to_async(make_player)(coins=100)
+    watcher, _ = await open_socket(table.pk, bob)
+    assert (await latest_state(watcher))["you"]["seat"] is None
+    await second.disconnect()
+    again, _ = await open_socket(table.pk, alice)
+    assert (await latest_state(again))["you"]["seat"] is not None
+    for socket in (comm, third, watcher, again):
+        await socket.disconnect()
