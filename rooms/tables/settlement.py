@@ -20,9 +20,11 @@ import logging
 import os
 import time
 from collections import defaultdict
+from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -122,8 +124,6 @@ def _pending_store():
     """Return (Redis client, key) for the pending-task flag, or None when tasks run in-process."""
     global _flag_store
     from platform.celery_app import app
-
-    from django.conf import settings
 
     if app.conf.task_always_eager or not getattr(settings, "REDIS_URL", ""):
         return None
@@ -432,6 +432,7 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
         by_table[seat.table_id].append(seat)
     bots, present, gone, cleared = [], [], [], []
     now = timezone.now()
+    grace = timedelta(seconds=getattr(settings, "TABLE_DISCONNECT_GRACE", 5.0))
     for table in tables:
         table_seats = by_table[table.pk]
         for seat in table_seats:
@@ -440,7 +441,7 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
             if seat.is_bot:
                 seat.ready, seat.trustee = True, False
                 bots.append(seat.pk)
-            elif not seat.connected:
+            elif not seat.connected and _gone_past(seat, now - grace):
                 seat.user, seat.ready, seat.trustee, seat.seated_at, seat.away_since = (
                     None,
                     False,
@@ -449,7 +450,7 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
                     None,
                 )
                 gone.append(seat.pk)
-            else:
+            else:  # there, or away for less than the grace (a reload, a reconnect): keeps the seat
                 seat.ready, seat.trustee = False, False
                 present.append(seat.pk)
         if any(seat.user_id and not seat.is_bot for seat in table_seats):
@@ -494,6 +495,17 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
         for table in tables:
             table.seq = seqs[table.pk]
     return by_table
+
+
+def _gone_past(seat: Seat, cutoff) -> bool:
+    """Whether an away seat's player left (or sat down without their page ever connecting) before ``cutoff``.
+
+    A page reloading as the hand ends, or every page of a process reconnecting
+    after a Redis restart, is away for a moment: such a player keeps the seat
+    (not ready); the tick stands them up if they stay away ``TABLE_AWAY_LEAVE``.
+    """
+    since = seat.away_since or seat.seated_at
+    return since is None or since <= cutoff
 
 
 def _save_seats(seats: list[Seat]) -> None:

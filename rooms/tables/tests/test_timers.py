@@ -105,3 +105,34 @@ def test_between_hands_a_player_long_gone_stands_up_and_the_table_closes(tier, m
     services.tables_tick()
     assert not Seat.objects.filter(user=alice).exists()
     assert Table.objects.get(pk=table.pk).status == "closed"
+
+
+@pytest.mark.parametrize(("away_for", "stays"), [(2, True), (40, False)], ids=["reloading", "gone"])
+def test_a_player_away_as_the_hand_ends_keeps_the_seat_within_the_grace(
+    tier, make_player, settings, away_for, stays
+):
+    """A page reloading as the hand ends (or every page reconnecting after a Redis restart) is no leaving."""
+    settings.TABLE_DISCONNECT_GRACE = 30
+    tier.bots_enabled = False
+    tier.save()
+    alice, bob = make_player(), make_player()
+    table = services.table_quick_start(tier_id=tier.pk, user=alice)
+    services.table_quick_start(tier_id=tier.pk, user=bob)
+    for user in (alice, bob):
+        services.table_presence(table_id=table.pk, user=user, connected=True)
+    by_index = {seat.index: seat.user for seat in Seat.objects.select_related("user").filter(table=table)}
+    # Bob adds 1 and Alice 2, so Alice's move ends the hand; Bob's page is away before each of hers.
+    while (hand := Hand.objects.get(table=table)).status == "playing":
+        user = by_index[hand.state["turn"]]
+        if user == alice:
+            services.table_presence(table_id=table.pk, user=bob, connected=False)
+            since = timezone.now() - timezone.timedelta(seconds=away_for)
+            Seat.objects.filter(user=bob).update(away_since=since)
+        services.table_act(
+            table_id=table.pk, user=user, action={"type": "add", "n": 2 if user == alice else 1}
+        )
+
+    assert Hand.objects.get(table=table).status == "settled"
+    assert Seat.objects.filter(table=table, user=bob).exists() is stays
+    seat = Seat.objects.get(table=table, user=alice)
+    assert (seat.connected, seat.ready) == (True, False)
