@@ -213,11 +213,8 @@ class _Change:
             last = ctx.last_hand
             self.last_head = {"id": last.pk, "number": last.number, "status": last.status}
             self.last_engine = engine_for(last.game_slug)
-            self.last_seed = {
-                "seed_sha256": hashlib.sha256(bytes(last.seed)).hexdigest(),
-                # The seed itself is revealed once the hand is over.
-                "seed": bytes(last.seed).hex(),
-            }
+            self.last_seed_sha256 = hashlib.sha256(bytes(last.seed)).hexdigest()
+            self.last_seed = bytes(last.seed).hex()
 
     def view(self, ctx: TableContext, seat_index: int | None) -> dict:
         return self.engine.view(ctx.hand.state, seat_index)
@@ -230,7 +227,21 @@ class _Change:
             return None
         last = ctx.last_hand
         view = self.last_engine.view(last.state, seat_index) if last.state else None
-        return {**self.last_head, "view": view, **self.last_seed}
+        # The seed itself is revealed once the hand is over, to the players who sat in it (as
+        # the verify page and the history are theirs): re-dealt, it shows every hand, folded
+        # 炸金花 hands too, which the rules show nobody.
+        seed = self.last_seed if _played_in(ctx, last, seat_index) else None
+        return {**self.last_head, "view": view, "seed_sha256": self.last_seed_sha256, "seed": seed}
+
+
+def _played_in(ctx: TableContext, hand: Hand, seat_index: int | None) -> bool:
+    """Whether the viewer at ``seat_index`` is the player who sat there in ``hand``."""
+    if seat_index is None or not 0 <= seat_index < len(hand.players):
+        return False
+    seat = next((s for s in ctx.seats if s.index == seat_index), None)
+    return (
+        seat is not None and seat.user_id is not None and hand.players[seat_index].get("user") == seat.user_id
+    )
 
 
 def _you(ctx: TableContext, seat_index: int | None, balance: int | None) -> dict:

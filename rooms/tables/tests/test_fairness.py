@@ -30,6 +30,12 @@ def test_the_seed_hash_is_published_in_play_and_the_seed_revealed_after(ddz_tier
     revealed = bytes.fromhex(after["last_hand"]["seed"])
     assert hashlib.sha256(revealed).hexdigest() == during["hand"]["seed_sha256"]
 
+    # A spectator sees the hash, not the seed: re-dealt, it would show every hand, folded ones too.
+    watching = snapshot(load_context(table.pk), seat_index=None, balance=None)
+    assert watching["last_hand"]["seed_sha256"] == during["hand"]["seed_sha256"]
+    assert watching["last_hand"]["seed"] is None
+    assert seed.hex() not in str(watching)
+
 
 def test_hand_verify_reproduces_a_finished_hand_and_catches_a_tampered_log(ddz_tier, make_player, capsys):
     alice = make_player(coins=5000)
