@@ -411,3 +411,21 @@ def test_registry_entry():
     info = games.REGISTRY["doudizhu"]
     assert info.family == "seated" and info.min_seats == info.max_seats == 3
     assert info.default_options["variant"] == "classic"
+
+
+def test_a_rocket_played_doubles_but_a_held_bomb_and_a_four_with_two_do_not():
+    """003:150: bombs and rockets count when played, not held; 003:142: 四带二 is not a bomb."""
+    state, ll = landlord_state("classic", ["3 XD 6666 4 K", "5 8", "7777 9"])
+    state = act(state, play("3"))
+    state = act(state, play("5"))  # a farmer plays, so no spring
+    state = act(state, PASS)
+    state = act(state, play("XD"))  # the rocket: ×2
+    state = act(state, PASS)
+    state = act(state, PASS)
+    state = act(state, play("6666 4 K"))  # 四带二: not a bomb; the landlord goes out
+    outcome = ENGINE.outcome(state)
+    assert outcome.details["bombs"] == 1 and outcome.details["multiple"] == 2
+    assert outcome.details["spring"] is None
+    assert outcome.details["hands"][(ll + 2) % 3] == sort_cards(cards("7777 9"))  # held, never counted
+    # 001 1.4.4: landlord +2 × 底分 10 × 叫分 3 × 倍数 2
+    assert outcome.deltas[ll] == 120 and sorted(outcome.deltas) == [-60, -60, 120]

@@ -104,3 +104,56 @@ def test_bad_cards_are_refused():
         category(h("As As Kd"))
     with pytest.raises(ValueError, match="not a card"):
         category(h("As 1h Kd"))
+
+
+def _reference_key(cards: list[str]) -> tuple:
+    """A hand's order written straight from the seed text, apart from the engine's code.
+
+    豹子 > 顺金 > 金花 > 顺子 > 对子 > 单张 (001:759); straights AKQ highest, A23 lowest
+    (001:761, 002:44); a pair, then its odd card (002:45); the rest card by card from
+    the highest, A high (001:760, 002:46). The 235 special is left out here.
+    """
+    order = "23456789TJQKA"
+    ranks = sorted((order.index(c[0]) for c in cards), reverse=True)
+    flush = len({c[1] for c in cards}) == 1
+    if ranks == [12, 1, 0]:
+        straight = 0  # A-2-3, the lowest
+    elif ranks[0] - ranks[1] == 1 and ranks[1] - ranks[2] == 1:
+        straight = ranks[0]
+    else:
+        straight = None
+    if ranks[0] == ranks[2]:
+        return (5, ranks[0])
+    if straight is not None:
+        return (4 if flush else 2, straight)
+    if flush:
+        return (3, *ranks)
+    if ranks[0] == ranks[1] or ranks[1] == ranks[2]:
+        pair = ranks[1]
+        return (1, pair, ranks[2] if ranks[0] == ranks[1] else ranks[0])
+    return (0, *ranks)
+
+
+def test_every_three_card_hand_orders_as_the_seed_text_says():
+    """All 22,100 hands: the category counts of a 52-card deck, and compare agrees with the seed's order."""
+    from itertools import combinations
+
+    deck = [r + s for r in "23456789TJQKA" for s in "shcd"]
+    hands = [list(c) for c in combinations(deck, 3)]
+    counts: dict[str, int] = {}
+    for hand in hands:
+        counts[category(hand)] = counts.get(category(hand), 0) + 1
+    assert counts == {
+        "leopard": 52,
+        "straight_flush": 48,
+        "flush": 1096,
+        "straight": 720,
+        "pair": 3744,
+        "high": 16440,
+    }
+    ordered = sorted(hands, key=_reference_key)
+    for low, high in zip(ordered, ordered[1:], strict=False):
+        expected = (_reference_key(high) > _reference_key(low)) - (_reference_key(high) < _reference_key(low))
+        if is_special_235(high) and category(low) == "leopard":
+            continue
+        assert (compare(high, low) > 0) - (compare(high, low) < 0) == expected, (high, low)
