@@ -19,9 +19,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
 import time
 
@@ -35,6 +32,7 @@ from rooms.tables import presence, services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.servers import ChildServer, port_open
 from rooms.tables.tests.test_abuse import game_tier
 from rooms.tables.tests.test_consumers import session_cookie
 from wallets.models import Account, LedgerTransaction
@@ -52,20 +50,14 @@ APPLICATION = "asgi-kill-test"  # the server's database sessions, to wait for th
 ROOT = settings.BASE_DIR
 
 
-def _port_open(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
-
-
-class AsgiServer:
+class AsgiServer(ChildServer):
     """``uvicorn platform.asgi:application`` in its own process, on the test database and Redis."""
 
+    name = "uvicorn"
+    start_timeout = 30.0
+
     def __init__(self, port: int) -> None:
-        self.port = port
-        self.process: subprocess.Popen | None = None
+        super().__init__(port)
         db = connection.settings_dict
         self.env = {
             **os.environ,
@@ -80,26 +72,24 @@ class AsgiServer:
             "TABLE_AUTO_DELAY": "0",
         }
 
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "platform.asgi:application", "--host", "127.0.0.1"]
-            + ["--port", str(self.port), "--lifespan", "off", "--log-level", "warning", "--no-access-log"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while not _port_open(self.port):
-            assert self.process.poll() is None, "uvicorn exited at start"
-            assert time.monotonic() < deadline, "uvicorn did not listen"
-            time.sleep(0.05)
+    def command(self) -> list[str]:
+        server = [sys.executable, "-m", "uvicorn", "platform.asgi:application", "--host", "127.0.0.1"]
+        return [
+            *server,
+            "--port",
+            str(self.port),
+            "--lifespan",
+            "off",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ]
+
+    def popen_options(self) -> dict:
+        return {"cwd": ROOT, "env": self.env}
 
     def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)  # no socket close is recorded, no exit hook runs
-            self.process.wait(timeout=10)
-        self.process = None
+        super().kill()
         # PostgreSQL ends the dead process's sessions as it notices; the test database is
         # dropped at the end of the run, which their lingering would refuse.
         deadline = time.monotonic() + 10
@@ -116,7 +106,7 @@ def _sessions(application: str) -> int:
 
 @pytest.fixture
 def asgi_server():
-    assert not _port_open(PORT), f"port {PORT} is taken"
+    assert not port_open(PORT), f"port {PORT} is taken"
     server = AsgiServer(PORT)
     yield server
     server.kill()

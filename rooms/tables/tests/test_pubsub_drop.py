@@ -10,18 +10,16 @@ broadcast was lost reaches every socket: the fan-out reconnects and resyncs.
 from __future__ import annotations
 
 import asyncio
-import shutil
 
 import pytest
 import redis
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers, get_channel_layer
+from channels.layers import get_channel_layer
 
-from conftest import require_service
 from rooms.tables import fanout, services
 from rooms.tables.models import Table
+from rooms.tables.tests.servers import redis_channel_layer
 from rooms.tables.tests.test_consumers import latest_state, long_tier, open_socket, seated  # noqa: F401
-from rooms.tables.tests.test_redis_restart import RedisServer, _redis_up
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -30,24 +28,10 @@ REDIS_PORT = 18201
 
 @pytest.fixture
 def own_redis(settings):
-    require_service(
-        "redis-server binary", shutil.which("redis-server") is not None, "apt-get install redis-server"
-    )
-    assert not _redis_up(REDIS_PORT), f"port {REDIS_PORT} is taken"
-    server = RedisServer(REDIS_PORT)
-    server.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [f"redis://127.0.0.1:{REDIS_PORT}/0"]},
-        }
-    }
-    channel_layers.backends.clear()
-    client = redis.Redis(port=REDIS_PORT)
-    yield client
-    client.close()
-    server.kill()
-    channel_layers.backends.clear()
+    with redis_channel_layer(settings, REDIS_PORT):
+        client = redis.Redis(port=REDIS_PORT)
+        yield client
+        client.close()
 
 
 async def _replaced(hub, old, timeout: float = 10) -> None:

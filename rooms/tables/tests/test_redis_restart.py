@@ -14,20 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
-import socket
-import subprocess
-import time
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 
-from conftest import require_service
 from rooms.tables import services
 from rooms.tables.models import Hand, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.servers import redis_channel_layer
 from rooms.tables.tests.test_abuse import game_tier, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -35,60 +30,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 REDIS_PORT = 6391  # this suite's own range, away from the shared Redis
 
 
-def _redis_up(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as conn:
-            conn.sendall(b"PING\r\n")
-            return conn.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
-class RedisServer:
-    """A throwaway redis-server on ``port``: no snapshots, no append-only file, so a restart is empty."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        binary = shutil.which("redis-server")
-        self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while not _redis_up(self.port):
-            assert self.process.poll() is None, "redis-server exited at start"
-            assert time.monotonic() < deadline, "redis-server did not answer PING"
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()  # SIGKILL: no goodbye to the clients
-            self.process.wait(timeout=10)
-        self.process = None
-
-
 @pytest.fixture
 def own_redis(settings):
-    require_service(
-        "redis-server binary", shutil.which("redis-server") is not None, "apt-get install redis-server"
-    )
-    assert not _redis_up(REDIS_PORT), f"port {REDIS_PORT} is taken"
-    server = RedisServer(REDIS_PORT)
-    server.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [f"redis://127.0.0.1:{REDIS_PORT}/0"]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield server
-    server.kill()
-    channel_layers.backends.clear()
+    with redis_channel_layer(settings, REDIS_PORT) as server:
+        yield server
 
 
 class Client:
