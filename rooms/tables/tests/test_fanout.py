@@ -130,14 +130,26 @@ async def test_a_change_made_here_reaches_this_process_s_sockets_once(long_tier,
     await watcher.disconnect()
 
 
-async def test_after_the_subscription_breaks_every_socket_gets_its_current_state(long_tier, make_player):  # noqa: F811
-    """Messages published while a process's subscription is down are lost for it: it resyncs its sockets."""
+async def player_and_watcher(long_tier, make_player):  # noqa: F811
+    """Alice seated at a table of ``long_tier`` and Bob watching it, both read up; and this process's fan-out."""
     alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     watcher = await open_socket(table.pk, bob)
     await latest_state(comm)
     await latest_state(watcher)
-    hub = fanout.fanout_for(get_channel_layer())
+    return alice, table, comm, watcher, fanout.fanout_for(get_channel_layer())
+
+
+async def player_alone(long_tier, make_player):  # noqa: F811
+    """A player seated at a table of ``long_tier``, read up; and this process's fan-out."""
+    table, comm = await seated(await sync_to_async(make_player)(), long_tier)
+    await latest_state(comm)
+    return table, comm, fanout.fanout_for(get_channel_layer())
+
+
+async def test_after_the_subscription_breaks_every_socket_gets_its_current_state(long_tier, make_player):  # noqa: F811
+    """Messages published while a process's subscription is down are lost for it: it resyncs its sockets."""
+    alice, table, comm, watcher, hub = await player_and_watcher(long_tier, make_player)
     assert hub.subscriber is not None
 
     hub.subscriber.transport.abort()  # as when Redis restarts or the network drops
@@ -165,12 +177,7 @@ async def test_a_subscription_that_goes_silent_is_given_up_and_every_socket_resy
 ):
     """A connection that dies without a word (a failover to another host, a lost network path) is noticed."""
     monkeypatch.setattr(fanout, "PING_EVERY", 0.5)
-    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
-    table, comm = await seated(alice, long_tier)
-    watcher = await open_socket(table.pk, bob)
-    await latest_state(comm)
-    await latest_state(watcher)
-    hub = fanout.fanout_for(get_channel_layer())
+    alice, table, comm, watcher, hub = await player_and_watcher(long_tier, make_player)
     silent = hub.subscriber
     silent.transport.pause_reading()  # from now on nothing arrives on it, and nothing says it ended
 
@@ -193,10 +200,7 @@ async def test_a_subscription_that_goes_silent_is_given_up_and_every_socket_resy
 
 async def test_a_quiet_subscription_is_pinged_and_kept(long_tier, make_player, monkeypatch):  # noqa: F811
     monkeypatch.setattr(fanout, "PING_EVERY", 0.5)
-    alice = await sync_to_async(make_player)()
-    table, comm = await seated(alice, long_tier)
-    await latest_state(comm)
-    hub = fanout.fanout_for(get_channel_layer())
+    table, comm, hub = await player_alone(long_tier, make_player)
     subscriber = hub.subscriber
     pings = []
     real_write = hub._write
@@ -218,10 +222,7 @@ async def test_a_quiet_subscription_is_pinged_and_kept(long_tier, make_player, m
 async def test_a_publisher_that_gets_no_answer_is_given_up(long_tier, make_player, monkeypatch):  # noqa: F811
     """Writes to a connection that died without a word go nowhere, for hours: every change made here is lost elsewhere."""
     monkeypatch.setattr(fanout, "PING_EVERY", 0.5)
-    alice = await sync_to_async(make_player)()
-    table, comm = await seated(alice, long_tier)
-    await latest_state(comm)
-    hub = fanout.fanout_for(get_channel_layer())
+    table, comm, hub = await player_alone(long_tier, make_player)
     await comm.send_json_to({"type": "trustee", "on": True})  # a change made here: this process publishes it
     await next_of(comm, "state")
     for _ in range(100):  # its connection is made on that first publish

@@ -14,12 +14,12 @@ import asyncio
 import pytest
 import redis
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
-from rooms.tables import fanout, services
+from rooms.tables import services
 from rooms.tables.models import Table
 from rooms.tables.tests.servers import redis_channel_layer
 from rooms.tables.tests.test_consumers import latest_state, long_tier, open_socket, seated  # noqa: F401
+from rooms.tables.tests.test_fanout import player_and_watcher
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -43,12 +43,7 @@ async def _replaced(hub, old, timeout: float = 10) -> None:
 
 
 async def test_every_socket_catches_up_after_redis_drops_the_subscription(own_redis, long_tier, make_player):  # noqa: F811
-    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
-    table, comm = await seated(alice, long_tier)
-    watcher = await open_socket(table.pk, bob)
-    await latest_state(comm)
-    await latest_state(watcher)
-    hub = fanout.fanout_for(get_channel_layer())
+    alice, table, comm, watcher, hub = await player_and_watcher(long_tier, make_player)
     table_seq = sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)
 
     # A subscriber whose output buffer passes the hard limit is closed by Redis.
