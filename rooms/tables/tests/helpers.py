@@ -32,6 +32,16 @@ def until_my_turn(table, user) -> Hand | None:
     return hand
 
 
+def play_until_over(hand_id: int) -> Hand:
+    """Run the clock until the hand is settled or cancelled; return it."""
+    for _ in range(100):
+        run_clock(max_steps=2000)
+        hand = Hand.objects.get(pk=hand_id)
+        if hand.status in (Hand.Status.SETTLED, Hand.Status.CANCELLED):
+            return hand
+    raise AssertionError(f"hand {hand_id} never finished")
+
+
 def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     """Spell out ``table.frames`` messages as what each seat group and the watch group would carry.
 

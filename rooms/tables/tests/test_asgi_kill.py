@@ -32,6 +32,7 @@ from rooms.tables import presence, services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.helpers import play_until_over
 from rooms.tables.tests.servers import ChildServer, port_open
 from rooms.tables.tests.test_abuse import game_tier
 from rooms.tables.tests.test_consumers import session_cookie
@@ -190,15 +191,6 @@ def _sockets(user) -> list[str]:
     return Seat.objects.get(user=user).sockets
 
 
-def _play_until_over(hand_id: int) -> Hand:
-    for _ in range(100):
-        run_clock(max_steps=2000)
-        hand = Hand.objects.get(pk=hand_id)
-        if hand.status in (Hand.Status.SETTLED, Hand.Status.CANCELLED):
-            return hand
-    raise AssertionError(f"hand {hand_id} never finished")
-
-
 async def test_a_killed_asgi_server_loses_no_hand_and_its_dead_sockets_go_away(
     asgi_server, make_player, settings
 ):
@@ -258,7 +250,7 @@ async def test_a_killed_asgi_server_loses_no_hand_and_its_dead_sockets_go_away(
     assert not carol_seat.connected and carol_seat.sockets == [] and carol_seat.away_since is not None
 
     # Carol is away, so the clock plays for her: the hand finishes and is paid once.
-    finished = await sync_to_async(_play_until_over)(hand.pk)
+    finished = await sync_to_async(play_until_over)(hand.pk)
     assert finished.status == Hand.Status.SETTLED, finished.cancel_reason
     seq = await table_seq()
     for client in (player, watcher):

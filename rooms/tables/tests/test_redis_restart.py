@@ -22,6 +22,7 @@ from rooms.tables import services
 from rooms.tables.models import Hand, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.helpers import play_until_over
 from rooms.tables.tests.servers import redis_channel_layer
 from rooms.tables.tests.test_abuse import game_tier, open_socket
 
@@ -127,15 +128,6 @@ async def _play_until_over_reading(hand_id: int, clients) -> Hand:
     raise AssertionError(f"hand {hand_id} never finished")
 
 
-def _play_until_over(table_id: int, hand_id: int) -> Hand:
-    for _ in range(100):
-        run_clock(max_steps=2000)
-        hand = Hand.objects.get(pk=hand_id)
-        if hand.status in (Hand.Status.SETTLED, Hand.Status.CANCELLED):
-            return hand
-    raise AssertionError(f"hand {hand_id} never finished")
-
-
 async def test_a_redis_restart_mid_hand_loses_no_hand_and_settles_once(own_redis, make_player):
     from wallets.models import Account, LedgerTransaction
 
@@ -194,7 +186,7 @@ async def test_a_redis_restart_mid_hand_loses_no_hand_and_settles_once(own_redis
     second = await sync_to_async(Hand.objects.get)(table=table, status="playing")
     await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)
     reconnects, applied = player.reconnects, player.applied
-    done = await sync_to_async(_play_until_over)(table.pk, second.pk)
+    done = await sync_to_async(play_until_over)(second.pk)
     assert done.status == Hand.Status.SETTLED
     await player.catch_up(await sync_to_async(_table_seq)(table.pk))
     # The socket stayed up and the broadcasts flowed again, one seq after another. (A resync may
