@@ -14,7 +14,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from wallets.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidAmount
+from wallets.errors import (
+    AlreadyReversed,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    InvalidTransaction,
+)
 from wallets.models import MAX_AMOUNT, Account, LedgerEntry, LedgerTransaction
 from wallets.selectors import ledger_check
 from wallets.services import house_account, ledger_post, ledger_reverse, wallet_for_user, wallet_grant
@@ -133,7 +139,10 @@ class LedgerMachine(RuleBasedStateMachine):
         original = LedgerTransaction.objects.get(pk=pk)
         opposite = [(e.account, -e.amount) for e in original.entries.select_related("account")]
         reversal_key = self._key()
-        if pk in self.reversed:
+        if any(self.kinds[account.pk] == Account.Kind.ESCROW for account, _amount in opposite):
+            with pytest.raises(InvalidTransaction, match="moved coins through escrow"):
+                ledger_reverse(transaction=original, key=reversal_key, actor=None, reason="test")
+        elif pk in self.reversed:
             with pytest.raises(AlreadyReversed, match="was already reversed"):
                 ledger_reverse(transaction=original, key=reversal_key, actor=None, reason="test")
         elif self._refused(opposite):
