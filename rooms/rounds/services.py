@@ -50,10 +50,18 @@ from rooms.rounds.models import Bet, Round, Shoe, Viewer
 from rooms.tables.core import lock_table
 from rooms.tables.errors import TableError
 from rooms.tables.models import Table
+from wallets.models import MAX_AMOUNT
 
 logger = logging.getLogger(__name__)
 
 BANKER = "banker"
+
+# The most one round's bets may total, whatever the tier's own table limit (none, or a
+# huge one). A round pays out in ONE ledger transaction whose every leg (the escrow, each
+# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); the
+# games here pay at most 12:1 (Super6), so bets of up to 1/100 of that limit always fit.
+# Above it a won round could never be paid and its stakes would stay in escrow.
+ROUND_STAKE_CAP = MAX_AMOUNT // 100
 
 
 def _setting(name: str, default):
@@ -165,7 +173,7 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     """
     from rooms.services import tier_entry_check
     from wallets.errors import InsufficientFunds
-    from wallets.models import MAX_AMOUNT, LedgerTransaction
+    from wallets.models import LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
 
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
@@ -211,7 +219,8 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                     % {"limit": limit, "mine": mine}
                 )
         table_limit = config.get("table_limit")
-        if table_limit is not None and rnd.staked + amount > table_limit:
+        table_limit = ROUND_STAKE_CAP if table_limit is None else min(table_limit, ROUND_STAKE_CAP)
+        if rnd.staked + amount > table_limit:
             raise OverTableLimit(
                 _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
                 % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
