@@ -265,14 +265,21 @@ def test_a_stake_bet_or_settlement_through_escrow_cannot_be_reversed(player, mak
     wallet, other_wallet = wallet_for_user(user=player), wallet_for_user(user=other)
     wallet_grant(user=player, amount=100, key="g1", reason="start")
     wallet_grant(user=other, amount=500, key="g2", reason="start")
-    stake = ledger_post(key="hand:1:stake", kind="stake", legs=[(wallet, -100), (escrow, 100)])
-    ledger_post(key="hand:2:stake", kind="stake", legs=[(other_wallet, -500), (escrow, 500)])
+    stake = ledger_post(
+        key="hand:1:stake", kind="stake", legs=[(wallet, -100), (escrow, 100)], reference="hand:1"
+    )
+    ledger_post(
+        key="hand:2:stake", kind="stake", legs=[(other_wallet, -500), (escrow, 500)], reference="hand:2"
+    )
     before = snapshot()
     with pytest.raises(InvalidTransaction, match=rf"Transaction #{stake.pk} moved coins through escrow"):
         ledger_reverse(transaction=stake, key="rev", actor=None, reason="player asked")
     assert snapshot() == before
     settlement = ledger_post(
-        key="hand:1:settle", kind="settlement", legs=[(escrow, -100), (wallet, 95), (rake, 5)]
+        key="hand:1:settle",
+        kind="settlement",
+        legs=[(escrow, -100), (wallet, 95), (rake, 5)],
+        reference="hand:1",
     )
     with pytest.raises(InvalidTransaction, match="cannot be reversed.*adjustment instead"):
         ledger_reverse(transaction=settlement, key="rev2", actor=None, reason="wrong winner")
