@@ -134,7 +134,9 @@ class RoundAdmin(ReadOnly, admin.ModelAdmin):
         if (verify := second_factor_redirect(request)) is not None:
             return verify  # nothing is refunded before the second factor
         reason = gettext("Refunded by staff.")
-        done = sum(services.round_refund(round_id=rnd.pk, reason=reason) for rnd in queryset)
+        done = sum(
+            services.round_refund(round_id=rnd.pk, reason=reason, actor=request.user) for rnd in queryset
+        )
         self.message_user(request, gettext("%(n)d round(s) refunded.") % {"n": done}, messages.SUCCESS)
 
     def has_change_permission(self, request, obj=None) -> bool:

@@ -519,7 +519,7 @@ def round_settle(*, round_id: int) -> str | None:
     return key
 
 
-def _refund_locked(rnd: Round, *, reason: str) -> bool:
+def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
     """Return every bet of the locked round from escrow in one transaction; end the round."""
     from wallets.models import LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
@@ -541,6 +541,7 @@ def _refund_locked(rnd: Round, *, reason: str) -> bool:
                 *[(wallet_for_user(user=users[uid]), amount) for uid, amount in sorted(stakes.items())],
             ],
             reference=f"round:{rnd.pk}",
+            actor=actor,
             memo=f"round {rnd.pk} refunded: {reason}"[:200],
         )
         Bet.objects.filter(round=rnd).update(net=0)
@@ -566,15 +567,18 @@ def _refund_notices(rnd: Round) -> list[dict]:
     ]
 
 
-def round_refund(*, round_id: int, reason: str) -> bool:
-    """Return every bet of a round cut short by a fault; False if it was already paid or refunded."""
+def round_refund(*, round_id: int, reason: str, actor=None) -> bool:
+    """Return every bet of a round cut short by a fault; False if it was already paid or refunded.
+
+    ``actor``: the staff member who asked, recorded on the refund transaction.
+    """
     table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return False
     with transaction.atomic(durable=True):
         table = lock_table(table_id)
         rnd = Round.objects.select_for_update(of=("self",)).select_related("shoe").get(pk=round_id)
-        if not _refund_locked(rnd, reason=reason):
+        if not _refund_locked(rnd, reason=reason, actor=actor):
             return False
         round_changed(table, payouts=_refund_notices(rnd))
     return True

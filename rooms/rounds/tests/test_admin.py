@@ -79,6 +79,7 @@ def test_refunding_a_round_needs_the_money_permission_and_the_second_factor(clie
     that every other staff money move asks for: a support login could hand a round's
     losing bets back while its payout waited.
     """
+    from wallets.models import LedgerTransaction
     from wallets.selectors import wallet_balance
 
     alice = make_player(coins=1000)
@@ -106,3 +107,5 @@ def test_refunding_a_round_needs_the_money_permission_and_the_second_factor(clie
     client_pass_second_factor(client, support)
     assert "1 round(s) refunded." in client.post(url, refund, follow=True).content.decode()
     assert wallet_balance(user=alice) == 1000
+    # The refund transaction names who asked, as every staff money move does.
+    assert LedgerTransaction.objects.get(key=f"round:{rnd.pk}:refund").actor == support
