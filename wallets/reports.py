@@ -405,12 +405,13 @@ def player_statement(*, player, start: dt.date, end: dt.date) -> Statement:
     opening = closing = credits = debits = 0
     if wallet is not None:
         mine = LedgerEntry.objects.filter(account=wallet)
-        before = (
-            mine.filter(transaction__created_at__lt=low)
-            .order_by("-pk")
-            .values_list("balance_after", flat=True)
-        )
-        opening = before.first() or 0
+        # The sum of what was posted before the range, as the trial balance counts it, not the
+        # balance_after of the last entry: a transaction is stamped before it waits for the
+        # wallet's lock, so a later-stamped posting may come first in pk order (across
+        # midnight, its amount would then be in the opening and in the range).
+        opening = mine.filter(transaction__created_at__lt=low).aggregate(total=Coalesce(Sum("amount"), 0))[
+            "total"
+        ]
         entries = (
             mine.filter(transaction__created_at__gte=low, transaction__created_at__lt=high)
             .select_related("transaction")

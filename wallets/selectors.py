@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, OuterRef, QuerySet, Subquery, Sum, Value, Window
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
 
 from wallets.models import Account, LedgerEntry, LedgerTransaction
@@ -50,6 +50,7 @@ def ledger_check() -> list[Problem]:
         *_bad_running_balances(),
         *_negative_balances(),
         *_total_not_zero(),
+        *_escrow_not_closed(),
     ]
 
 
@@ -128,3 +129,39 @@ def _total_not_zero() -> list[Problem]:
     if total == 0:
         return []
     return [Problem("total", "all accounts", f"balances sum to {total}; expected 0")]
+
+
+# The transactions that end a hand's or a round's escrow (``hand:<id>``, ``round:<id>``).
+ESCROW_CLOSING_KINDS = [
+    LedgerTransaction.Kind.SETTLEMENT,
+    LedgerTransaction.Kind.PAYOUT,
+    LedgerTransaction.Kind.REFUND,
+]
+
+
+def _escrow_not_closed() -> list[Problem]:
+    # Escrow is the sum of many hands' and rounds' stakes, so a balanced transaction that
+    # releases the wrong amount leaves every other check green: the coins just stay in (or
+    # are taken from another table's share of) escrow. Per reference, escrow may never go
+    # below what was staked, and once the settlement, payout or refund is posted it is empty.
+    rows = (
+        LedgerEntry.objects.filter(account__kind=Account.Kind.ESCROW)
+        .values("transaction__reference")
+        .annotate(
+            held=Sum("amount"),
+            closings=Count("pk", filter=Q(transaction__kind__in=ESCROW_CLOSING_KINDS)),
+        )
+        .filter(Q(held__lt=0) | Q(closings__gt=0) & ~Q(held=0))
+        .order_by("transaction__reference")
+        .values_list("transaction__reference", "held", "closings")
+    )
+    return [
+        Problem(
+            "escrow",
+            f"reference {reference or '(none)'}",
+            f"escrow holds {held} for it after {closings} settlement, payout or refund; expected 0"
+            if held >= 0
+            else f"escrow paid out {-held} more than was staked for it",
+        )
+        for reference, held, closings in rows
+    ]

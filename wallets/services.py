@@ -507,6 +507,18 @@ def ledger_reverse(*, transaction: LedgerTransaction, key: str, actor, reason: s
         if earlier is not None and earlier.key != key:
             raise _already_reversed(transaction)
         legs = [(entry.account, -entry.amount) for entry in transaction.entries.select_related("account")]
+        if any(account.kind == Account.Kind.ESCROW for account, _amount in legs):
+            # Escrow holds the coins of open hands and rounds, and their own settlement or
+            # refund empties it. Reversing a stake or bet pays the player back while the hand
+            # still pays out the same coins from escrow (coins invented); reversing a
+            # settlement, payout or refund parks coins in escrow that nothing will release.
+            raise InvalidTransaction(
+                _(
+                    "Transaction #%(pk)d moved coins through escrow for a hand or round; it cannot be "
+                    "reversed. Correct the player's wallet with an adjustment instead."
+                )
+                % {"pk": transaction.pk}
+            )
         return _post(
             key=key,
             kind=LedgerTransaction.Kind.REVERSAL,

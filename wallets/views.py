@@ -14,6 +14,7 @@ ENTRIES_PER_PAGE = 25
 def wallet(request: HttpRequest) -> HttpResponse:
     """Show the balance and every entry with its running balance, newest first."""
     # Coins carried into a hand sit in escrow until it settles; say where they are.
+    from rooms.rounds.selectors import coins_bet_in_rounds
     from rooms.tables.selectors import coins_in_play
 
     in_play = coins_in_play(user=request.user)
@@ -24,6 +25,8 @@ def wallet(request: HttpRequest) -> HttpResponse:
         {
             "balance": wallet_balance(user=request.user),
             "in_play": in_play,
+            # Likewise 百家乐 bets until the round pays out or refunds them.
+            "bet_in_rounds": coins_bet_in_rounds(user=request.user),
             "page_obj": page,
             "entries": page.object_list,
         },

@@ -1,7 +1,9 @@
 """Staff views of banker-game shoes, rounds and bets: read-only, with links to their ledger transactions.
 
 Nothing here changes money: bets, payouts and refunds move only through the
-services. The one action, refunding a round cut short, calls ``round_refund``.
+services. The one action, refunding a round cut short, calls ``round_refund``;
+it moves coins, so it needs what every staff money move needs: the
+``wallets.move_money`` permission and a session that passed the second factor.
 """
 
 from __future__ import annotations
@@ -122,14 +124,29 @@ class RoundAdmin(ReadOnly, admin.ModelAdmin):
     def refund_link(self, obj: Round) -> str:
         return _ledger_link(obj.refund_key)
 
-    @admin.action(description=_("Refund the selected rounds' bets (rounds not paid out yet)"))
-    def refund_rounds(self, request, queryset) -> None:
+    @admin.action(
+        description=_("Refund the selected rounds' bets (rounds not paid out yet)"),
+        permissions=["move_money"],
+    )
+    def refund_rounds(self, request, queryset):
+        from platform.staff.otp import second_factor_redirect
+
+        if (verify := second_factor_redirect(request)) is not None:
+            return verify  # nothing is refunded before the second factor
         reason = gettext("Refunded by staff.")
-        done = sum(services.round_refund(round_id=rnd.pk, reason=reason) for rnd in queryset)
+        done = sum(
+            services.round_refund(round_id=rnd.pk, reason=reason, actor=request.user) for rnd in queryset
+        )
         self.message_user(request, gettext("%(n)d round(s) refunded.") % {"n": done}, messages.SUCCESS)
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_move_money_permission(self, request) -> bool:
+        # The wallets' permission: a refund pays coins out of escrow, as a staff reversal would.
+        from wallets.admin import MOVE_MONEY_PERMISSION
+
+        return request.user.has_perm(MOVE_MONEY_PERMISSION)
 
 
 @admin.register(Bet)

@@ -41,3 +41,24 @@ def viewer_counts_by_tier() -> dict[int, int]:
         .order_by()
     )
     return {row["table__tier_id"]: row["n"] for row in rows}
+
+
+def coins_bet_in_rounds(*, user) -> list[dict]:
+    """Return the user's banker tables with bets not yet paid out or refunded (the coins sit in escrow)."""
+    from django.db.models import Sum
+
+    from rooms.rounds.models import Bet, Round
+
+    if user is None or not user.is_authenticated:
+        return []
+    rows = (
+        Bet.objects.filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
+        .values("round__table_id")
+        .annotate(staked=Sum("amount"))
+        .order_by("round__table_id")
+    )
+    tables = Table.objects.select_related("tier").in_bulk([row["round__table_id"] for row in rows])
+    return [
+        {"table": tables[row["round__table_id"]], "table_id": row["round__table_id"], "staked": row["staked"]}
+        for row in rows
+    ]

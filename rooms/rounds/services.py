@@ -50,10 +50,18 @@ from rooms.rounds.models import Bet, Round, Shoe, Viewer
 from rooms.tables.core import lock_table
 from rooms.tables.errors import TableError
 from rooms.tables.models import Table
+from wallets.models import MAX_AMOUNT
 
 logger = logging.getLogger(__name__)
 
 BANKER = "banker"
+
+# The most one round's bets may total, whatever the tier's own table limit (none, or a
+# huge one). A round pays out in ONE ledger transaction whose every leg (the escrow, each
+# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); the
+# games here pay at most 12:1 (Super6), so bets of up to 1/100 of that limit always fit.
+# Above it a won round could never be paid and its stakes would stay in escrow.
+ROUND_STAKE_CAP = MAX_AMOUNT // 100
 
 
 def _setting(name: str, default):
@@ -165,7 +173,7 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     """
     from rooms.services import tier_entry_check
     from wallets.errors import InsufficientFunds
-    from wallets.models import MAX_AMOUNT, LedgerTransaction
+    from wallets.models import LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
 
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
@@ -211,7 +219,8 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                     % {"limit": limit, "mine": mine}
                 )
         table_limit = config.get("table_limit")
-        if table_limit is not None and rnd.staked + amount > table_limit:
+        table_limit = ROUND_STAKE_CAP if table_limit is None else min(table_limit, ROUND_STAKE_CAP)
+        if rnd.staked + amount > table_limit:
             raise OverTableLimit(
                 _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
                 % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
@@ -510,7 +519,7 @@ def round_settle(*, round_id: int) -> str | None:
     return key
 
 
-def _refund_locked(rnd: Round, *, reason: str) -> bool:
+def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
     """Return every bet of the locked round from escrow in one transaction; end the round."""
     from wallets.models import LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
@@ -532,6 +541,7 @@ def _refund_locked(rnd: Round, *, reason: str) -> bool:
                 *[(wallet_for_user(user=users[uid]), amount) for uid, amount in sorted(stakes.items())],
             ],
             reference=f"round:{rnd.pk}",
+            actor=actor,
             memo=f"round {rnd.pk} refunded: {reason}"[:200],
         )
         Bet.objects.filter(round=rnd).update(net=0)
@@ -557,15 +567,18 @@ def _refund_notices(rnd: Round) -> list[dict]:
     ]
 
 
-def round_refund(*, round_id: int, reason: str) -> bool:
-    """Return every bet of a round cut short by a fault; False if it was already paid or refunded."""
+def round_refund(*, round_id: int, reason: str, actor=None) -> bool:
+    """Return every bet of a round cut short by a fault; False if it was already paid or refunded.
+
+    ``actor``: the staff member who asked, recorded on the refund transaction.
+    """
     table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return False
     with transaction.atomic(durable=True):
         table = lock_table(table_id)
         rnd = Round.objects.select_for_update(of=("self",)).select_related("shoe").get(pk=round_id)
-        if not _refund_locked(rnd, reason=reason):
+        if not _refund_locked(rnd, reason=reason, actor=actor):
             return False
         round_changed(table, payouts=_refund_notices(rnd))
     return True

@@ -31,15 +31,23 @@ from rooms.tables.settlement import (  # noqa: F401
     reset_tables_after_hands,
     settlement_request,
 )
+from wallets.models import MAX_AMOUNT
 
 logger = logging.getLogger(__name__)
+
+
+# The most one seat carries into a hand, whatever the tier allows: the stake moves every
+# seat's coins into escrow in one leg, which the ledger takes up to MAX_AMOUNT, and no game
+# seats more than 10. Past it a rich wallet's stake was refused at every deal, so no hand
+# ever started at a table where that player sat.
+CARRY_CAP = MAX_AMOUNT // 10
 
 
 def carried_amount(*, tier, balance: int) -> int:
     """Return the coins a seat carries into a hand: the whole balance, capped by the tier's maximum."""
     if tier.maximum_coins:
-        return min(balance, tier.maximum_coins)
-    return balance
+        balance = min(balance, tier.maximum_coins)
+    return min(balance, CARRY_CAP)
 
 
 def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:

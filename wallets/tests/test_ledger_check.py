@@ -82,3 +82,55 @@ def test_ledger_post_keeps_running_balances_for_house_accounts_too(books):
         ledger_post(key=f"r{n}", kind="settlement", legs=[(books, -10), (rake, 10)], reference=f"hand:{n}")
     assert list(rake.entries.order_by("pk").values_list("balance_after", flat=True)) == [10, 20, 30]
     assert ledger_check() == []
+
+
+def test_escrow_left_behind_or_overdrawn_by_one_hand_is_named(player, make_player):
+    """Balanced postings that release the wrong amount from escrow: every other check stays green.
+
+    Escrow pools every open hand's stakes, so a settlement that pays out less than the hand
+    staked leaves coins in escrow for good, and one that pays out more takes another
+    table's stakes; both sum to zero in every transaction and in every balance.
+    """
+    other = make_player()
+    escrow, rake = house_account(code="escrow"), house_account(code="rake")
+    wallet, other_wallet = wallet_for_user(user=player), wallet_for_user(user=other)
+    wallet_grant(user=player, amount=1000, key="g1", reason="start")
+    wallet_grant(user=other, amount=1000, key="g2", reason="start")
+    for hand, who in ((1, wallet), (2, other_wallet), (3, wallet), (4, other_wallet)):  # 4 still plays
+        ledger_post(
+            key=f"hand:{hand}:stake",
+            kind="stake",
+            legs=[(who, -100), (escrow, 100)],
+            reference=f"hand:{hand}",
+        )
+    # Hand 1 settles right; hand 2 releases 90 of its 100; hand 3 releases 120 (20 of hand 2's).
+    ledger_post(
+        key="hand:1:settle",
+        kind="settlement",
+        legs=[(escrow, -100), (wallet, 95), (rake, 5)],
+        reference="hand:1",
+    )
+    ledger_post(
+        key="hand:2:settle", kind="settlement", legs=[(escrow, -90), (other_wallet, 90)], reference="hand:2"
+    )
+    ledger_post(
+        key="hand:3:settle", kind="settlement", legs=[(escrow, -120), (wallet, 120)], reference="hand:3"
+    )
+
+    assert ledger_check() == [
+        Problem(
+            "escrow",
+            "reference hand:2",
+            "escrow holds 10 for it after 1 settlement, payout or refund; expected 0",
+        ),
+        Problem("escrow", "reference hand:3", "escrow paid out 20 more than was staked for it"),
+    ]
+
+
+def test_escrow_of_a_hand_or_round_still_open_is_not_a_problem(player):
+    escrow = house_account(code="escrow")
+    wallet = wallet_for_user(user=player)
+    wallet_grant(user=player, amount=1000, key="g", reason="start")
+    ledger_post(key="hand:7:stake", kind="stake", legs=[(wallet, -300), (escrow, 300)], reference="hand:7")
+    ledger_post(key="round:4:bet:1", kind="bet", legs=[(wallet, -50), (escrow, 50)], reference="round:4")
+    assert ledger_check() == []

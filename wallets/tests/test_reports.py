@@ -169,3 +169,33 @@ def test_a_banker_round_is_reported_under_its_game_and_tier(books, monkeypatch):
     bank_day = reports.bank_result(start=D(2026, 3, 2), end=D(2026, 3, 2))
     assert ("百家乐", -40, 1) in [(r.game, r.amount, r.count) for r in bank_day.rows]
     assert ("扎金花", 30, 2) in [(r.game, r.amount, r.count) for r in bank_day.rows]
+
+
+def test_a_statement_stays_true_when_a_posting_waited_for_the_wallet_across_midnight(
+    db, monkeypatch, settings
+):
+    """A transaction is stamped before it waits for the wallet's lock, so posting order and time differ.
+
+    Here the grant of 23:59:58 waited while a deposit stamped 00:00:01 took the wallet first
+    (a settlement batch can hold a wallet for a while). The day's statement must still open
+    with what the ledger held at midnight (the trial balance's figure) and close at the
+    wallet's balance; taking the last entry's balance_after before midnight counted the
+    deposit twice.
+    """
+    from wallets.services import wallet_deposit, wallet_grant
+    from wallets.tests.finance_books import posted_at, shanghai
+
+    settings.TIME_ZONE = "Asia/Shanghai"
+    player = UserFactory()
+    with posted_at(shanghai(3, 2, 0, 0) + dt.timedelta(seconds=1), monkeypatch):
+        wallet_deposit(user=player, amount=500, key="d", reason="paid in")  # took the lock first
+    with posted_at(shanghai(3, 1, 23, 59) + dt.timedelta(seconds=58), monkeypatch):
+        wallet_grant(user=player, amount=1000, key="g", reason="sign-up")  # stamped first, posted second
+
+    statement = reports.player_statement(player=player, start=D(2026, 3, 2), end=reports.site_today())
+
+    assert [e.amount for e in statement.entries] == [500]
+    assert (statement.opening, statement.credits, statement.debits, statement.closing) == (1000, 500, 0, 1500)
+    assert statement.matches_wallet is True
+    day_before = reports.player_statement(player=player, start=D(2026, 3, 1), end=D(2026, 3, 1))
+    assert (day_before.opening, day_before.closing) == (0, 1000)

@@ -253,6 +253,41 @@ def test_reversal_posts_the_opposite_legs_and_leaves_the_original_alone(player, 
     assert ledger_check() == []
 
 
+def test_a_stake_bet_or_settlement_through_escrow_cannot_be_reversed(player, make_player):
+    """Escrow belongs to open hands and rounds: only their own settlement or refund empties it.
+
+    Reversing a stake while the hand plays gave the coins back and the settlement then
+    paid them out of escrow a second time, from another table's stakes; reversing a
+    settlement parked coins in escrow that nothing would ever release.
+    """
+    other = make_player()
+    escrow, rake = house_account(code="escrow"), house_account(code="rake")
+    wallet, other_wallet = wallet_for_user(user=player), wallet_for_user(user=other)
+    wallet_grant(user=player, amount=100, key="g1", reason="start")
+    wallet_grant(user=other, amount=500, key="g2", reason="start")
+    stake = ledger_post(
+        key="hand:1:stake", kind="stake", legs=[(wallet, -100), (escrow, 100)], reference="hand:1"
+    )
+    ledger_post(
+        key="hand:2:stake", kind="stake", legs=[(other_wallet, -500), (escrow, 500)], reference="hand:2"
+    )
+    before = snapshot()
+    with pytest.raises(InvalidTransaction, match=rf"Transaction #{stake.pk} moved coins through escrow"):
+        ledger_reverse(transaction=stake, key="rev", actor=None, reason="player asked")
+    assert snapshot() == before
+    settlement = ledger_post(
+        key="hand:1:settle",
+        kind="settlement",
+        legs=[(escrow, -100), (wallet, 95), (rake, 5)],
+        reference="hand:1",
+    )
+    with pytest.raises(InvalidTransaction, match="cannot be reversed.*adjustment instead"):
+        ledger_reverse(transaction=settlement, key="rev2", actor=None, reason="wrong winner")
+    assert wallet_balance(user=player) == 95
+    assert Account.objects.get(pk=escrow.pk).balance == 500  # only hand 2's stake
+    assert ledger_check() == []
+
+
 def test_a_reversal_that_would_overdraw_the_player_is_refused(player):
     grant = wallet_grant(user=player, amount=100, key="g", reason="start")
     wallet_withdraw(user=player, amount=60, key="w", reason="spent")

@@ -14,7 +14,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from wallets.errors import AlreadyReversed, IdempotencyConflict, InsufficientFunds, InvalidAmount
+from wallets.errors import (
+    AlreadyReversed,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    InvalidTransaction,
+)
 from wallets.models import MAX_AMOUNT, Account, LedgerEntry, LedgerTransaction
 from wallets.selectors import ledger_check
 from wallets.services import house_account, ledger_post, ledger_reverse, wallet_for_user, wallet_grant
@@ -63,13 +69,13 @@ class LedgerMachine(RuleBasedStateMachine):
             for a, amount in legs
         )
 
-    def _post(self, kind: str, legs: list) -> None:
+    def _post(self, kind: str, legs: list, reference: str = "") -> None:
         key = self._key()
         if self._refused(legs):
             with pytest.raises(InsufficientFunds, match="Insufficient funds"):
                 ledger_post(key=key, kind=kind, legs=legs)
             return
-        txn = ledger_post(key=key, kind=kind, legs=legs, reference=f"test:{self.serial}")
+        txn = ledger_post(key=key, kind=kind, legs=legs, reference=reference or f"test:{self.serial}")
         for account, amount in legs:
             self.model[account.pk] += amount
         self.posted.append((key, kind, legs, txn.pk))
@@ -97,14 +103,16 @@ class LedgerMachine(RuleBasedStateMachine):
         if loser == winner:
             return
         before = len(self.posted)
-        self._post("stake", [(self.wallets[loser], -stake), (self.house["escrow"], stake)])
+        # One reference per hand, as the runtime's hand:<id>: ledger_check follows escrow by reference.
+        hand = f"hand:{self.run}:{self.serial + 1}"
+        self._post("stake", [(self.wallets[loser], -stake), (self.house["escrow"], stake)], hand)
         if len(self.posted) == before:
             return
         rake = stake * 5 // 100
         legs = [(self.house["escrow"], -stake), (self.wallets[winner], stake - rake)]
         if rake:
             legs.append((self.house["rake"], rake))
-        self._post("settlement", legs)
+        self._post("settlement", legs, hand)
 
     @rule(who=st.integers(0, PLAYERS - 1), amount=amounts)
     def house_banked_round(self, who, amount):
@@ -120,7 +128,8 @@ class LedgerMachine(RuleBasedStateMachine):
             return  # grant retries are exercised by the concurrency and service tests
         if kind == "reversal":
             return
-        assert ledger_post(key=key, kind=kind, legs=legs, reference=f"test:{key.split(':')[1]}").pk == pk
+        reference = LedgerTransaction.objects.get(pk=pk).reference
+        assert ledger_post(key=key, kind=kind, legs=legs, reference=reference).pk == pk
         with pytest.raises(IdempotencyConflict, match="already used for a different transaction"):
             ledger_post(key=key, kind=kind, legs=[(a, -amount) for a, amount in legs])
         assert self.model == before
@@ -133,7 +142,10 @@ class LedgerMachine(RuleBasedStateMachine):
         original = LedgerTransaction.objects.get(pk=pk)
         opposite = [(e.account, -e.amount) for e in original.entries.select_related("account")]
         reversal_key = self._key()
-        if pk in self.reversed:
+        if any(self.kinds[account.pk] == Account.Kind.ESCROW for account, _amount in opposite):
+            with pytest.raises(InvalidTransaction, match="moved coins through escrow"):
+                ledger_reverse(transaction=original, key=reversal_key, actor=None, reason="test")
+        elif pk in self.reversed:
             with pytest.raises(AlreadyReversed, match="was already reversed"):
                 ledger_reverse(transaction=original, key=reversal_key, actor=None, reason="test")
         elif self._refused(opposite):

@@ -1,6 +1,9 @@
 """Staff see shoes, rounds, bets and payouts in admin, read-only; a live coup's cards stay hidden."""
 
+from platform.staff.testing import client_pass_second_factor
+
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
 
 from rooms.rounds import services
@@ -58,6 +61,7 @@ def test_staff_can_refund_a_round_cut_short(client, staff, bacc_tier, make_playe
     table, rnd = open_round(bacc_tier, alice)
     services.round_bet(table_id=table.pk, user=alice, area="banker", amount=100)
     client.force_login(staff)
+    client_pass_second_factor(client, staff)  # a refund moves coins, like every staff money move
     response = client.post(
         reverse("admin:rounds_round_changelist"),
         {"action": "refund_rounds", "_selected_action": [rnd.pk]},
@@ -66,3 +70,42 @@ def test_staff_can_refund_a_round_cut_short(client, staff, bacc_tier, make_playe
     assert "1 round(s) refunded." in response.content.decode()
     assert Round.objects.get(pk=rnd.pk).status == "refunded"
     assert wallet_balance(user=alice) == 1000
+
+
+def test_refunding_a_round_needs_the_money_permission_and_the_second_factor(client, bacc_tier, make_player):
+    """A refund pays coins out of escrow: staff who may only look at rounds may not do it.
+
+    The action was offered to anyone who could view rounds, without the second factor
+    that every other staff money move asks for: a support login could hand a round's
+    losing bets back while its payout waited.
+    """
+    from wallets.models import LedgerTransaction
+    from wallets.selectors import wallet_balance
+
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=alice, area="banker", amount=100)
+    support = make_player(coins=0, name="support")
+    support.is_staff = True
+    support.save()
+    support.user_permissions.add(Permission.objects.get(codename="view_round"))
+    client.force_login(support)
+    url = reverse("admin:rounds_round_changelist")
+    refund = {"action": "refund_rounds", "_selected_action": [rnd.pk]}
+
+    assert "refund_rounds" not in client.get(url).content.decode()
+    client.post(url, refund, follow=True)
+    assert Round.objects.get(pk=rnd.pk).status == "open"
+    assert wallet_balance(user=alice) == 900
+
+    support.user_permissions.add(Permission.objects.get(codename="move_money"))
+    response = client.post(url, refund)
+    assert response.status_code == 302 and reverse("staff:otp_verify") in response["Location"]
+    assert Round.objects.get(pk=rnd.pk).status == "open"
+    assert wallet_balance(user=alice) == 900
+
+    client_pass_second_factor(client, support)
+    assert "1 round(s) refunded." in client.post(url, refund, follow=True).content.decode()
+    assert wallet_balance(user=alice) == 1000
+    # The refund transaction names who asked, as every staff money move does.
+    assert LedgerTransaction.objects.get(key=f"round:{rnd.pk}:refund").actor == support

@@ -129,3 +129,27 @@ def test_a_seated_table_is_not_a_banker_page(client, make_player):
     client.force_login(make_player(coins=1000))
 
     assert client.get(reverse("rounds:table", args=[table.pk])).status_code == 404
+
+
+@pytest.mark.usefixtures("fast_rounds")
+def test_the_wallet_page_says_where_coins_bet_on_a_round_are_until_the_payout(client, bacc_tier, make_player):
+    """A bet leaves the wallet for escrow at once; as for a seated hand, the wallet page says where it is."""
+    from rooms.rounds import services
+    from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, open_round, run_to, stack_shoe
+
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=alice, area="player", amount=100)
+    services.round_bet(table_id=table.pk, user=alice, area="tie", amount=20)
+    client.force_login(alice)
+
+    page = client.get(reverse("wallets:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "120 coins are bet at" in page
+    assert reverse("rounds:table", args=[table.pk]) in page
+    page_zh = client.get(reverse("wallets:wallet"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "120金币已在" in page_zh and "本局派彩后返还" in page_zh
+
+    stack_shoe(rnd, PLAYER_NATURAL_9)
+    run_to(rnd, "result")  # eager Celery: paid on entering the result
+    page = client.get(reverse("wallets:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "coins are bet at" not in page

@@ -489,3 +489,29 @@ def test_no_state_shows_a_card_before_it_is_revealed(bacc_tier, make_player):
     assert final["phase"] == "result" and final["result"]["winner"] == "banker"
     assert "steps" not in final["result"]
     assert "cards" not in json.dumps(seen[0]["roads"])  # the roads hold winners only
+
+
+def test_a_round_without_a_table_limit_takes_no_more_than_it_can_pay_out(db, make_player):
+    """A tier may drop the table limit; a round's bets still stop where one payout can carry them.
+
+    Each leg of the payout transaction must stay within the ledger's limit: 2×10^14 on a
+    tie that wins pays 1.8×10^15 back, which the ledger refuses, so the round stayed
+    unpaid for ever and the stake stayed in escrow. Such a bet is refused up front.
+    """
+    from wallets.models import MAX_AMOUNT
+
+    tier = make_tier(code="vip", table_limit=None, area_limits={})
+    alice = make_player(coins=MAX_AMOUNT)
+    table, rnd = open_round(tier, alice)
+    cap = services.ROUND_STAKE_CAP
+    assert cap == MAX_AMOUNT // 100
+    with pytest.raises(RoundError, match=rf"may total at most {cap} coins; {cap} more can be taken"):
+        bet(table, alice, "tie", 2 * 10**14)
+    assert wallet_balance(user=alice) == MAX_AMOUNT
+    bet(table, alice, "tie", cap - 10)
+    with pytest.raises(RoundError, match="; 10 more can be taken"):
+        bet(table, alice, "banker", 11)
+    bet(table, alice, "banker", 10)
+    settle(table, rnd, TIE_8)
+    assert wallet_balance(user=alice) == MAX_AMOUNT + 8 * (cap - 10)
+    assert escrow_net(rnd) == 0

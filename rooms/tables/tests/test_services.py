@@ -305,3 +305,24 @@ def test_quick_start_joins_the_table_where_most_players_wait(tier, make_player):
     assert services.table_quick_start(tier_id=tier.pk, user=alice) == first  # carol waits there
     assert first.seats.filter(user__isnull=False).count() == 2
     assert services.table_quick_start(tier_id=tier.pk, user=bob) == newer  # the only one with room
+
+
+def test_a_wallet_beyond_the_ledgers_limit_still_plays_carrying_the_cap(tier, make_player):
+    """A stake moves a seat's coins in one leg, which the ledger takes up to MAX_AMOUNT.
+
+    Carrying a whole balance above that, the stake was refused at every deal: no hand ever
+    started while that player sat at the table. Each seat now carries at most CARRY_CAP
+    (one tenth of the limit, so ten seats' stakes fit in the escrow leg).
+    """
+    import games
+    from rooms.tables.hands import CARRY_CAP
+    from wallets.models import MAX_AMOUNT
+    from wallets.services import wallet_deposit
+
+    assert CARRY_CAP * max(info.max_seats for info in games.REGISTRY.values()) <= MAX_AMOUNT
+    whale = make_player(coins=MAX_AMOUNT)
+    wallet_deposit(user=whale, amount=MAX_AMOUNT, key="whale-2", reason="test setup")
+    hand = open_hand(sit_connected(whale, tier))
+    assert hand is not None and hand.status == "playing"
+    assert {p["user"]: p["carried"] for p in hand.players}[whale.pk] == CARRY_CAP
+    assert wallet_balance(user=whale) == 2 * MAX_AMOUNT - CARRY_CAP

@@ -262,3 +262,49 @@ def test_ledger_post_many_refuses_an_overdraft_and_posts_nothing(make_player):
         )
     assert (wallet_balance(user=alice), wallet_balance(user=bob)) == (100, 0)
     assert not LedgerTransaction.objects.filter(key__startswith="o:").exists()
+
+
+def test_a_settlement_racing_a_cancel_ends_each_hand_once(tier, make_player):
+    """Two threads on real connections: a worker settling finished hands while staff cancel them.
+
+    Both take the table's lock first, so each hand ends in exactly one of a settlement or a
+    refund, never both and never neither, and the escrow returns to zero.
+    """
+    import threading
+
+    from django.db import connection
+
+    hands = finished_hands(tier, make_player, 3)
+    start = threading.Barrier(2 * len(hands))
+    errors: list[BaseException] = []
+
+    def run(call) -> None:
+        try:
+            start.wait()
+            call()
+        except BaseException as error:  # noqa: BLE001 - reported by the main thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    calls = []
+    for hand in hands:
+        calls.append(lambda pk=hand.pk: settlement.hand_settle_batch(hand_id=pk, batch=10))
+        calls.append(lambda pk=hand.pk: services.hand_cancel(hand_id=pk, reason="Staff stopped the table."))
+    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    for hand in hands:
+        hand.refresh_from_db()
+        ends = sorted(
+            LedgerTransaction.objects.filter(reference=f"hand:{hand.pk}")
+            .exclude(kind="stake")
+            .values_list("kind", flat=True)
+        )
+        assert (hand.status, ends) in [("settled", ["settlement"]), ("cancelled", ["refund"])]
+    assert Account.objects.get(code="escrow").balance == 0
+    assert ledger_check() == []
