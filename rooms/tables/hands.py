@@ -81,6 +81,9 @@ def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:
         "base_stake": tier.base_stake,
         "room_factor": tier.room_factor,
         "first_seat": table.next_first_seat,
+        # The rake this hand is dealt under: settlement takes it from here, so editing the
+        # tier changes only the hands dealt after the edit.
+        "rake_bps": tier.rake_bps,
     }
     seed = secrets.token_bytes(32)
     state = info.engine.new_hand(

@@ -27,6 +27,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
 from django.db.models import F
+from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from games.base import apply_rake
@@ -193,7 +194,8 @@ def _settle_in_transaction(*, table_id: int | None, hand_id: int, batch: int) ->
             _attach_tiers(tables.values())
         finished = list(
             Hand.objects.select_for_update(of=("self",))
-            .defer("config")  # the engine's options; settling and the snapshots never read them
+            .defer("config")  # the engine's options; settling and the snapshots never read them,
+            .annotate(dealt_rake_bps=KT("config__rake_bps"))  # but for the rake the hand was dealt under
             .filter(table_id__in=list(tables), status=Hand.Status.FINISHED)
             .order_by("pk")
         )
@@ -235,7 +237,8 @@ def _settle_locked(*, tables: dict[int, Table], hands: list[Hand]) -> dict[int, 
         deltas = list(hand.outcome["deltas"])
         winners = set(hand.outcome["winners"])
         details = hand.outcome.get("details") or {}
-        net, rake = apply_rake(deltas, table.tier.rake_bps)
+        dealt_rake = getattr(hand, "dealt_rake_bps", None)  # None: dealt before hands recorded it
+        net, rake = apply_rake(deltas, table.tier.rake_bps if dealt_rake is None else int(dealt_rake))
         total = sum(p["carried"] for p in hand.players)
         legs = [(escrow, -total)] if total else []
         for player, amount in zip(hand.players, net, strict=True):

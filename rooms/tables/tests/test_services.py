@@ -190,6 +190,20 @@ def test_settlement_pays_carried_plus_result_after_rake_once(tier, make_player):
     assert wallet_balance(user=alice) == (1009 if won else 990)
 
 
+def test_a_hand_settles_under_the_rake_it_was_dealt_with(tier, make_player):
+    """Staff raising a tier's rake changes the hands dealt after the edit, not the one in play."""
+    alice = make_player(coins=1000)
+    table = sit_connected(alice, tier)
+    tier.rake_bps = 2000  # 20%, while the hand dealt at 5% is played
+    tier.save(update_fields=["rake_bps"])
+    assert play_out(table, alice).status == "settled"
+    assert Account.objects.get(code="rake").balance == 1  # 5% of the winner's 10, not 20% (2)
+
+    services.table_ready(table_id=table.pk, user=alice)
+    assert play_out(table, alice).status == "settled"
+    assert Account.objects.get(code="rake").balance == 1 + 2
+
+
 def test_wins_count_toward_levels_for_humans_only(tier, make_player):
     from platform.accounts.models import GameStats
 
