@@ -66,10 +66,20 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     actions = ["fill_with_bots"]
 
-    @admin.action(description=_("Fill empty seats with bots"))
+    # Seating bots changes a live table (and tops the bots up with granted coins): a staff
+    # login that may only view tables must not do it by posting the action.
+    @admin.action(description=_("Fill empty seats with bots"), permissions=["change"])
     def fill_with_bots(self, request, queryset) -> None:
         filled = sum(services.table_fill_bots(table_id=table.pk) for table in queryset)
         self.message_user(request, _("%(n)d bot(s) sat down.") % {"n": filled}, messages.SUCCESS)
+
+    def has_add_permission(self, request) -> bool:
+        # Tables open only through quick start, with the tier's seats (the form has no field to fill).
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Seats cascade: deleting a table would unseat its players behind the runtime's back.
+        return False
 
 
 class HandActionInline(admin.TabularInline):
@@ -255,4 +265,11 @@ class HandActionAdmin(admin.ModelAdmin):
     readonly_fields = ["hand", "n", "seat", "action", "auto", "created_at"]
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # The log is what a settled (or disputed) hand is replayed and verified from.
         return False
