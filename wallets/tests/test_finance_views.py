@@ -179,3 +179,19 @@ def test_the_nav_shows_finance_only_to_finance_staff(client):
     assert reverse("finance:index") not in client.get(reverse("rooms:lobby")).content.decode()
     client.force_login(member_of("finance"))
     assert reverse("finance:index") in client.get(reverse("rooms:lobby")).content.decode()
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted(finance_client):
+    # A staff reason (the transaction's memo) is free text; opened in a spreadsheet, a cell
+    # starting with = + - or @ runs as a formula on the finance officer's machine.
+    from wallets.services import wallet_deposit, wallet_withdraw
+
+    player = UserFactory(username="formula-victim")
+    wallet_deposit(user=player, amount=50, key="csv-1", reason='=HYPERLINK("http://evil.example","x")')
+    wallet_withdraw(user=player, amount=20, key="csv-2", reason="@SUM(1+1)")
+    rows = _csv(finance_client.get(page_url("search_csv") + "?player=formula-victim"))
+    memos = {row[2]: row[7] for row in rows[1:]}
+    assert memos == {"deposit": '\'=HYPERLINK("http://evil.example","x")', "withdrawal": "'@SUM(1+1)"}
+    # Numbers stay numbers: a statement's withdrawal leg is a negative amount, not text.
+    rows = _csv(finance_client.get(page_url("statement_csv") + "?player=formula-victim"))
+    assert [row[5] for row in rows[2:-1]] == ["50", "-20"]
