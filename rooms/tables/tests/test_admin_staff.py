@@ -92,3 +92,36 @@ def test_nobody_adds_or_deletes_a_table_in_admin(superuser_client, waiting_table
     assert superuser_client.post(url, {"post": "yes"}).status_code == 403
     assert Table.objects.filter(pk=waiting_table.pk).exists()
     assert Seat.objects.filter(table=waiting_table, user__isnull=False).count() == 1
+
+
+def _hand_list_queries(client) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(reverse("admin:tables_hand_changelist")).status_code == 200
+    return len(queries)
+
+
+def test_the_hand_list_reads_the_same_number_of_rows_however_many_hands_it_shows(
+    superuser_client, played_table, tier, make_player
+):
+    # Each row links its settlement transaction; looking each one up made a page of 100
+    # hands 100 extra reads.
+    from rooms.tables.models import Hand
+    from rooms.tables.tests.helpers import open_hand, play_until_over
+
+    one = _hand_list_queries(superuser_client)
+    bob = make_player(coins=5000)
+    for _ in range(2):
+        table = services.table_quick_start(tier_id=tier.pk, user=bob)
+        services.table_presence(table_id=table.pk, user=bob, connected=True)
+        services.table_trustee(table_id=table.pk, user=bob, on=True)
+        play_until_over(open_hand(table).pk)
+        services.table_leave(table_id=table.pk, user=bob)
+    hands = Hand.objects.filter(status="settled")
+    assert hands.count() == 3
+    assert _hand_list_queries(superuser_client) == one
+    page = superuser_client.get(reverse("admin:tables_hand_changelist")).content.decode()
+    for hand in hands:
+        assert hand.settlement_key in page and "/admin/wallets/ledgertransaction/" in page
