@@ -37,6 +37,9 @@ class TrialBalanceSerializer(serializers.Serializer):
     adjustments = serializers.IntegerField()
     issued = serializers.IntegerField()
     held_by_players = serializers.IntegerField()
+    held_by_bots = serializers.IntegerField(
+        help_text=_("the part of held_by_players in the house bots' wallets (bankroll granted by the house)")
+    )
     in_escrow = serializers.IntegerField()
     held_by_house = serializers.IntegerField()
     alerts = serializers.ListField(child=serializers.CharField())

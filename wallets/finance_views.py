@@ -103,6 +103,7 @@ def trial_balance(request: HttpRequest, as_csv: bool = False) -> HttpResponse:
             ["withdrawals", report.withdrawals, ""],
             ["adjustments", report.adjustments, ""],
             ["issued", report.issued, ""],
+            ["held_by_bots", report.held_by_bots, ""],
         ]
         return _csv(f"trial-balance-{on}.csv", ["line", "coins", "entries"], rows)
     return _page(request, "trial_balance.html", {"form": form, "report": report})

@@ -195,3 +195,27 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted(finance_client
     # Numbers stay numbers: a statement's withdrawal leg is a negative amount, not text.
     rows = _csv(finance_client.get(page_url("statement_csv") + "?player=formula-victim"))
     assert [row[5] for row in rows[2:-1]] == ["50", "-20"]
+
+
+def test_the_trial_balance_says_how_many_player_coins_are_the_house_bots_bankroll(finance_client, client):
+    # Bots sit in player-kind wallets topped up with granted coins: counted as "held by players"
+    # alone, the house's own bankroll read as coins owed to people.
+    from rooms.rounds.tests.conftest import make_tier
+    from rooms.tables.bots import bot_acquire
+    from wallets.selectors import wallet_balance
+    from wallets.services import wallet_grant
+
+    person = UserFactory(username="a-person")
+    wallet_grant(user=person, amount=700, key="person-start", reason="welcome")
+    bot = bot_acquire(tier=make_tier(), exclude=set())
+    bankroll = wallet_balance(user=bot)
+    assert bankroll > 0
+
+    page = finance_client.get(page_url("trial_balance")).content.decode()
+    assert "Every invariant holds" in page
+    assert "House bots" in page and f"{bankroll:,}" in page
+    rows = _csv(finance_client.get(page_url("trial_balance_csv")))
+    assert ["player", str(700 + bankroll), "2"] in rows
+    assert ["held_by_bots", str(bankroll), ""] in rows
+    data = finance_client.get(reverse("finance-api-trial-balance")).json()
+    assert data["held_by_players"] == 700 + bankroll and data["held_by_bots"] == bankroll
