@@ -104,6 +104,12 @@ class RoomTierAdmin(admin.ModelAdmin):
         (_("Table"), {"fields": ("options", "seats", "bots_enabled")}),
     )
 
+    def get_readonly_fields(self, request, obj=None):
+        # A tier's tables, hands, rounds and rake belong to its game: moving an existing tier to
+        # another game would deal that game at tables opened for this one.
+        fields = super().get_readonly_fields(request, obj)
+        return (*fields, "game") if obj is not None else fields
+
     def get_queryset(self, request):
         # One read of the runtime's seat counts per page, carried as an annotation (sortable too).
         seated = selectors.seated_counts()

@@ -64,3 +64,38 @@ def test_staff_can_close_a_tier_from_the_list(staff_client, make_tier):
     assert response.status_code == 302
     tier.refresh_from_db()
     assert tier.is_open is False
+
+
+def test_a_tiers_game_cannot_be_changed_once_it_exists(staff_client, game, make_tier, registry):
+    # A tier's tables, hands, rounds and rake all belong to its game: moving the tier to
+    # another game would deal that game at tables opened for this one (with their seat count)
+    # and file the tier's past rake under the other game in the finance reports.
+    from rooms import services
+    from rooms.models import Game
+    from rooms.tests.conftest import FAKE_BANKER
+
+    registry[FAKE_BANKER.slug] = FAKE_BANKER
+    services.catalogue_sync()
+    other = Game.objects.get(slug=FAKE_BANKER.slug)
+    tier = make_tier(name="初级场")
+    url = reverse("admin:rooms_roomtier_change", args=[tier.pk])
+    page = staff_client.get(url)
+    form = page.context["adminform"].form
+    assert "game" not in form.fields  # shown, not editable
+    data = {
+        "game": other.pk,
+        "code": tier.code,
+        "name": "改过的",
+        "sort_order": 0,
+        "is_open": "on",
+        "base_stake": tier.base_stake,
+        "room_factor": tier.room_factor,
+        "rake_bps": tier.rake_bps,
+        "minimum_rule": tier.minimum_rule,
+        "minimum_multiplier": tier.minimum_multiplier,
+        "options": "{}",
+        "bots_enabled": "on",
+    }
+    assert staff_client.post(url, data).status_code == 302
+    tier.refresh_from_db()
+    assert tier.name == "改过的" and tier.game_id == game.pk
