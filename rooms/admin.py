@@ -67,7 +67,8 @@ class GameAdmin(admin.ModelAdmin):
     def tier_count(self, game: Game) -> int:
         return game.tiers.count()
 
-    @admin.action(description=_("Sync the catalogue from the installed engines"))
+    # The sync writes the catalogue: not for a staff login that may only view games.
+    @admin.action(description=_("Sync the catalogue from the installed engines"), permissions=["change"])
     def sync_catalogue(self, request, queryset) -> None:
         services.catalogue_sync()
         self.message_user(request, _("Catalogue synced with the installed engines."), messages.SUCCESS)

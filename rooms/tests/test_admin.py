@@ -99,3 +99,20 @@ def test_a_tiers_game_cannot_be_changed_once_it_exists(staff_client, game, make_
     assert staff_client.post(url, data).status_code == 302
     tier.refresh_from_db()
     assert tier.name == "改过的" and tier.game_id == game.pk
+
+
+def test_staff_who_may_only_view_games_cannot_sync_the_catalogue(client, django_user_model, game, registry):
+    # The sync writes the catalogue (and lists newly installed engines in the lobby).
+    from django.contrib.auth.models import Permission
+
+    from rooms.models import Game
+    from rooms.tests.conftest import FAKE_BANKER
+
+    viewer = django_user_model.objects.create_user(username="viewer", password="x-pass-123", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(content_type__app_label="rooms", codename="view_game"))
+    client.force_login(viewer)
+    registry[FAKE_BANKER.slug] = FAKE_BANKER
+    client.post(
+        reverse("admin:rooms_game_changelist"), {"action": "sync_catalogue", "_selected_action": [game.pk]}
+    )
+    assert not Game.objects.filter(slug=FAKE_BANKER.slug).exists()
