@@ -219,3 +219,23 @@ def test_the_trial_balance_says_how_many_player_coins_are_the_house_bots_bankrol
     assert ["held_by_bots", str(bankroll), ""] in rows
     data = finance_client.get(reverse("finance-api-trial-balance")).json()
     assert data["held_by_players"] == 700 + bankroll and data["held_by_bots"] == bankroll
+
+
+def test_the_statement_api_pages_its_entries_as_the_page_does(finance_client, settings):
+    # A bot or a busy player has thousands of entries a month: the endpoint returned every one
+    # in a single response (the HTML page and the transaction search page theirs).
+    from wallets.services import wallet_grant
+
+    player = UserFactory(username="busy")
+    total = settings.REST_FRAMEWORK["PAGE_SIZE"] + 10
+    for n in range(total):
+        wallet_grant(user=player, amount=1, key=f"busy-{n}", reason="test")
+    url = reverse("finance-api-statement") + "?player=busy"
+    first = finance_client.get(url).json()
+    assert first["count"] == total
+    assert len(first["entries"]) == settings.REST_FRAMEWORK["PAGE_SIZE"] and first["previous"] is None
+    second = finance_client.get(first["next"]).json()
+    assert len(second["entries"]) == 10 and second["next"] is None
+    # The balances are the whole range's on every page.
+    assert (first["opening"], first["closing"]) == (second["opening"], second["closing"]) == (0, total)
+    assert second["entries"][-1]["balance_after"] == total
