@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, Count, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from rooms import selectors, services
@@ -63,9 +63,13 @@ class GameAdmin(admin.ModelAdmin):
             return str(game.max_seats)
         return f"{game.min_seats}–{game.max_seats}"
 
-    @admin.display(description=_("tiers"))
+    def get_queryset(self, request):
+        # Each row's tier count in the list's own query, not one count per game.
+        return super().get_queryset(request).annotate(tiers_n=Count("tiers"))
+
+    @admin.display(description=_("tiers"), ordering="tiers_n")
     def tier_count(self, game: Game) -> int:
-        return game.tiers.count()
+        return game.tiers_n
 
     # The sync writes the catalogue: not for a staff login that may only view games.
     @admin.action(description=_("Sync the catalogue from the installed engines"), permissions=["change"])

@@ -116,3 +116,26 @@ def test_staff_who_may_only_view_games_cannot_sync_the_catalogue(client, django_
         reverse("admin:rooms_game_changelist"), {"action": "sync_catalogue", "_selected_action": [game.pk]}
     )
     assert not Game.objects.filter(slug=FAKE_BANKER.slug).exists()
+
+
+def test_the_game_list_reads_the_same_number_of_rows_however_many_games_it_shows(
+    staff_client, game, make_tier, registry
+):
+    # Each row counts the game's tiers; counting them per row was one read per game.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from rooms import services
+    from rooms.tests.conftest import FAKE_BANKER
+
+    make_tier()
+    url = reverse("admin:rooms_game_changelist")
+    with CaptureQueriesContext(connection) as one:
+        staff_client.get(url)
+    registry[FAKE_BANKER.slug] = FAKE_BANKER
+    services.catalogue_sync()
+    with CaptureQueriesContext(connection) as two:
+        page = staff_client.get(url).content.decode()
+    assert len(two) == len(one)
+    assert page.count('<td class="field-tier_count">1</td>') == 1
+    assert page.count('<td class="field-tier_count">0</td>') == 1
