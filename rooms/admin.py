@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin, messages
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, Count, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
 
 from rooms import selectors, services
@@ -63,11 +63,16 @@ class GameAdmin(admin.ModelAdmin):
             return str(game.max_seats)
         return f"{game.min_seats}–{game.max_seats}"
 
-    @admin.display(description=_("tiers"))
-    def tier_count(self, game: Game) -> int:
-        return game.tiers.count()
+    def get_queryset(self, request):
+        # Each row's tier count in the list's own query, not one count per game.
+        return super().get_queryset(request).annotate(tiers_n=Count("tiers"))
 
-    @admin.action(description=_("Sync the catalogue from the installed engines"))
+    @admin.display(description=_("tiers"), ordering="tiers_n")
+    def tier_count(self, game: Game) -> int:
+        return game.tiers_n
+
+    # The sync writes the catalogue: not for a staff login that may only view games.
+    @admin.action(description=_("Sync the catalogue from the installed engines"), permissions=["change"])
     def sync_catalogue(self, request, queryset) -> None:
         services.catalogue_sync()
         self.message_user(request, _("Catalogue synced with the installed engines."), messages.SUCCESS)
@@ -103,6 +108,12 @@ class RoomTierAdmin(admin.ModelAdmin):
         ),
         (_("Table"), {"fields": ("options", "seats", "bots_enabled")}),
     )
+
+    def get_readonly_fields(self, request, obj=None):
+        # A tier's tables, hands, rounds and rake belong to its game: moving an existing tier to
+        # another game would deal that game at tables opened for this one.
+        fields = super().get_readonly_fields(request, obj)
+        return (*fields, "game") if obj is not None else fields
 
     def get_queryset(self, request):
         # One read of the runtime's seat counts per page, carried as an annotation (sortable too).

@@ -3,7 +3,8 @@
 Nothing here edits a balance or a ledger row. Deposits, withdrawals,
 adjustments and reversals are custom admin views that call the ledger services
 with the staff member as actor and a required reason; they need the
-``wallets.move_money`` permission.
+``wallets.move_money`` permission, and refuse to touch the staff member's own
+wallet (another staff member must post that).
 """
 
 from platform.staff.otp import second_factor_redirect
@@ -44,6 +45,17 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+def _own_wallet_refused(request: HttpRequest, form, *owner_ids) -> bool:
+    """Refuse (with a form error) a staff money move touching the staff member's own wallet.
+
+    Coins for oneself need a second person: another staff member posts them.
+    """
+    if request.user.pk not in owner_ids:
+        return False
+    form.add_error(None, gettext("This moves coins in your own wallet: another staff member must post it."))
+    return True
 
 
 def _staff_form_page(admin_obj, request, *, title, form, obj, template):
@@ -101,7 +113,11 @@ class AccountAdmin(ReadOnlyAdmin):
             Account.objects.select_related("user"), pk=object_id, kind=Account.Kind.PLAYER
         )
         form = MoneyMoveForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        if (
+            request.method == "POST"
+            and form.is_valid()
+            and not _own_wallet_refused(request, form, account.user_id)
+        ):
             data = form.cleaned_data
             try:
                 txn = OPERATIONS[data["operation"]](
@@ -178,7 +194,8 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
             return verify  # nothing is posted before the second factor
         original = get_object_or_404(LedgerTransaction, pk=object_id)
         form = ReversalForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
+        owners = set(original.entries.values_list("account__user_id", flat=True))
+        if request.method == "POST" and form.is_valid() and not _own_wallet_refused(request, form, *owners):
             try:
                 reversal = ledger_reverse(
                     transaction=original,

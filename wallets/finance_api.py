@@ -5,6 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.generics import ListAPIView
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -37,6 +38,9 @@ class TrialBalanceSerializer(serializers.Serializer):
     adjustments = serializers.IntegerField()
     issued = serializers.IntegerField()
     held_by_players = serializers.IntegerField()
+    held_by_bots = serializers.IntegerField(
+        help_text=_("the part of held_by_players in the house bots' wallets (bankroll granted by the house)")
+    )
     in_escrow = serializers.IntegerField()
     held_by_house = serializers.IntegerField()
     alerts = serializers.ListField(child=serializers.CharField())
@@ -76,7 +80,10 @@ class StatementSerializer(serializers.Serializer):
     closing = serializers.IntegerField()
     credits = serializers.IntegerField()
     debits = serializers.IntegerField()
-    entries = StatementEntrySerializer(many=True)
+    count = serializers.IntegerField(help_text=_("entries in the range, on every page"))
+    next = serializers.URLField(allow_null=True, help_text=_("the next page of entries"))
+    previous = serializers.URLField(allow_null=True, help_text=_("the previous page of entries"))
+    entries = StatementEntrySerializer(many=True, help_text=_("one page of entries, oldest first"))
 
 
 class TransactionSerializer(serializers.Serializer):
@@ -170,7 +177,18 @@ class StatementView(APIView):
             return _invalid(form)
         data = form.cleaned_data
         report = reports.player_statement(player=data["player"], start=data["start"], end=data["end"])
-        return Response(StatementSerializer(report).data)
+        # Paged as the statement page and the transaction search are: a bot or a busy player has
+        # thousands of entries a month. Opening, closing and the sums are the whole range's.
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(report.entries, request, view=self)
+        body = {
+            **report.__dict__,
+            "count": paginator.page.paginator.count,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "entries": page,
+        }
+        return Response(StatementSerializer(body).data)
 
 
 class TransactionSearchView(ListAPIView):

@@ -39,9 +39,20 @@ class _Echo:
         return value
 
 
+# A spreadsheet runs a text cell starting with one of these as a formula (CSV injection).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    """Quote text a spreadsheet would run as a formula; numbers (negative ones too) stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv(filename: str, header: list[str], rows) -> StreamingHttpResponse:
     writer = csv.writer(_Echo())
-    lines = (writer.writerow(row) for part in ([header], rows) for row in part)
+    lines = (writer.writerow([_cell(value) for value in row]) for part in ([header], rows) for row in part)
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -92,6 +103,7 @@ def trial_balance(request: HttpRequest, as_csv: bool = False) -> HttpResponse:
             ["withdrawals", report.withdrawals, ""],
             ["adjustments", report.adjustments, ""],
             ["issued", report.issued, ""],
+            ["held_by_bots", report.held_by_bots, ""],
         ]
         return _csv(f"trial-balance-{on}.csv", ["line", "coins", "entries"], rows)
     return _page(request, "trial_balance.html", {"form": form, "report": report})

@@ -30,8 +30,10 @@ written by ``hand_settle``) and drop the join.
 import datetime as dt
 import zoneinfo
 from dataclasses import dataclass, field
+from platform.accounts.validators import BOT_USERNAME_PREFIX
 
 from django.conf import settings
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db.models import (
     BigIntegerField,
     Case,
@@ -129,6 +131,9 @@ class TrialBalance:
     in_escrow: int
     house_rake: int
     house_bank: int
+    # The part of ``held_by_players`` in the house's bots' wallets: bankroll the house granted
+    # them, not coins owed to people.
+    held_by_bots: int = 0
     alerts: list[str] = field(default_factory=list)
 
     @property
@@ -177,9 +182,20 @@ def trial_balance(*, on: dt.date) -> TrialBalance:
         in_escrow=by_kind.get(Account.Kind.ESCROW, 0),
         house_rake=by_kind.get(Account.Kind.RAKE, 0),
         house_bank=by_kind.get(Account.Kind.BANK, 0),
+        held_by_bots=upto.filter(_house_bot_legs()).aggregate(total=Sum("amount"))["total"] or 0,
     )
     report.alerts = _trial_balance_alerts(report, cutoff=cutoff)
     return report
+
+
+def _house_bot_legs() -> Q:
+    """Entries on the house bots' wallets: the accounts the bot runtime makes (reserved prefix,
+    no usable password), never a person's."""
+    return Q(
+        account__kind=Account.Kind.PLAYER,
+        account__user__username__startswith=BOT_USERNAME_PREFIX,
+        account__user__password__startswith=UNUSABLE_PASSWORD_PREFIX,
+    )
 
 
 def _trial_balance_alerts(report: TrialBalance, *, cutoff: dt.datetime) -> list[str]:

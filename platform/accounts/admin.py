@@ -29,6 +29,10 @@ class GameStatsInline(admin.TabularInline):
         return level_for_wins(obj.wins).name
 
 
+# The fields that make a user staff and say what they may do.
+STAFF_ONLY_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     """Django's user admin with the nickname and the per-game win counts."""
@@ -55,6 +59,21 @@ class UserAdmin(DjangoUserAdmin):
     def get_inlines(self, request, obj):
         # A user being created has no win counts yet.
         return self.inlines if obj is not None else ()
+
+    def get_readonly_fields(self, request, obj=None):
+        # Who is staff and what they may do is for superusers to decide: a support member who
+        # may edit accounts must not tick their own superuser box (a superuser moves money).
+        fields = super().get_readonly_fields(request, obj)
+        if request.user.is_superuser:
+            return fields
+        return (*fields, *STAFF_ONLY_FIELDS)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Staff accounts (their password, their being active) are changed by superusers only;
+        # otherwise a support member could reset a superuser's password and log in as them.
+        if obj is not None and (obj.is_staff or obj.is_superuser) and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
 
 
 @admin.register(GameStats)

@@ -3,7 +3,8 @@
 Nothing here changes money: bets, payouts and refunds move only through the
 services. The one action, refunding a round cut short, calls ``round_refund``;
 it moves coins, so it needs what every staff money move needs: the
-``wallets.move_money`` permission and a session that passed the second factor.
+``wallets.move_money`` permission and a session that passed the second factor,
+and it is refused for a round the staff member bet in.
 """
 
 from __future__ import annotations
@@ -133,9 +134,22 @@ class RoundAdmin(ReadOnly, admin.ModelAdmin):
 
         if (verify := second_factor_redirect(request)) is not None:
             return verify  # nothing is refunded before the second factor
+        # A refund hands every bet back, the staff member's own too: as with any money move on
+        # their own wallet, another staff member must do it.
+        own = set(queryset.filter(bets__user=request.user).values_list("pk", flat=True))
+        for rnd in queryset.filter(pk__in=own):
+            self.message_user(
+                request,
+                gettext(
+                    "Round %(round)s was not refunded: you bet in it: another staff member must refund it."
+                )
+                % {"round": rnd},
+                messages.ERROR,
+            )
         reason = gettext("Refunded by staff.")
         done = sum(
-            services.round_refund(round_id=rnd.pk, reason=reason, actor=request.user) for rnd in queryset
+            services.round_refund(round_id=rnd.pk, reason=reason, actor=request.user)
+            for rnd in queryset.exclude(pk__in=own)
         )
         self.message_user(request, gettext("%(n)d round(s) refunded.") % {"n": done}, messages.SUCCESS)
 

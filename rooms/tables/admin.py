@@ -4,6 +4,7 @@ import json
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -66,10 +67,20 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
     actions = ["fill_with_bots"]
 
-    @admin.action(description=_("Fill empty seats with bots"))
+    # Seating bots changes a live table (and tops the bots up with granted coins): a staff
+    # login that may only view tables must not do it by posting the action.
+    @admin.action(description=_("Fill empty seats with bots"), permissions=["change"])
     def fill_with_bots(self, request, queryset) -> None:
         filled = sum(services.table_fill_bots(table_id=table.pk) for table in queryset)
         self.message_user(request, _("%(n)d bot(s) sat down.") % {"n": filled}, messages.SUCCESS)
+
+    def has_add_permission(self, request) -> bool:
+        # Tables open only through quick start, with the tier's seats (the form has no field to fill).
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # Seats cascade: deleting a table would unseat its players behind the runtime's back.
+        return False
 
 
 class HandActionInline(admin.TabularInline):
@@ -143,16 +154,22 @@ class HandAdmin(admin.ModelAdmin):
     ]
     exclude = ["seed", "state", "participants"]
 
+    def get_queryset(self, request):
+        # The settlement transaction's id in the same read as the hand (by its unique key), not
+        # one lookup per row of the list.
+        from wallets.models import LedgerTransaction
+
+        settlement = LedgerTransaction.objects.filter(key=OuterRef("settlement_key")).values("pk")[:1]
+        return super().get_queryset(request).annotate(settlement_tx_id=Subquery(settlement))
+
     @admin.display(description=_("settlement transaction"))
     def settlement_link(self, obj: Hand) -> str:
         if not obj.settlement_key:
             return "–"
-        from wallets.models import LedgerTransaction
-
-        tx = LedgerTransaction.objects.filter(key=obj.settlement_key).first()
-        if tx is None:
+        tx_id = getattr(obj, "settlement_tx_id", None)
+        if tx_id is None:
             return obj.settlement_key
-        url = reverse(f"admin:{tx._meta.app_label}_{tx._meta.model_name}_change", args=[tx.pk])
+        url = reverse("admin:wallets_ledgertransaction_change", args=[tx_id])
         return format_html('<a href="{}">{}</a>', url, obj.settlement_key)
 
     @admin.display(description=_("seed"))
@@ -255,4 +272,11 @@ class HandActionAdmin(admin.ModelAdmin):
     readonly_fields = ["hand", "n", "seat", "action", "auto", "created_at"]
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # The log is what a settled (or disputed) hand is replayed and verified from.
         return False

@@ -141,3 +141,30 @@ def test_a_negative_adjustment_and_a_reversal_from_the_admin(cashier_client, pla
     assert f"Transaction #{adjustment.pk} reversed by #{reversal_pk}." in page
     reversal = LedgerTransaction.objects.get(kind="reversal")
     assert reversal.reversal_of == adjustment and reversal.actor == cashier_client.user
+
+
+def test_a_cashier_cannot_move_coins_in_their_own_wallet(cashier_client):
+    # Deposits, adjustments and reversals on one's own wallet are coins for oneself with no
+    # second person: another cashier must post them.
+    own = wallet_for_user(user=cashier_client.user)
+    url = reverse("admin:wallets_account_move_money", args=[own.pk])
+    response = cashier_client.post(
+        url, {"operation": "deposit", "amount": 500, "reason": "bonus", "key": uuid.uuid4()}
+    )
+    assert response.status_code == 200
+    assert "another staff member must post it" in response.content.decode()
+    assert wallet_balance(user=cashier_client.user) == 0
+
+    # Nor pay back their own withdrawal by reversing it.
+    wallet_grant(user=cashier_client.user, amount=100, key="own-start", reason="start")
+    from wallets.services import wallet_withdraw
+
+    withdrawal = wallet_withdraw(user=cashier_client.user, amount=100, key="own-out", reason="cash out")
+    response = cashier_client.post(
+        reverse("admin:wallets_ledgertransaction_reverse", args=[withdrawal.pk]),
+        {"reason": "oops", "key": uuid.uuid4()},
+    )
+    assert response.status_code == 200
+    assert "another staff member must post it" in response.content.decode()
+    assert wallet_balance(user=cashier_client.user) == 0
+    assert not LedgerTransaction.objects.filter(kind="reversal").exists()

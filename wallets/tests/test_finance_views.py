@@ -179,3 +179,63 @@ def test_the_nav_shows_finance_only_to_finance_staff(client):
     assert reverse("finance:index") not in client.get(reverse("rooms:lobby")).content.decode()
     client.force_login(member_of("finance"))
     assert reverse("finance:index") in client.get(reverse("rooms:lobby")).content.decode()
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted(finance_client):
+    # A staff reason (the transaction's memo) is free text; opened in a spreadsheet, a cell
+    # starting with = + - or @ runs as a formula on the finance officer's machine.
+    from wallets.services import wallet_deposit, wallet_withdraw
+
+    player = UserFactory(username="formula-victim")
+    wallet_deposit(user=player, amount=50, key="csv-1", reason='=HYPERLINK("http://evil.example","x")')
+    wallet_withdraw(user=player, amount=20, key="csv-2", reason="@SUM(1+1)")
+    rows = _csv(finance_client.get(page_url("search_csv") + "?player=formula-victim"))
+    memos = {row[2]: row[7] for row in rows[1:]}
+    assert memos == {"deposit": '\'=HYPERLINK("http://evil.example","x")', "withdrawal": "'@SUM(1+1)"}
+    # Numbers stay numbers: a statement's withdrawal leg is a negative amount, not text.
+    rows = _csv(finance_client.get(page_url("statement_csv") + "?player=formula-victim"))
+    assert [row[5] for row in rows[2:-1]] == ["50", "-20"]
+
+
+def test_the_trial_balance_says_how_many_player_coins_are_the_house_bots_bankroll(finance_client, client):
+    # Bots sit in player-kind wallets topped up with granted coins: counted as "held by players"
+    # alone, the house's own bankroll read as coins owed to people.
+    from rooms.rounds.tests.conftest import make_tier
+    from rooms.tables.bots import bot_acquire
+    from wallets.selectors import wallet_balance
+    from wallets.services import wallet_grant
+
+    person = UserFactory(username="a-person")
+    wallet_grant(user=person, amount=700, key="person-start", reason="welcome")
+    bot = bot_acquire(tier=make_tier(), exclude=set())
+    bankroll = wallet_balance(user=bot)
+    assert bankroll > 0
+
+    page = finance_client.get(page_url("trial_balance")).content.decode()
+    assert "Every invariant holds" in page
+    assert "House bots" in page and f"{bankroll:,}" in page
+    rows = _csv(finance_client.get(page_url("trial_balance_csv")))
+    assert ["player", str(700 + bankroll), "2"] in rows
+    assert ["held_by_bots", str(bankroll), ""] in rows
+    data = finance_client.get(reverse("finance-api-trial-balance")).json()
+    assert data["held_by_players"] == 700 + bankroll and data["held_by_bots"] == bankroll
+
+
+def test_the_statement_api_pages_its_entries_as_the_page_does(finance_client, settings):
+    # A bot or a busy player has thousands of entries a month: the endpoint returned every one
+    # in a single response (the HTML page and the transaction search page theirs).
+    from wallets.services import wallet_grant
+
+    player = UserFactory(username="busy")
+    total = settings.REST_FRAMEWORK["PAGE_SIZE"] + 10
+    for n in range(total):
+        wallet_grant(user=player, amount=1, key=f"busy-{n}", reason="test")
+    url = reverse("finance-api-statement") + "?player=busy"
+    first = finance_client.get(url).json()
+    assert first["count"] == total
+    assert len(first["entries"]) == settings.REST_FRAMEWORK["PAGE_SIZE"] and first["previous"] is None
+    second = finance_client.get(first["next"]).json()
+    assert len(second["entries"]) == 10 and second["next"] is None
+    # The balances are the whole range's on every page.
+    assert (first["opening"], first["closing"]) == (second["opening"], second["closing"]) == (0, total)
+    assert second["entries"][-1]["balance_after"] == total

@@ -56,3 +56,74 @@ def test_staff_can_add_a_player_with_a_nickname(admin_browser):
     user = get_user_model().objects.get(username="helper")
     assert user.nickname == "小助手"
     assert user.check_password("staff-made-pass-31")
+
+
+def _support_member(username="helper"):
+    from django.contrib.auth.models import Group
+
+    user = get_user_model().objects.create_user(username=username, password="pw-Secret-123", is_staff=True)
+    user.groups.add(Group.objects.get(name="support"))
+    return user
+
+
+def _resubmit(browser, url, **changes):
+    """Post the user's change form back as the page rendered it, with ``changes``."""
+    page = browser.get(url)
+    assert page.status_code == 200
+    form = page.context["adminform"].form
+    data = {}
+    for name, field in form.fields.items():
+        if name in ("password",) or field.disabled:
+            continue
+        value = form.initial.get(name)
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        elif isinstance(value, list | tuple) or hasattr(value, "__iter__") and not isinstance(value, str):
+            data[name] = [getattr(v, "pk", v) for v in value]
+        else:
+            data[name] = value
+    for formset in page.context["inline_admin_formsets"]:
+        management = formset.formset.management_form
+        data.update({management.add_prefix(k): v for k, v in management.initial.items()})
+    data.update(changes)
+    return browser.post(url, data)
+
+
+def test_a_support_member_cannot_make_themselves_a_superuser(browser):
+    # Support may edit players' accounts; the same form let them tick their own superuser box
+    # and permissions, and a superuser may move money.
+    helper = _support_member()
+    browser.force_login(helper)
+    url = reverse("admin:accounts_user_change", args=[helper.pk])
+    _resubmit(browser, url, is_superuser="on", nickname="helper2")
+    helper.refresh_from_db()
+    assert not helper.is_superuser
+    assert not helper.user_permissions.exists()
+    assert list(helper.groups.values_list("name", flat=True)) == ["support"]
+
+
+def test_a_support_member_cannot_take_over_a_staff_account(browser):
+    # Resetting a superuser's password (or disabling them) is not helping a player.
+    root = get_user_model().objects.create_superuser(username="root", password="x", email="root@example.com")
+    browser.force_login(_support_member())
+    response = browser.post(
+        reverse("admin:auth_user_password_change", args=[root.pk]),
+        {"password1": "Taken-over-123", "password2": "Taken-over-123", "usable_password": "true"},
+    )
+    assert response.status_code == 403
+    root.refresh_from_db()
+    assert root.check_password("x")
+
+
+def test_a_support_member_still_edits_a_players_account(browser, player):
+    browser.force_login(_support_member())
+    url = reverse("admin:accounts_user_change", args=[player.pk])
+    response = _resubmit(browser, url, nickname="新昵称", is_staff="on", is_superuser="on")
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.nickname == "新昵称"
+    # ...but cannot make the player (an accomplice, or a second login of their own) staff.
+    assert not player.is_staff and not player.is_superuser

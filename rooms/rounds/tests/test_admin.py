@@ -109,3 +109,27 @@ def test_refunding_a_round_needs_the_money_permission_and_the_second_factor(clie
     assert wallet_balance(user=alice) == 1000
     # The refund transaction names who asked, as every staff money move does.
     assert LedgerTransaction.objects.get(key=f"round:{rnd.pk}:refund").actor == support
+
+
+def test_staff_cannot_refund_a_round_they_bet_in(client, staff, bacc_tier, make_player):
+    """A refund hands every bet back, the staff member's own too: like any money move on their own
+    wallet, another staff member must do it (after seeing the coup, a lost bet comes back)."""
+    from wallets.selectors import wallet_balance
+
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=alice, area="banker", amount=100)
+    from wallets.services import wallet_grant
+
+    wallet_grant(user=staff, amount=500, key="boss-start", reason="start")
+    services.round_bet(table_id=table.pk, user=staff, area="player", amount=200)
+    client.force_login(staff)
+    client_pass_second_factor(client, staff)
+    response = client.post(
+        reverse("admin:rounds_round_changelist"),
+        {"action": "refund_rounds", "_selected_action": [rnd.pk]},
+        follow=True,
+    )
+    assert "you bet in it: another staff member must refund it" in response.content.decode()
+    assert Round.objects.get(pk=rnd.pk).status == "open"
+    assert wallet_balance(user=staff) == 300 and wallet_balance(user=alice) == 900
