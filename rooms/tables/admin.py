@@ -78,6 +78,11 @@ class TableAdmin(admin.ModelAdmin):
         # Tables open only through quick start, with the tier's seats (the form has no field to fill).
         return False
 
+    def save_model(self, request, obj, form, change) -> None:
+        # Every field is read-only, and the runtime moves ``seq`` and ``status`` under the table's
+        # lock: writing back the copy this request read could put a live table's seq back.
+        return None
+
     def has_delete_permission(self, request, obj=None) -> bool:
         # Seats cascade: deleting a table would unseat its players behind the runtime's back.
         return False
@@ -258,6 +263,11 @@ class HandAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/tables/hand/replay.html", context)
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Every field is read-only, and the runtime writes the hand under the table's lock:
+        # saving the page would write back the copy this request read over a newer move.
         return False
 
     def has_delete_permission(self, request, obj=None) -> bool:

@@ -125,3 +125,35 @@ def test_the_hand_list_reads_the_same_number_of_rows_however_many_hands_it_shows
     page = superuser_client.get(reverse("admin:tables_hand_changelist")).content.decode()
     for hand in hands:
         assert hand.settlement_key in page and "/admin/wallets/ledgertransaction/" in page
+
+
+def _writes(captured, table_name: str) -> list[str]:
+    return [q["sql"] for q in captured.captured_queries if q["sql"].startswith(f'UPDATE "{table_name}"')]
+
+
+def _save(client, url: str):
+    """Post the change page back as a browser would: its hidden inputs (the inlines' forms), and Save."""
+    import re
+
+    page = client.get(url).content.decode()
+    data = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    data.pop("csrfmiddlewaretoken", None)
+    return client.post(url, {**data, "_save": "Save"})
+
+
+def test_saving_a_table_or_hand_page_writes_nothing_over_the_runtime(admin_client, tier, make_player):
+    """Their fields are all read-only; a save wrote back the copy it read, over a move made meanwhile."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from rooms.tables.tests.helpers import open_hand, sit_connected
+
+    table = sit_connected(make_player(coins=5000), tier)
+    hand = open_hand(table)
+    with CaptureQueriesContext(connection) as captured:
+        saved = _save(admin_client, reverse("admin:tables_table_change", args=[table.pk]))
+        _save(admin_client, reverse("admin:tables_hand_change", args=[hand.pk]))
+    assert saved.status_code == 302  # accepted, as before: only nothing is written
+    assert _writes(captured, "tables_table") == []
+    assert _writes(captured, "tables_hand") == []
+    assert "fill_with_bots" in admin_client.get(reverse("admin:tables_table_changelist")).content.decode()
