@@ -181,6 +181,7 @@ TEXAS_LABELS = {
     "you_lose": _("You lose {amount}"),
     "you_even": _("You break even"),
     "winner_is": _("{names} wins"),
+    "winners_are": _("{names} win"),
     "cat_straight_flush": pgettext_lazy("texas hand", "Straight flush"),
     "cat_four_of_a_kind": pgettext_lazy("texas hand", "Four of a kind"),
     "cat_full_house": pgettext_lazy("texas hand", "Full house"),
