@@ -19,6 +19,9 @@ VARIANT_LABELS = {
     "classic": _("叫分 classic bidding"),
     "yifa": _("抢地主 rob the landlord, 农民加倍 farmers double"),
     "jiabei": _("加倍斗地主 doubling"),
+    # 百家乐 (docs/rules/baccarat.md): the house's edge is the commission, or 免佣's half pay on a banker 6.
+    "commission": _("庄 banker wins pay a commission of 5%"),
+    "super6": _("免佣 no commission; 超级6 Super6 and 大/小 big/small bets"),
 }
 
 

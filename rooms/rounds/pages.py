@@ -18,7 +18,16 @@ from rooms.tables.models import Table
 from rooms.tables.pages import TABLE_LABELS
 
 # The connection badge and the countdown speak as on every table.
-_SHARED = ("connected", "connecting", "reconnecting", "disconnected", "login_again", "seconds")
+_SHARED = (
+    "connected",
+    "connecting",
+    "reconnecting",
+    "disconnected",
+    "login_again",
+    "table_gone",
+    "too_many_tables",
+    "seconds",
+)
 
 # Placeholders in braces ({amount}) are filled in by the client.
 ROUND_LABELS = {

@@ -30,6 +30,10 @@ TABLE_LABELS = {
     "reconnecting": _("Reconnecting in {seconds}s…"),
     "disconnected": _("Disconnected"),
     "login_again": _("Your session has ended. Please log in again."),
+    "table_gone": _("This table no longer exists. Back to the lobby"),
+    "too_many_tables": _(
+        "Too many tables open: close one and this one connects (trying again in {seconds}s)"
+    ),
     # Phases (斗地主).
     "phase_waiting": _("Waiting for the next hand"),
     "phase_bidding": _("Bidding"),
@@ -177,6 +181,7 @@ TEXAS_LABELS = {
     "you_lose": _("You lose {amount}"),
     "you_even": _("You break even"),
     "winner_is": _("{names} wins"),
+    "winners_are": _("{names} win"),
     "cat_straight_flush": pgettext_lazy("texas hand", "Straight flush"),
     "cat_four_of_a_kind": pgettext_lazy("texas hand", "Four of a kind"),
     "cat_full_house": pgettext_lazy("texas hand", "Full house"),

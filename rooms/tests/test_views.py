@@ -82,3 +82,13 @@ def test_unknown_or_disabled_game_is_not_found(client, game):
     Game.objects.filter(pk=game.pk).update(is_enabled=False)
     assert client.get("/games/fakecards/").status_code == 404
     assert "测试牌" not in client.get("/").content.decode()
+
+
+def test_every_page_names_its_icon_so_browsers_do_not_ask_for_a_missing_favicon(client, registry):
+    from django.contrib.staticfiles import finders
+
+    html = client.get(reverse("rooms:lobby")).content.decode()
+
+    # Without a declared icon every visit logged a 404 for /favicon.ico in the console.
+    assert '<link rel="icon" type="image/svg+xml" href="/static/img/icon.svg">' in html
+    assert finders.find("img/icon.svg")

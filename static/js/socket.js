@@ -4,6 +4,8 @@
 const PING_MS = 25000;
 const MAX_BACKOFF_MS = 10000;
 const CLOSE_UNAUTHENTICATED = 4401;
+const CLOSE_NO_TABLE = 4404;
+const CLOSE_TOO_MANY_SOCKETS = 4429;
 
 export class TableSocket {
   /**
@@ -52,23 +54,26 @@ export class TableSocket {
       if (this.ws !== ws) return;
       window.clearInterval(this.pingTimer);
       this.ws = null;
-      if (event.code === CLOSE_UNAUTHENTICATED) {
+      if (event.code === CLOSE_UNAUTHENTICATED || event.code === CLOSE_NO_TABLE) {
+        // Trying again cannot help: say why ("closed": log in again; "gone": no such table).
         this.stopped = true;
-        this.onStatus("closed");
+        this.onStatus(event.code === CLOSE_UNAUTHENTICATED ? "closed" : "gone");
         return;
       }
-      this.scheduleReconnect();
+      // Over the per-user socket cap: the player must close another table first, so say so
+      // and try again at the slowest pace (it works as soon as another table's socket ends).
+      this.scheduleReconnect(event.code === CLOSE_TOO_MANY_SOCKETS ? "too_many" : "reconnecting");
     });
   }
 
-  scheduleReconnect() {
-    const base = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt);
+  scheduleReconnect(status = "reconnecting") {
+    const base = status === "too_many" ? MAX_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt);
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
     const until = Date.now() + delay;
     const show = () => {
       const seconds = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-      this.onStatus("reconnecting", { seconds });
+      this.onStatus(status, { seconds });
     };
     show();
     const countdown = window.setInterval(show, 500);

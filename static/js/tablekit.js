@@ -52,8 +52,18 @@ export function renderConnection(status, detail = {}) {
     connected: t("connected"),
     reconnecting: t("reconnecting", { seconds: detail.seconds ?? "" }),
     closed: t("login_again"),
+    gone: t("table_gone"),
+    too_many: t("too_many_tables", { seconds: detail.seconds ?? "" }),
   }[status] || t("disconnected");
-  el.querySelector(".label").textContent = text;
+  const label = el.querySelector(".label");
+  if (status === "closed") {
+    // Reopening this page while logged out leads to the log-in page, which comes back here.
+    label.replaceChildren(h("a", { href: window.location.pathname, "data-action": "log-in-again" }, text));
+  } else if (status === "gone") {
+    label.replaceChildren(h("a", { href: config.lobbyUrl, "data-action": "back-to-lobby" }, text));
+  } else {
+    label.textContent = text;
+  }
   el.title = text;
 }
 

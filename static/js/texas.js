@@ -281,14 +281,15 @@ function renderResult(liveView) {
   const rows = result?.seats || (view?.result?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }));
   const mine = rows.find((r) => r.index === seat);
   const winners = rows.filter((r) => r.won || (r.delta ?? 0) > 0).map((r) => r.name || seatName(r.index));
+  const winnersText = t(winners.length > 1 ? "winners_are" : "winner_is", { names: winners.join(", ") });
   let title;
   if (mine && mine.delta > 0) title = t("you_win", { amount: coins(mine.delta) });
   else if (mine && mine.delta < 0) title = t("you_lose", { amount: coins(-mine.delta) });
   else if (mine) title = t("you_even");
-  else title = winners.length ? t("winner_is", { names: winners.join(", ") }) : t("phase_finished");
+  else title = winners.length ? winnersText : t("phase_finished");
   panel.querySelector(".title").textContent = title;
   panel.dataset.outcome = mine ? (mine.delta > 0 ? "won" : mine.delta < 0 ? "lost" : "even") : "";
-  panel.querySelector(".sub").textContent = winners.length ? t("winner_is", { names: winners.join(", ") }) : "";
+  panel.querySelector(".sub").textContent = winners.length ? winnersText : "";
 
   const board = details.board || view?.board || [];
   panel.querySelector(".tx-result-board").replaceChildren(...board.map((c) => cardElement(c, { size: "small" })));

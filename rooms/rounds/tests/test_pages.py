@@ -153,3 +153,21 @@ def test_the_wallet_page_says_where_coins_bet_on_a_round_are_until_the_payout(cl
     run_to(rnd, "result")  # eager Celery: paid on entering the result
     page = client.get(reverse("wallets:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "coins are bet at" not in page
+
+
+@pytest.mark.zh
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_game_page_names_each_baccarat_table_in_words_not_its_option_code(client, make_player, language):
+    make_tier(code="classic", variant="commission")
+    make_tier(code="super6", variant="super6")
+    client.force_login(make_player(coins=1000))
+
+    html = client.get(
+        reverse("rooms:game", args=["baccarat"]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+
+    variants = re.findall(r'<p class="variant">(.*?)</p>', html)
+    assert len(variants) == 2
+    # The player reads which table takes a commission, not the raw option code.
+    assert "commission" not in variants and "super6" not in variants
+    assert "5%" in variants[0] and "免佣" in variants[1]

@@ -127,3 +127,26 @@ def test_the_history_page_links_each_hand_to_its_verification(client, make_playe
     client.force_login(alice)
     html = client.get(reverse("tables:history"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'href="{reverse("tables:verify", kwargs={"hand_id": hand.pk})}"' in html
+
+
+@pytest.mark.zh
+def test_the_history_and_verify_headings_name_the_page_once_in_chinese_and_gloss_it_in_english(
+    client, make_player
+):
+    import re
+
+    alice = make_player(coins=5000)
+    hand = finished_hand("doudizhu", alice)
+    client.force_login(alice)
+
+    def heading(url, language):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        return re.sub(r"<[^>]+>", "", re.search(r"<h1>(.*?)</h1>", html, re.S).group(1)).split()
+
+    history = reverse("tables:history")
+    verify = reverse("tables:verify", kwargs={"hand_id": hand.pk})
+    # The Chinese page said 战绩 战绩: the Chinese gloss repeated the translated title.
+    assert heading(history, "zh-hans") == ["战绩"]
+    assert heading(history, "en") == ["Game", "record", "战绩"]
+    assert heading(verify, "zh-hans")[-1] != "验证"
+    assert heading(verify, "en")[-1] == "验证"
