@@ -18,6 +18,17 @@ def staff(django_user_model):
     return django_user_model.objects.create_superuser(username="boss", password="pw-Secret-123")
 
 
+def refund_as(client, staff, rnd):
+    """Post the admin's refund action on ``rnd`` as ``staff``, second factor passed (a refund moves coins)."""
+    client.force_login(staff)
+    client_pass_second_factor(client, staff)
+    return client.post(
+        reverse("admin:rounds_round_changelist"),
+        {"action": "refund_rounds", "_selected_action": [rnd.pk]},
+        follow=True,
+    )
+
+
 def test_staff_see_a_paid_rounds_bets_and_payout(client, staff, bacc_tier, make_player):
     alice = make_player(coins=1000, name="alice")
     table, rnd = open_round(bacc_tier, alice)
@@ -60,13 +71,7 @@ def test_staff_can_refund_a_round_cut_short(client, staff, bacc_tier, make_playe
     alice = make_player(coins=1000)
     table, rnd = open_round(bacc_tier, alice)
     services.round_bet(table_id=table.pk, user=alice, area="banker", amount=100)
-    client.force_login(staff)
-    client_pass_second_factor(client, staff)  # a refund moves coins, like every staff money move
-    response = client.post(
-        reverse("admin:rounds_round_changelist"),
-        {"action": "refund_rounds", "_selected_action": [rnd.pk]},
-        follow=True,
-    )
+    response = refund_as(client, staff, rnd)
     assert "1 round(s) refunded." in response.content.decode()
     assert Round.objects.get(pk=rnd.pk).status == "refunded"
     assert wallet_balance(user=alice) == 1000
@@ -123,13 +128,7 @@ def test_staff_cannot_refund_a_round_they_bet_in(client, staff, bacc_tier, make_
 
     wallet_grant(user=staff, amount=500, key="boss-start", reason="start")
     services.round_bet(table_id=table.pk, user=staff, area="player", amount=200)
-    client.force_login(staff)
-    client_pass_second_factor(client, staff)
-    response = client.post(
-        reverse("admin:rounds_round_changelist"),
-        {"action": "refund_rounds", "_selected_action": [rnd.pk]},
-        follow=True,
-    )
+    response = refund_as(client, staff, rnd)
     assert "you bet in it: another staff member must refund it" in response.content.decode()
     assert Round.objects.get(pk=rnd.pk).status == "open"
     assert wallet_balance(user=staff) == 300 and wallet_balance(user=alice) == 900

@@ -9,6 +9,7 @@ which brings the player back to this table.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 
 import pytest
@@ -29,34 +30,39 @@ def label(key: str) -> str:
     return str(TABLE_LABELS[key])
 
 
+@contextlib.contextmanager
+def player_at_a_table(base_url: str, tier, prefix: str):
+    """A new player signed up and seated by quick start, on a phone; yield (browser context, table page)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            name = f"{prefix}{uuid.uuid4().hex[:8]}"
+            sign_up_and_enter(page, base_url, name, tier.game.slug, tier.pk, "**/tables/*/")
+            page.wait_for_selector("#connection[data-status=connected]")
+            yield context, page
+        finally:
+            browser.close()
+
+
 def test_a_table_over_the_socket_cap_says_to_close_one_and_connects_once_one_is_closed(
     live_asgi,  # noqa: F811
     doudizhu_tier,  # noqa: F811
     settings,
 ):
-    from playwright.sync_api import sync_playwright
-
     settings.TABLE_SOCKETS_PER_USER = 1
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            first = context.new_page()
-            sign_up_and_enter(
-                first, live_asgi, f"cap{uuid.uuid4().hex[:8]}", "doudizhu", doudizhu_tier.pk, "**/tables/*/"
-            )
-            first.wait_for_selector("#connection[data-status=connected]")
+    with player_at_a_table(live_asgi, doudizhu_tier, "cap") as (context, first):
+        second = context.new_page()
+        second.goto(first.url)
+        second.wait_for_selector("#connection[data-status=too_many]", timeout=15000)
+        expected = label("too_many_tables").split("{seconds}")[0]
+        assert second.inner_text("#connection .label").startswith(expected)
 
-            second = context.new_page()
-            second.goto(first.url)
-            second.wait_for_selector("#connection[data-status=too_many]", timeout=15000)
-            expected = label("too_many_tables").split("{seconds}")[0]
-            assert second.inner_text("#connection .label").startswith(expected)
-
-            first.close()
-            second.wait_for_selector("#connection[data-status=connected]", timeout=30000)
-        finally:
-            browser.close()
+        first.close()
+        second.wait_for_selector("#connection[data-status=connected]", timeout=30000)
 
 
 def test_an_ended_session_links_the_badge_to_the_log_in_page_and_back(
@@ -64,31 +70,19 @@ def test_an_ended_session_links_the_badge_to_the_log_in_page_and_back(
     doudizhu_tier,  # noqa: F811
     settings,
 ):
-    from playwright.sync_api import sync_playwright
-
     settings.TABLE_SESSION_RECHECK = 0.2
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 390, "height": 844})
-            table = context.new_page()
-            sign_up_and_enter(
-                table, live_asgi, f"out{uuid.uuid4().hex[:8]}", "doudizhu", doudizhu_tier.pk, "**/tables/*/"
-            )
-            table.wait_for_selector("#connection[data-status=connected]")
-            table_path = table.evaluate("() => window.location.pathname")
+    with player_at_a_table(live_asgi, doudizhu_tier, "out") as (context, table):
+        table_path = table.evaluate("() => window.location.pathname")
 
-            # The player logs out in another tab: this table's socket is closed with 4401.
-            other = context.new_page()
-            other.goto(f"{live_asgi}/")
-            other.click("form[action$='/logout/'] button[type=submit]")
-            other.close()
+        # The player logs out in another tab: this table's socket is closed with 4401.
+        other = context.new_page()
+        other.goto(f"{live_asgi}/")
+        other.click("form[action$='/logout/'] button[type=submit]")
+        other.close()
 
-            table.wait_for_selector("#connection[data-status=closed]", timeout=15000)
-            link = table.locator("#connection .label a")
-            assert link.inner_text() == label("login_again")
-            link.click()
-            table.wait_for_url("**/accounts/login/**")
-            assert table_path in table.url  # ?next= brings the player back to this table
-        finally:
-            browser.close()
+        table.wait_for_selector("#connection[data-status=closed]", timeout=15000)
+        link = table.locator("#connection .label a")
+        assert link.inner_text() == label("login_again")
+        link.click()
+        table.wait_for_url("**/accounts/login/**")
+        assert table_path in table.url  # ?next= brings the player back to this table
