@@ -147,7 +147,7 @@ def test_the_wallet_page_says_where_coins_bet_on_a_round_are_until_the_payout(cl
     assert "120 coins are bet at" in page
     assert reverse("rounds:table", args=[table.pk]) in page
     page_zh = client.get(reverse("wallets:wallet"), HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
-    assert "120金币已在" in page_zh and "本局派彩后返还" in page_zh
+    assert "120金币已在" in page_zh and "本局派彩时结算" in page_zh
 
     stack_shoe(rnd, PLAYER_NATURAL_9)
     run_to(rnd, "result")  # eager Celery: paid on entering the result
