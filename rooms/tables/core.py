@@ -350,12 +350,17 @@ UNSAVED_ACTIONS = "_unsaved_actions"
 COUNTDOWN_KEY = "_countdown"
 
 
+def _record_deadline(state: dict, key: str) -> datetime | None:
+    """Return the deadline of the runtime's clock record under ``key`` (epoch ms), or None."""
+    record = state.get(key)
+    if not record:
+        return None
+    return datetime.fromtimestamp(record["deadline"] / 1000, tz=timezone.get_current_timezone())
+
+
 def countdown_deadline(state: dict) -> datetime | None:
     """Return the deadline of the simultaneous countdown in progress, or None."""
-    countdown = state.get(COUNTDOWN_KEY)
-    if not countdown:
-        return None
-    return datetime.fromtimestamp(countdown["deadline"] / 1000, tz=timezone.get_current_timezone())
+    return _record_deadline(state, COUNTDOWN_KEY)
 
 
 def countdown_over(state: dict, now: datetime) -> bool:
@@ -374,10 +379,7 @@ TURN_KEY = "_turn"
 
 def turn_deadline(state: dict) -> datetime | None:
     """Return the deadline of the lone actor's turn in progress, or None."""
-    turn = state.get(TURN_KEY)
-    if not turn:
-        return None
-    return datetime.fromtimestamp(turn["deadline"] / 1000, tz=timezone.get_current_timezone())
+    return _record_deadline(state, TURN_KEY)
 
 
 def _turn_update(hand: Hand, seconds: int | None, now: datetime) -> datetime | None:

@@ -45,11 +45,13 @@ def _trustee(table, user, on: bool) -> None:
     services.table_trustee(table_id=table.pk, user=user, on=on)
 
 
-@pytest.mark.parametrize(
-    ("switch", "first"),
-    [(_presence, False), (_trustee, True)],
-    ids=["reconnect", "trustee"],
+# A seat's two switches, each with the state it goes to first: away and back, 托管 on and off.
+SWITCHES = pytest.mark.parametrize(
+    ("switch", "first"), [(_presence, False), (_trustee, True)], ids=["reconnect", "trustee"]
 )
+
+
+@SWITCHES
 def test_another_seats_switch_leaves_the_actors_deadline(human_table, switch, first):
     """Another seat going away and coming back, or switching 托管 on and off, leaves the actor's clock."""
     _actor, other = _actor_and_other(human_table)
@@ -68,11 +70,7 @@ def test_the_actor_going_away_still_shortens_their_turn_to_the_grace(human_table
     assert 0 < left <= 3
 
 
-@pytest.mark.parametrize(
-    ("switch", "first"),
-    [(_presence, False), (_trustee, True)],
-    ids=["reload", "trustee"],
-)
+@SWITCHES
 def test_the_actor_coming_back_gets_what_was_left_of_their_turn(human_table, switch, first):
     """The actor reloading their page, or switching 托管 on and off, gets no fresh turn."""
     actor, _other = _actor_and_other(human_table)
