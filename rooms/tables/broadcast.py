@@ -47,6 +47,21 @@ def seat_is_auto(seat: Seat) -> bool:
     return seat.is_bot or seat.trustee or not seat.connected
 
 
+def away_past_grace(seat: Seat, now) -> bool:
+    """Whether the seat's player has been away ``TABLE_DISCONNECT_GRACE`` by ``now``.
+
+    Counted from their last socket's close, or from sitting down for a page that never
+    connected. Within the grace an away player is a page reloading or reconnecting.
+    """
+    from datetime import timedelta
+
+    from django.conf import settings
+
+    since = seat.away_since or seat.seated_at
+    grace = timedelta(seconds=getattr(settings, "TABLE_DISCONNECT_GRACE", 5.0))
+    return since is None or since + grace <= now
+
+
 @dataclass
 class TableContext:
     """Everything a snapshot needs, loaded once per change."""

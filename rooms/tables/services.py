@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games.base import IllegalAction
 from rooms.tables import hands
 from rooms.tables.bots import bot_choose_action
-from rooms.tables.broadcast import engine_for, seat_is_auto, table_changed
+from rooms.tables.broadcast import away_past_grace, engine_for, seat_is_auto, table_changed
 from rooms.tables.core import (
     countdown_over,
     hand_table_id,
@@ -219,11 +219,7 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
 
 def _grace_over(seat: Seat, now) -> bool:
     """Whether the server may play for this auto seat now (an away player after TABLE_DISCONNECT_GRACE)."""
-    if seat.is_bot or seat.trustee:
-        return True
-    since = seat.away_since or seat.seated_at  # a player who never connected: since sitting down
-    grace = timedelta(seconds=setting("TABLE_DISCONNECT_GRACE", 5.0))
-    return since is None or since + grace <= now
+    return seat.is_bot or seat.trustee or away_past_grace(seat, now)
 
 
 def _play_due(engine, hand: Hand, seats: list[Seat]) -> None:

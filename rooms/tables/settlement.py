@@ -20,7 +20,6 @@ import logging
 import os
 import time
 from collections import defaultdict
-from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -31,7 +30,7 @@ from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from games.base import apply_rake
-from rooms.tables.broadcast import TableContext, frames_message, table_group
+from rooms.tables.broadcast import TableContext, away_past_grace, frames_message, table_group
 from rooms.tables.fanout import fanout_publish
 from rooms.tables.models import Hand, Seat, Table
 from wallets.models import Account
@@ -435,7 +434,6 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
         by_table[seat.table_id].append(seat)
     bots, present, gone, cleared = [], [], [], []
     now = timezone.now()
-    grace = timedelta(seconds=getattr(settings, "TABLE_DISCONNECT_GRACE", 5.0))
     for table in tables:
         table_seats = by_table[table.pk]
         for seat in table_seats:
@@ -444,7 +442,9 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
             if seat.is_bot:
                 seat.ready, seat.trustee = True, False
                 bots.append(seat.pk)
-            elif not seat.connected and _gone_past(seat, now - grace):
+            # Away within the grace (a page reloading as the hand ends, every page reconnecting
+            # after a Redis restart): keeps the seat; the tick stands them up after TABLE_AWAY_LEAVE.
+            elif not seat.connected and away_past_grace(seat, now):
                 seat.user, seat.ready, seat.trustee, seat.seated_at, seat.away_since = (
                     None,
                     False,
@@ -498,17 +498,6 @@ def reset_tables_after_hands(tables: list[Table], *, bump_seq: bool = True) -> d
         for table in tables:
             table.seq = seqs[table.pk]
     return by_table
-
-
-def _gone_past(seat: Seat, cutoff) -> bool:
-    """Whether an away seat's player left (or sat down without their page ever connecting) before ``cutoff``.
-
-    A page reloading as the hand ends, or every page of a process reconnecting
-    after a Redis restart, is away for a moment: such a player keeps the seat
-    (not ready); the tick stands them up if they stay away ``TABLE_AWAY_LEAVE``.
-    """
-    since = seat.away_since or seat.seated_at
-    return since is None or since <= cutoff
 
 
 def _save_seats(seats: list[Seat]) -> None:
