@@ -149,7 +149,8 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
   function applyState(msg) {
     const previous = model.snapshot;
     model.snapshot = msg;
-    model.pending = false;
+    // A state answers the action in flight unless only other seats moved in a simultaneous round.
+    if (!othersActed(previous, msg)) model.pending = false;
     // Spectators' broadcasts carry no balance: keep the one the connect-time state gave.
     model.balance = shownBalance(msg) ?? model.balance;
     onState(msg, previous);
@@ -175,6 +176,22 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     render();
   }
 
+  /**
+   * True when `msg` shows that other seats acted in the same simultaneous round (必下德州's
+   * betting countdown: every undecided seat acts at once) while this seat is still to act.
+   * With an action of ours in flight, such a state is not its answer: the buttons stay
+   * disabled, or a second click would act twice and be refused once the first landed.
+   */
+  function othersActed(previous, msg) {
+    const before = previous?.hand;
+    const after = msg.hand;
+    const seat = msg.you?.seat;
+    if (!before || !after || before.id !== after.id || before.status !== after.status) return false;
+    const was = before.actors || [];
+    const now = after.actors || [];
+    return now.includes(seat) && now.length < was.length && now.every((s) => was.includes(s));
+  }
+
   function applyError(msg) {
     model.pending = false;
     setMessage(msg.message || msg.code || "", "error");
@@ -189,6 +206,8 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     return you.balance + (typeof carried === "number" ? carried : 0);
   }
 
+  let actsSent = 0;
+
   function act(action) {
     if (model.pending) return;
     model.pending = true;
@@ -197,9 +216,9 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     socket.act(action);
     render();
     // An answer always comes (a new state or an error); if it got lost, ask for the table again.
-    const sent = model.snapshot?.seq;
+    const sent = ++actsSent;
     window.setTimeout(() => {
-      if (model.pending && model.snapshot?.seq === sent) {
+      if (model.pending && actsSent === sent) {
         model.pending = false;
         socket.send({ type: "resync" });
         render();

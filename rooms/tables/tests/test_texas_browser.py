@@ -177,3 +177,91 @@ def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tie
     if locale == "zh-CN":
         assert "抽水" in seen["rake_text"] or "服务费" in seen["rake_text"], seen["rake_text"]
     assert seen["fits"], "something overflows the screen"
+
+
+# The page's own model (tablekit exposes it for the tests' diagnostics).
+MY_TURN_WITH_EVERY_SEAT = """(seats) => {
+  const snap = window.tableClient.model.snapshot;
+  const hand = snap && snap.hand;
+  return !!hand && hand.status === 'playing' && hand.actors.length === seats
+    && hand.actors.includes(snap.you.seat) && !!document.querySelector('#actions button:not([disabled])');
+}"""
+OTHERS_ACTED_BEFORE_ME = """(seats) => {
+  const snap = window.tableClient.model.snapshot;
+  return snap.hand.actors.length < seats && snap.hand.actors.includes(snap.you.seat);
+}"""
+MY_BET_ANSWERED = """() => {
+  const model = window.tableClient.model;
+  const snap = model.snapshot;
+  return !model.pending && (!snap.hand || !snap.hand.actors.includes(snap.you.seat));
+}"""
+
+
+def test_another_seats_bet_is_not_the_answer_to_mine(live_asgi, texas_tier, settings):  # noqa: F811
+    """In the betting countdown every seat bets at once (docs/rules/texas.md).
+
+    While my bet is on its way, a state that shows only the bots' bets is not its
+    answer: my buttons stay disabled, so a second click cannot bet again (it used to
+    be refused with "not your turn" once the first landed). The test holds my bet
+    between the page and the server until the bots have bet, then lets it through.
+    """
+    from platform.accounts.models import User
+
+    from playwright.sync_api import sync_playwright
+
+    from rooms.tables.models import Hand, HandAction
+
+    settings.TABLE_AUTO_DELAY = 2.0  # the bots bet two seconds into the countdown
+    seats = texas_tier.seats
+    held: list = []
+    holding = {"on": False}
+
+    def route(ws) -> None:
+        server = ws.connect_to_server()
+
+        def from_page(message) -> None:
+            if holding["on"] and '"act"' in str(message):
+                held.append((server, message))
+            else:
+                server.send(message)
+
+        ws.on_message(from_page)
+
+    username = f"tx{uuid.uuid4().hex[:10]}"
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.route_web_socket("**/ws/tables/**", route)
+            sign_up_and_enter(page, live_asgi, username, "texas", texas_tier.pk, "**/tables/*/")
+            page.wait_for_function(MY_TURN_WITH_EVERY_SEAT, arg=seats, timeout=30000)
+
+            holding["on"] = True
+            bet = page.locator(
+                "#actions [data-action=bet], #actions [data-action=raise], #actions [data-action=check]"
+            )
+            bet.first.click()
+            page.wait_for_function(OTHERS_ACTED_BEFORE_ME, arg=seats, timeout=15000)
+            still_disabled = page.locator("#actions button:not([disabled])").count() == 0
+            pending = page.evaluate("() => window.tableClient.model.pending")
+            assert len(held) == 1, held
+
+            holding["on"] = False
+            for server, message in held:
+                server.send(message)
+            page.wait_for_function(MY_BET_ANSWERED, timeout=15000)
+            message_kind = page.get_attribute("#hand-message", "data-kind")
+            message = page.inner_text("#hand-message")
+        finally:
+            browser.close()
+
+    assert errors == [], errors
+    assert pending and still_disabled, "the bots' bets re-enabled my buttons while my bet was on its way"
+    assert message_kind != "error", message
+    user = User.objects.get(username=username)
+    hand = Hand.objects.get(participants=user)
+    my_seat = next(i for i, p in enumerate(hand.players) if p["user"] == user.pk)
+    mine = HandAction.objects.filter(hand=hand, seat=my_seat)
+    assert mine.count() == 1 and not mine.get().auto
