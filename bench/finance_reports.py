@@ -4,8 +4,8 @@ Run from the project root against your own database:
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/finance_dev .venv/bin/python bench/finance_reports.py
 
-The first run migrates, then bulk-loads balanced transactions with COPY: sign-up
-grants, then 斗地主 hands (a stake of three wallets into escrow and a settlement
+The first run creates the database if it is missing, migrates, then bulk-loads
+balanced transactions with COPY: sign-up grants, then 斗地主 hands (a stake of three wallets into escrow and a settlement
 back with 5% rake, referenced "hand:<id>" to real Hand rows across three room
 tiers) and a few house-bank rounds ("zhajinhua:<n>"), spread over 90 days. Every
 entry carries its true running balance and the accounts end with the sums of
@@ -26,6 +26,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "platform.settings")
+
+
+def database_ensure(url: str) -> None:
+    """Create the PostgreSQL database named in ``url`` if it does not exist, as the other benches do."""
+    from urllib.parse import urlparse
+
+    if urlparse(url).scheme not in ("postgres", "postgresql"):
+        return  # main() says that this bench needs PostgreSQL
+    import psycopg
+    from psycopg import sql
+
+    parts = urlparse(url)
+    name = parts.path.lstrip("/")
+    with psycopg.connect(parts._replace(path="/postgres").geturl(), autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            print(f"created database {name}")
+
+
+database_ensure(os.environ.get("DATABASE_URL", ""))
 
 import django  # noqa: E402
 
