@@ -347,9 +347,30 @@ class Stats:
 
 
 def turn_mark(state: dict | None) -> tuple:
-    """What changes when a move is applied: the hand, its status, its deadline and who may act."""
+    """The turn a ``state`` shows: its hand, the hand's status and the actors' deadline."""
     hand = (state or {}).get("hand") or {}
-    return (hand.get("id"), hand.get("status"), hand.get("deadline"), tuple(hand.get("actors") or ()))
+    return (hand.get("id"), hand.get("status"), hand.get("deadline"))
+
+
+def act_answered(state: dict, mark: tuple, seat: int) -> bool:
+    """Whether ``state`` (a later one than the act was sent on) shows the act applied.
+
+    ``mark`` is ``turn_mark`` of the state the act was sent on, ``seat`` the
+    actor's own. The act is answered when the hand, its status or the actors'
+    deadline changed, or when ``seat`` is no longer among the actors. Another
+    seat leaving the actors is no answer: in 必下德州's one simultaneous
+    countdown every undecided seat acts at once, the round's deadline never
+    moves, and another seat's bet arrives while this seat's act is still on its
+    way. A lone actor's turn gets a fresh deadline with every action recorded,
+    so 炸金花's 看牌 (look), which keeps the turn, is answered by its new
+    deadline; 斗地主's bids, 抢地主, 加倍 and plays hand the turn on. A state
+    that only another player's presence or readiness moved on (same hand,
+    deadline, and this seat still to act) is no answer either.
+    """
+    if turn_mark(state) != mark:
+        return True
+    hand = state.get("hand") or {}
+    return seat not in (hand.get("actors") or ())
 
 
 class Bot:
@@ -367,8 +388,8 @@ class Bot:
         self.seq_table = table_id  # the table whose events self.seq counts
         self.state: dict | None = None
         self.act_seq = 0
-        # act seq, table seq, sent at, measured, and the turn it answered (``turn_mark``)
-        self.pending: tuple[int, int, float, bool, tuple] | None = None
+        # act seq, table seq, sent at, measured, the turn it acted on (``turn_mark``) and the seat
+        self.pending: tuple[int, int, float, bool, tuple, int] | None = None
         self.acted_at: int | None = None  # the table seq we last acted on
         self.fallback_at: int | None = None
         self.ready_sent = False
@@ -448,12 +469,15 @@ class Bot:
             self.seq = seq if last is None else max(last, seq)
         if kind == "state":
             self.state = msg
-            # A later state answers the act only once it shows another turn: a state that only
-            # another player's presence or readiness moved on (same hand, deadline and actors)
-            # arrives before the act is applied, and acting again on it was refused as
-            # not_your_turn once the first act landed.
-            if self.pending is not None and seq > self.pending[1] and turn_mark(msg) != self.pending[4]:
-                _ref, _at, sent, measured, _mark = self.pending
+            # A later state answers the act only once it shows the act applied (``act_answered``):
+            # taking another seat's move or presence for the answer made the bot act a second
+            # time on the same turn, refused once the first act landed.
+            if (
+                self.pending is not None
+                and seq > self.pending[1]
+                and act_answered(msg, self.pending[4], self.pending[5])
+            ):
+                _ref, _at, sent, measured, _mark, _seat = self.pending
                 if measured and self.stats.measuring:
                     self.stats.accepted += 1
                     self.stats.latencies.append(time.perf_counter() - sent)
@@ -506,7 +530,8 @@ class Bot:
     async def act(self, action: dict, at: int) -> None:
         self.act_seq += 1
         self.acted_at = at
-        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, turn_mark(self.state))
+        seat = self.state["you"]["seat"]
+        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, turn_mark(self.state), seat)
         self.stats.sent += self.stats.measuring
         await self.send({"type": "act", "seq": self.act_seq, "action": action})
 
