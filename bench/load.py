@@ -530,8 +530,8 @@ class Bot:
     async def act(self, action: dict, at: int) -> None:
         self.act_seq += 1
         self.acted_at = at
-        seat = self.state["you"]["seat"]
-        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, turn_mark(self.state), seat)
+        mark, seat = turn_mark(self.state), self.state["you"]["seat"]
+        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, mark, seat)
         self.stats.sent += self.stats.measuring
         await self.send({"type": "act", "seq": self.act_seq, "action": action})
 
