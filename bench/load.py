@@ -1,15 +1,18 @@
 """Load benchmark: bot clients play over real WebSockets against the ASGI server(s), PostgreSQL, Redis and Celery.
 
-    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu] [--ws-deflate on|off]
+    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu]
+        [--seats 3] [--tables 1] [--ws-deflate on|off]
 
 What it does, in order (bench/README.md has the method and the latest figures):
 
 1. Prepares the database named by ``DATABASE_URL`` (default: a bench database,
    ``cardroom_bench``, created if missing): migrate, catalogue_sync, a room
    tier ``bench-load`` of the game with bots disabled (every seat is a bench
-   client), and ``--clients`` users ``bench-00000`` … with coins (sign-up
-   grant, topped up when low). Open hands and seats left by an earlier run are
-   cancelled (refunded) and vacated through the table services.
+   client; a house-banked game such as 百家乐 gets ``--tables`` tiers, one
+   open table each, without a table limit), and ``--clients`` users
+   ``bench-00000`` … with coins (sign-up grant, topped up when low). Open
+   hands and seats left by an earlier run are cancelled (refunded) and
+   vacated through the table services.
 2. Starts ``--servers`` uvicorn processes (``platform.asgi:application``,
    ``--lifespan off``) on 127.0.0.1 from ``--port``, one Celery worker and
    Celery beat, all on ``REDIS_URL`` (channel layer and broker), with the
@@ -22,7 +25,11 @@ What it does, in order (bench/README.md has the method and the latest figures):
    ``state`` offers (the view's ``choices``; in 斗地主's play phase pass or
    the server's 提示 ``hint``, as the browser's buttons do), falls back to
    pass (or the hint) after an ``error``, and presses ready between hands.
-   With two servers each table's players are split between them.
+   An act is answered by the first later ``state`` that shows it applied
+   (``act_answered``). In 百家乐 each presses 进入 instead, opens
+   ``/ws/rounds/<id>/`` and bets a random chip on a random open area while
+   the round takes bets, one bet in flight (``RoundBot``). With two servers
+   each table's players are split between them.
 4. Measures over ``--seconds`` after a warm-up and prints the report, then
    runs ``manage.py ledger_check``. Every process it started is stopped at the
    end, on an error and on Ctrl-C.
