@@ -469,7 +469,7 @@ class Bot:
 
     async def run(self, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
 
         while not stop.is_set():
             url = f"ws://{HOST}:{self.browser.port}/ws/tables/{self.table_id}/"
@@ -507,6 +507,12 @@ class Bot:
                         reader.result()  # a closed socket raises here, as ``recv`` did
                     else:
                         reader.cancel()
+            except InvalidStatus as exc:  # the server refused the handshake: its fault, counted as an error
+                self.stats.errors_total[f"handshake_http_{exc.response.status_code}"] += 1
+                if self.stats.measuring:
+                    self.stats.errors[f"handshake_http_{exc.response.status_code}"] += 1
+                if not stop.is_set():
+                    await asyncio.sleep(0.5)
             except (TimeoutError, ConnectionClosed, OSError):
                 if not stop.is_set():
                     self.stats.disconnects += 1
@@ -727,7 +733,7 @@ class RoundBot:
 
     async def run(self, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
 
         while not stop.is_set():
             url = f"ws://{HOST}:{self.browser.port}/ws/rounds/{self.table_id}/"
@@ -753,6 +759,12 @@ class RoundBot:
                         reader.result()
                     else:
                         reader.cancel()
+            except InvalidStatus as exc:  # the server refused the handshake: its fault, counted as an error
+                self.stats.errors_total[f"handshake_http_{exc.response.status_code}"] += 1
+                if self.stats.measuring:
+                    self.stats.errors[f"handshake_http_{exc.response.status_code}"] += 1
+                if not stop.is_set():
+                    await asyncio.sleep(0.5)
             except (TimeoutError, ConnectionClosed, OSError):
                 if not stop.is_set():
                     self.stats.disconnects += 1
