@@ -1063,6 +1063,7 @@ def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
         "bets_db_per_second": round(db["bets"] / elapsed, 1),
         "coins_staked_db": db["coins"],
         "betting_open_share": round(betting / (elapsed * tables), 2),
+        # All tables' bets per second of open betting (the tables' rounds run about in step).
         "bets_db_per_betting_second": round(db["bets"] / (betting / tables), 1) if betting else None,
         "latency_ms": latency_figures(stats),
         "rounds_settled": db["settled"],
@@ -1090,7 +1091,7 @@ def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
     print(
         f"  bets accepted            {stats.accepted} ({figures['bets_accepted_per_second']}/s) of "
         f"{stats.sent} sent; bets in the DB {db['bets']} ({figures['bets_db_per_second']}/s, "
-        f"{figures['bets_db_per_betting_second']}/s of open betting per table, "
+        f"{figures['bets_db_per_betting_second']}/s while betting is open, "
         f"betting open {figures['betting_open_share']:.0%} of the window)"
     )
     print(
