@@ -148,3 +148,17 @@ def test_doudizhu_a_bid_hands_the_turn_on_and_answers_the_act(make_player):
     after = state_of(table, actor)
     assert actor not in after["hand"]["actors"]
     assert act_answered(after, mark, actor)
+
+
+def test_doudizhu_bidding_three_then_leading_answers_the_bid(make_player):
+    """叫3分 ends the bidding and the bidder, now landlord, leads at once: still the actor, on a new turn clock."""
+    table, users = seated_table(make_player, "doudizhu", 3, {"variant": "classic"})
+    actor = state_of(table, 0)["hand"]["actors"][0]
+    shift_turn(table, 2)
+    mark = turn_mark(state_of(table, actor))
+
+    services.table_act(table_id=table.pk, user=users[actor], action={"type": "bid", "points": 3})
+    after = state_of(table, actor)
+    assert after["hand"]["view"]["phase"] == "playing"
+    assert after["hand"]["actors"] == [actor]
+    assert act_answered(after, mark, actor)
