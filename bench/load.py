@@ -1,15 +1,18 @@
 """Load benchmark: bot clients play over real WebSockets against the ASGI server(s), PostgreSQL, Redis and Celery.
 
-    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu] [--ws-deflate on|off]
+    .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu]
+        [--seats 3] [--tables 1] [--ws-deflate on|off]
 
 What it does, in order (bench/README.md has the method and the latest figures):
 
 1. Prepares the database named by ``DATABASE_URL`` (default: a bench database,
    ``cardroom_bench``, created if missing): migrate, catalogue_sync, a room
    tier ``bench-load`` of the game with bots disabled (every seat is a bench
-   client), and ``--clients`` users ``bench-00000`` … with coins (sign-up
-   grant, topped up when low). Open hands and seats left by an earlier run are
-   cancelled (refunded) and vacated through the table services.
+   client; a house-banked game such as 百家乐 gets ``--tables`` tiers, one
+   open table each, without a table limit), and ``--clients`` users
+   ``bench-00000`` … with coins (sign-up grant, topped up when low). Open
+   hands and seats left by an earlier run are cancelled (refunded) and
+   vacated through the table services.
 2. Starts ``--servers`` uvicorn processes (``platform.asgi:application``,
    ``--lifespan off``) on 127.0.0.1 from ``--port``, one Celery worker and
    Celery beat, all on ``REDIS_URL`` (channel layer and broker), with the
@@ -22,7 +25,11 @@ What it does, in order (bench/README.md has the method and the latest figures):
    ``state`` offers (the view's ``choices``; in 斗地主's play phase pass or
    the server's 提示 ``hint``, as the browser's buttons do), falls back to
    pass (or the hint) after an ``error``, and presses ready between hands.
-   With two servers each table's players are split between them.
+   An act is answered by the first later ``state`` that shows it applied
+   (``act_answered``). In 百家乐 each presses 进入 instead, opens
+   ``/ws/rounds/<id>/`` and bets a random chip on a random open area while
+   the round takes bets, one bet in flight (``RoundBot``). With two servers
+   each table's players are split between them.
 4. Measures over ``--seconds`` after a warm-up and prints the report, then
    runs ``manage.py ledger_check``. Every process it started is stopped at the
    end, on an error and on Ctrl-C.
@@ -59,6 +66,7 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 SETTINGS = "bench.load_settings"
 PASSWORD = "bench-load-password"
 TIER_CODE = "bench-load"
+MINIMUM = 100  # the bench tiers' entry minimum (coins)
 USER_PREFIX = "bench-"
 HOST = "127.0.0.1"
 PASS = {"type": "pass"}
@@ -175,8 +183,21 @@ def django_setup(env: dict) -> None:
     django.setup()
 
 
-def data_prepare(*, game: str, clients: int, seats: int) -> tuple[int, list[str]]:
-    """Create (or reset) the bench tier and the users; return the tier id and the usernames."""
+def banker_game(game: str) -> bool:
+    """Whether ``game`` is house-banked (百家乐): rounds at one open table per tier, no seats."""
+    import games
+
+    return games.REGISTRY[game].family == "banker"
+
+
+def data_prepare(*, game: str, clients: int, seats: int, tables: int = 1) -> tuple[list[int], list[str]]:
+    """Create (or reset) the bench tier(s) and the users; return the tier ids and the usernames.
+
+    A seated game gets one tier (quick start makes its tables). A banker game
+    has one open table per tier, so ``tables`` tiers are made (``bench-load``,
+    ``bench-load-2`` …), with the game's default options but no table limit
+    (限额: the bench's bettors together would reach it) and no rake.
+    """
     from platform.accounts.services import user_create
 
     from django.contrib.auth import get_user_model
@@ -189,23 +210,32 @@ def data_prepare(*, game: str, clients: int, seats: int) -> tuple[int, list[str]
     from wallets.services import wallet_grant
 
     game_row = Game.objects.get(slug=game)
-    tier, _ = RoomTier.objects.update_or_create(
-        game=game_row,
-        code=TIER_CODE,
-        defaults={
-            "name": "Load bench",
-            "base_stake": 1,
-            "room_factor": 1,
-            "minimum_rule": RoomTier.MinimumRule.FIXED,
-            "fixed_minimum": 100,
-            "maximum_coins": None,
-            "options": {"variant": "classic"} if game == "doudizhu" else {},
-            "seats": seats,
-            "bots_enabled": False,
-            "is_open": True,
-            "sort_order": 99,
-        },
-    )
+    banker = banker_game(game)
+    tier_ids = []
+    for i in range(tables if banker else 1):
+        if banker:
+            options, tier_seats, rake = {"table_limit": None}, None, 0
+        else:
+            options, tier_seats, rake = ({"variant": "classic"} if game == "doudizhu" else {}), seats, 500
+        tier, _ = RoomTier.objects.update_or_create(
+            game=game_row,
+            code=TIER_CODE if i == 0 else f"{TIER_CODE}-{i + 1}",
+            defaults={
+                "name": "Load bench" if i == 0 else f"Load bench {i + 1}",
+                "base_stake": 1,
+                "room_factor": 1,
+                "minimum_rule": RoomTier.MinimumRule.FIXED,
+                "fixed_minimum": MINIMUM,
+                "maximum_coins": None,
+                "rake_bps": rake,
+                "options": options,
+                "seats": tier_seats,
+                "bots_enabled": False,
+                "is_open": True,
+                "sort_order": 99,
+            },
+        )
+        tier_ids.append(tier.pk)
     # Leftovers of an earlier run: refund open hands, stand the bench users up.
     open_hands = Hand.objects.filter(
         table__seats__user__username__startswith=USER_PREFIX,
@@ -218,47 +248,76 @@ def data_prepare(*, game: str, clients: int, seats: int) -> tuple[int, list[str]
             services.table_leave(table_id=seat.table_id, user=seat.user)
         except TableError:
             pass
+    # A 百家乐 bettor stakes many bets a round; a seated player carries its wallet into each hand.
+    coins = 100_000 if banker else 10_000
     User = get_user_model()
     names = [f"{USER_PREFIX}{i:05d}" for i in range(clients)]
     existing = {u.username: u for u in User.objects.filter(username__in=names)}
     for name in names:
         user = existing.get(name) or user_create(username=name, password=PASSWORD)
         balance = wallet_balance(user=user)
-        if balance < 5000:
+        if balance < coins // 2:
             wallet_grant(
                 user=user,
-                amount=10000 - balance,
+                amount=coins - balance,
                 key=f"bench-topup:{uuid.uuid4().hex}",
                 reason="load bench top-up",
             )
-    return tier.pk, names
+    return tier_ids, names
 
 
-def db_window(*, tier_id: int, start, end) -> dict:
+def db_window(*, tier_ids: list[int], start, end) -> dict:
     """What the database recorded between ``start`` and ``end``: actions (by whom) and hands settled."""
     from django.db.models import Count, Q
 
     from rooms.tables.models import Hand, HandAction
 
     actions = HandAction.objects.filter(
-        hand__table__tier_id=tier_id, created_at__gte=start, created_at__lt=end
+        hand__table__tier_id__in=tier_ids, created_at__gte=start, created_at__lt=end
     )
     counts = actions.aggregate(
         players=Count("pk", filter=Q(auto=False)), auto=Count("pk", filter=Q(auto=True))
     )
-    settled = Hand.objects.filter(
-        table__tier_id=tier_id, status=Hand.Status.SETTLED, settled_at__gte=start, settled_at__lt=end
+    hands = Hand.objects.filter(table__tier_id__in=tier_ids)
+    settled = hands.filter(status=Hand.Status.SETTLED, settled_at__gte=start, settled_at__lt=end).count()
+    cancelled = hands.filter(
+        status=Hand.Status.CANCELLED, finished_at__gte=start, finished_at__lt=end
     ).count()
-    cancelled = Hand.objects.filter(
-        table__tier_id=tier_id, status=Hand.Status.CANCELLED, finished_at__gte=start, finished_at__lt=end
-    ).count()
-    tables = (
-        HandAction.objects.filter(hand__table__tier_id=tier_id, created_at__gte=start, created_at__lt=end)
-        .values("hand__table_id")
-        .distinct()
-        .count()
-    )
+    tables = actions.values("hand__table_id").distinct().count()
     return {**counts, "settled": settled, "cancelled": cancelled, "tables": tables}
+
+
+def db_window_rounds(*, tier_ids: list[int], start, end) -> dict:
+    """What the database recorded between ``start`` and ``end`` at banker tables: bets, rounds, betting time.
+
+    ``betting_seconds`` adds up, over the bench tables, the part of the window
+    in which a round took bets (from its opening until it was dealt).
+    """
+    from datetime import timedelta
+
+    from django.db.models import Count, Sum
+
+    from rooms.rounds.models import Bet, Round
+
+    bets = Bet.objects.filter(round__table__tier_id__in=tier_ids, created_at__gte=start, created_at__lt=end)
+    placed = bets.aggregate(n=Count("pk"), coins=Sum("amount"))
+    rounds = Round.objects.filter(table__tier_id__in=tier_ids)
+    settled = rounds.filter(status=Round.Status.SETTLED, settled_at__gte=start, settled_at__lt=end)
+    refunded = rounds.filter(status=Round.Status.REFUNDED, settled_at__gte=start, settled_at__lt=end)
+    betting = 0.0
+    recent = rounds.filter(opened_at__lt=end, opened_at__gte=start - timedelta(minutes=5))
+    for opened, dealt, phase, deadline in recent.values_list("opened_at", "dealt_at", "phase", "deadline"):
+        closes = dealt or (deadline if phase == Round.Phase.BETTING else None) or end
+        betting += max(0.0, (min(closes, end) - max(opened, start)).total_seconds())
+    return {
+        "bets": placed["n"],
+        "coins": placed["coins"] or 0,
+        "settled": settled.count(),
+        "settled_with_bets": settled.filter(staked__gt=0).count(),
+        "refunded": refunded.count(),
+        "betting_seconds": betting,
+        "tables": bets.values("round__table_id").distinct().count(),
+    }
 
 
 # --- one browser ---------------------------------------------------------------
@@ -325,6 +384,18 @@ class Browser:
             raise RuntimeError(f"quick start: HTTP {status} to {headers.get('location')}")
         return int(match.group(1))
 
+    def enter_round(self, game: str, tier_id: int) -> int:
+        """Press 进入 on the game page (a banker tier); return the table id of the round page it leads to."""
+        status, _, page = self.request("GET", f"/games/{game}/")
+        if status != 200:
+            raise RuntimeError(f"game page: HTTP {status}")
+        path = f"/rounds/enter/{tier_id}/"
+        status, headers, _ = self.request("POST", path, {"csrfmiddlewaretoken": self.csrf_token(page)})
+        match = re.search(r"/rounds/(\d+)/", headers.get("location", ""))
+        if status != 302 or match is None:
+            raise RuntimeError(f"enter: HTTP {status} to {headers.get('location')}")
+        return int(match.group(1))
+
 
 # --- the bot clients -----------------------------------------------------------
 
@@ -344,12 +415,34 @@ class Stats:
     moved: int = 0
     disconnects: int = 0
     readies: int = 0
+    unanswered: int = 0  # banker bets whose answer never came (dropped after BET_ANSWER_WAIT)
 
 
 def turn_mark(state: dict | None) -> tuple:
-    """What changes when a move is applied: the hand, its status, its deadline and who may act."""
+    """The turn a ``state`` shows: its hand, the hand's status and the actors' deadline."""
     hand = (state or {}).get("hand") or {}
-    return (hand.get("id"), hand.get("status"), hand.get("deadline"), tuple(hand.get("actors") or ()))
+    return (hand.get("id"), hand.get("status"), hand.get("deadline"))
+
+
+def act_answered(state: dict, mark: tuple, seat: int) -> bool:
+    """Whether ``state`` (a later one than the act was sent on) shows the act applied.
+
+    ``mark`` is ``turn_mark`` of the state the act was sent on, ``seat`` the
+    actor's own. The act is answered when the hand, its status or the actors'
+    deadline changed, or when ``seat`` is no longer among the actors. Another
+    seat leaving the actors is no answer: in 必下德州's one simultaneous
+    countdown every undecided seat acts at once, the round's deadline never
+    moves, and another seat's bet arrives while this seat's act is still on its
+    way. A lone actor's turn gets a fresh deadline with every action recorded,
+    so 炸金花's 看牌 (look), which keeps the turn, is answered by its new
+    deadline; 斗地主's bids, 抢地主, 加倍 and plays hand the turn on. A state
+    that only another player's presence or readiness moved on (same hand,
+    deadline, and this seat still to act) is no answer either.
+    """
+    if turn_mark(state) != mark:
+        return True
+    hand = state.get("hand") or {}
+    return seat not in (hand.get("actors") or ())
 
 
 class Bot:
@@ -367,8 +460,8 @@ class Bot:
         self.seq_table = table_id  # the table whose events self.seq counts
         self.state: dict | None = None
         self.act_seq = 0
-        # act seq, table seq, sent at, measured, and the turn it answered (``turn_mark``)
-        self.pending: tuple[int, int, float, bool, tuple] | None = None
+        # act seq, table seq, sent at, measured, the turn it acted on (``turn_mark``) and the seat
+        self.pending: tuple[int, int, float, bool, tuple, int] | None = None
         self.acted_at: int | None = None  # the table seq we last acted on
         self.fallback_at: int | None = None
         self.ready_sent = False
@@ -376,7 +469,7 @@ class Bot:
 
     async def run(self, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
 
         while not stop.is_set():
             url = f"ws://{HOST}:{self.browser.port}/ws/tables/{self.table_id}/"
@@ -414,6 +507,12 @@ class Bot:
                         reader.result()  # a closed socket raises here, as ``recv`` did
                     else:
                         reader.cancel()
+            except InvalidStatus as exc:  # the server refused the handshake: its fault, counted as an error
+                self.stats.errors_total[f"handshake_http_{exc.response.status_code}"] += 1
+                if self.stats.measuring:
+                    self.stats.errors[f"handshake_http_{exc.response.status_code}"] += 1
+                if not stop.is_set():
+                    await asyncio.sleep(0.5)
             except (TimeoutError, ConnectionClosed, OSError):
                 if not stop.is_set():
                     self.stats.disconnects += 1
@@ -448,12 +547,15 @@ class Bot:
             self.seq = seq if last is None else max(last, seq)
         if kind == "state":
             self.state = msg
-            # A later state answers the act only once it shows another turn: a state that only
-            # another player's presence or readiness moved on (same hand, deadline and actors)
-            # arrives before the act is applied, and acting again on it was refused as
-            # not_your_turn once the first act landed.
-            if self.pending is not None and seq > self.pending[1] and turn_mark(msg) != self.pending[4]:
-                _ref, _at, sent, measured, _mark = self.pending
+            # A later state answers the act only once it shows the act applied (``act_answered``):
+            # taking another seat's move or presence for the answer made the bot act a second
+            # time on the same turn, refused once the first act landed.
+            if (
+                self.pending is not None
+                and seq > self.pending[1]
+                and act_answered(msg, self.pending[4], self.pending[5])
+            ):
+                _ref, _at, sent, measured, _mark, _seat = self.pending
                 if measured and self.stats.measuring:
                     self.stats.accepted += 1
                     self.stats.latencies.append(time.perf_counter() - sent)
@@ -506,7 +608,8 @@ class Bot:
     async def act(self, action: dict, at: int) -> None:
         self.act_seq += 1
         self.acted_at = at
-        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, turn_mark(self.state))
+        mark, seat = turn_mark(self.state), self.state["you"]["seat"]
+        self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, mark, seat)
         self.stats.sent += self.stats.measuring
         await self.send({"type": "act", "seq": self.act_seq, "action": action})
 
@@ -537,6 +640,210 @@ class Bot:
         can_pass = view.get("can_pass") or any(c.get("type") == "pass" for c in view.get("choices") or [])
         action = dict(PASS) if can_pass or not hand.get("hint") else hand["hint"]
         await self.act(action, self.state["seq"])
+
+
+BET_RATE = 10.0  # a bettor's most bets per second: half the socket's rate limit, a quick player's clicking
+BET_MARGIN = 1.0  # seconds before the betting deadline after which a bettor sends no more bets (at least)
+BET_ANSWER_WAIT = 10.0  # seconds after which a bet without answer is dropped (counted ``unanswered``)
+
+
+def bet_answered(state: dict, pending: tuple) -> bool:
+    """Whether a round ``state`` shows the pending bet ``(round id, area, mine before, amount)`` taken.
+
+    The bettor's own part of the state (``you.stakes``) grows only by its own
+    bets, and it keeps one bet in flight: the bet is answered by the first
+    state of the same round that shows its stake on the area grown by the
+    amount. Other players' bets (the public totals) answer nothing; a state of
+    the bet's change that went out before its part (the server then sends it
+    again, same ``seq``, with the part) does not either.
+    """
+    round_id, area, before, amount = pending
+    rnd = state.get("round") or {}
+    stakes = (state.get("you") or {}).get("stakes") or {}
+    return rnd.get("id") == round_id and stakes.get(area, 0) >= before + amount
+
+
+def bet_options(
+    state: dict, *, now_ms: float, reserve: int, margin: float = BET_MARGIN
+) -> list[tuple[str, int]]:
+    """Every (area, chip) the browser offers now that no limit known to the client refuses.
+
+    The browser sends a click on an open area with the chosen chip while the
+    round is betting; the server refuses what breaks a limit. A bettor picks
+    only among those it can tell are legal from its state: a chip of the
+    table's at or above ``min_bet``, within its own 限红 on the area
+    (``area_limits`` less its stake there), within the round's 限额
+    (``table_limit`` less every area's total; none at the bench tables), and
+    leaving ``reserve`` coins in the wallet, so that its first bet of the next
+    round still meets the tier's entry rule. Nothing once the deadline is
+    less than ``margin`` seconds away.
+    """
+    rnd = state.get("round") or {}
+    if rnd.get("phase") != "betting" or not rnd.get("deadline") or rnd["deadline"] - now_ms < margin * 1000:
+        return []
+    tier = (state.get("table") or {}).get("tier") or {}
+    you = state.get("you") or {}
+    balance = you.get("balance") or 0
+    stakes = you.get("stakes") or {}
+    limits = tier.get("area_limits") or {}
+    table_limit = tier.get("table_limit")
+    staked = sum(a.get("total", 0) for a in rnd.get("areas") or [])
+    chips = [c for c in tier.get("chips") or [] if c >= (tier.get("min_bet") or 0)]
+    options = []
+    for area in rnd.get("areas") or []:
+        if not area.get("open"):
+            continue
+        name = area["area"]
+        room = limits.get(name)
+        for chip in chips:
+            if room is not None and stakes.get(name, 0) + chip > room:
+                continue
+            if table_limit is not None and staked + chip > table_limit:
+                continue
+            if balance - chip < reserve:
+                continue
+            options.append((name, chip))
+    return options
+
+
+class RoundBot:
+    """One 百家乐 player: a round socket, the seq rule of static/js/baccarat.js, random legal bets.
+
+    It bets as a quick player clicks: one bet in flight, at most ``BET_RATE``
+    a second, each a random open area with a random chip among those
+    ``bet_options`` allows, until the betting window is about to close or no
+    legal bet is left.
+    """
+
+    def __init__(self, *, name: str, browser: Browser, table_id: int, stats: Stats, rng) -> None:
+        self.name = name
+        self.browser = browser
+        self.table_id = table_id
+        self.stats = stats
+        self.rng = rng
+        self.ws = None
+        self.seq: int | None = None
+        self.state: dict | None = None
+        self.bet_seq = 0  # strictly increasing for the life of the page, as baccarat.js's betSeq
+        # bet seq, sent at, measured, and what answers it (round id, area, stake before, amount)
+        self.pending: tuple[int, float, bool, tuple] | None = None
+        self.last_bet = 0.0
+        self.answer_time = 0.0  # seconds its last bet took to be answered
+        self.connected = asyncio.Event()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+        while not stop.is_set():
+            url = f"ws://{HOST}:{self.browser.port}/ws/rounds/{self.table_id}/"
+            try:
+                async with connect(
+                    url,
+                    origin=self.browser.origin,
+                    additional_headers={"Cookie": self.browser.cookie_header()},
+                    open_timeout=60,
+                    max_size=2**20,
+                ) as ws:
+                    self.ws = ws
+                    self.pending = None
+                    self.connected.set()
+                    await self.send({"type": "resync"})  # as socket.js does on open
+                    reader = asyncio.ensure_future(self.read(ws))
+                    ticker = asyncio.ensure_future(self.tick(stop))
+                    stopper = asyncio.ensure_future(stop.wait())
+                    await asyncio.wait({reader, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                    stopper.cancel()
+                    ticker.cancel()
+                    if reader.done():
+                        reader.result()
+                    else:
+                        reader.cancel()
+            except InvalidStatus as exc:  # the server refused the handshake: its fault, counted as an error
+                self.stats.errors_total[f"handshake_http_{exc.response.status_code}"] += 1
+                if self.stats.measuring:
+                    self.stats.errors[f"handshake_http_{exc.response.status_code}"] += 1
+                if not stop.is_set():
+                    await asyncio.sleep(0.5)
+            except (TimeoutError, ConnectionClosed, OSError):
+                if not stop.is_set():
+                    self.stats.disconnects += 1
+                    await asyncio.sleep(0.5)
+            finally:
+                self.ws = None
+
+    async def read(self, ws) -> None:
+        loads = json.loads
+        while True:
+            await self.receive(loads(await ws.recv()))
+
+    async def tick(self, stop: asyncio.Event) -> None:
+        """Bet again once the rate allows (a state also triggers it), drop a bet never answered."""
+        while not stop.is_set():
+            await asyncio.sleep(1 / BET_RATE)
+            if self.pending is not None and time.perf_counter() - self.pending[1] > BET_ANSWER_WAIT:
+                self.stats.unanswered += self.pending[2] and self.stats.measuring
+                self.pending = None
+            await self.maybe_bet()
+
+    async def send(self, message: dict) -> None:
+        if self.ws is not None:
+            await self.ws.send(json.dumps(message, separators=(",", ":")))
+
+    async def receive(self, msg: dict) -> None:
+        kind = msg.get("type")
+        seq = msg.get("seq")
+        if kind == "state" and isinstance(seq, int):
+            last = self.seq
+            # A change's state may come twice with one seq (again once the bettor's own part
+            # is merged), so only an older seq is stale here (static/js/baccarat.js).
+            if last is not None and seq < last:
+                self.stats.decreasing += self.stats.measuring
+                return
+            if last is not None and seq > last + 1:
+                self.stats.gaps += self.stats.measuring
+                await self.send({"type": "resync"})
+            self.seq = seq if last is None else max(last, seq)
+            self.state = msg
+            if self.pending is not None and bet_answered(msg, self.pending[3]):
+                _ref, sent, measured, _what = self.pending
+                self.answer_time = time.perf_counter() - sent
+                if measured and self.stats.measuring:
+                    self.stats.accepted += 1
+                    self.stats.latencies.append(time.perf_counter() - sent)
+                self.pending = None
+            await self.maybe_bet()
+        elif kind == "error":
+            code = msg.get("code", "?")
+            self.stats.errors_total[code] += 1
+            if self.stats.measuring:
+                self.stats.errors[code] += 1
+            if self.pending is not None and msg.get("ref") == self.pending[0]:
+                self.pending = None
+        elif kind == "payout":
+            self.stats.results += self.stats.measuring
+            self.stats.cancelled += bool(msg.get("refunded")) and self.stats.measuring
+
+    async def maybe_bet(self) -> None:
+        if self.pending is not None or self.state is None or self.ws is None:
+            return
+        now = time.perf_counter()
+        if now - self.last_bet < 1 / BET_RATE:
+            return
+        # A bet the server takes up after the deadline is refused (betting_closed): the bettor sends
+        # none it expects to arrive late, judging by how long its last bet took.
+        margin = max(BET_MARGIN, 1.5 * self.answer_time)
+        options = bet_options(self.state, now_ms=time.time() * 1000, reserve=MINIMUM, margin=margin)
+        if not options:
+            return
+        area, amount = self.rng.choice(options)
+        stakes = (self.state.get("you") or {}).get("stakes") or {}
+        self.bet_seq += 1
+        self.last_bet = now
+        answer = (self.state["round"]["id"], area, stakes.get(area, 0), amount)
+        self.pending = (self.bet_seq, now, self.stats.measuring, answer)
+        self.stats.sent += self.stats.measuring
+        await self.send({"type": "bet", "seq": self.bet_seq, "area": area, "amount": amount})
 
 
 # --- the run ---------------------------------------------------------------------
@@ -590,39 +897,42 @@ def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
-async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int], stats: Stats, procs) -> dict:
+async def clients_run(
+    args, *, tier_ids: list[int], names: list[str], ports: list[int], stats: Stats, procs
+) -> dict:
     from django.utils import timezone
 
     rng = random.Random(args.seed)
     stop = asyncio.Event()
     gate = asyncio.Semaphore(8)  # HTTP sign-ins at a time, so the servers are not swamped during setup
     arrivals: Counter = Counter()
-    bots: list[Bot] = []
+    bots: list[Bot | RoundBot] = []
     tasks: list[asyncio.Task] = []
 
-    async def join(name: str) -> None:
+    async def join(i: int, name: str) -> None:
         browser = Browser(ports[0])
         async with gate:
             await asyncio.to_thread(browser.sign_in, name)
-            table_id = await asyncio.to_thread(browser.quick_start, args.game, tier_id)
+            if args.banker:  # the clients split evenly between the bench tiers, one table each
+                tier_id = tier_ids[i % len(tier_ids)]
+                table_id = await asyncio.to_thread(browser.enter_round, args.game, tier_id)
+            else:
+                table_id = await asyncio.to_thread(browser.quick_start, args.game, tier_ids[0])
         # Split each table's players between the servers: 1st, 2nd, 3rd arrival → 0, 1, 0 …
         server = arrivals[table_id] % len(ports)
         arrivals[table_id] += 1
         browser.port = ports[server]
         browser.origin = f"http://{HOST}:{ports[server]}"
-        bot = Bot(
-            name=name,
-            game=args.game,
-            browser=browser,
-            table_id=table_id,
-            stats=stats,
-            rng=random.Random(rng.getrandbits(64)),
-        )
+        bot_rng = random.Random(rng.getrandbits(64))
+        if args.banker:
+            bot = RoundBot(name=name, browser=browser, table_id=table_id, stats=stats, rng=bot_rng)
+        else:
+            bot = Bot(name=name, game=args.game, browser=browser, table_id=table_id, stats=stats, rng=bot_rng)
         bots.append(bot)
         tasks.append(asyncio.create_task(bot.run(stop)))
 
     started = time.perf_counter()
-    await asyncio.gather(*(join(name) for name in names))
+    await asyncio.gather(*(join(i, name) for i, name in enumerate(names)))
     await asyncio.wait_for(asyncio.gather(*(bot.connected.wait() for bot in bots)), 120)
     print(
         f"{len(bots)} clients signed in, seated at {len(arrivals)} tables and connected "
@@ -647,7 +957,9 @@ async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int],
     load_after = load_average()
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
-    window = await asyncio.to_thread(db_window, tier_id=tier_id, start=db_start, end=db_end)
+    window = await asyncio.to_thread(
+        db_window_rounds if args.banker else db_window, tier_ids=tier_ids, start=db_start, end=db_end
+    )
     cpu = cpu_window.used()
     cpu["clients (this process)"] = clients_used
     return {
@@ -660,15 +972,27 @@ async def clients_run(args, *, tier_id: int, names: list[str], ports: list[int],
     }
 
 
+def latency_figures(stats: Stats) -> dict:
+    lat = [x * 1000 for x in stats.latencies]
+    return {
+        "p50": round(percentile(lat, 50), 1),
+        "p95": round(percentile(lat, 95), 1),
+        "p99": round(percentile(lat, 99), 1),
+        "max": round(max(lat), 1) if lat else None,
+    }
+
+
 def report(args, stats: Stats, run: dict, ledger: str) -> dict:
+    if args.banker:
+        return report_rounds(args, stats, run, ledger)
     elapsed = run["elapsed"]
     db = run["db"]
-    lat = [x * 1000 for x in stats.latencies]
     figures = {
         "clients": args.clients,
         "servers": args.servers,
         "ws_deflate": args.ws_deflate,
         "game": args.game,
+        "seats": args.seats,
         "seconds": round(elapsed, 1),
         "tables_seated": run["tables"],
         "tables_played": db["tables"],
@@ -678,12 +1002,7 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
         "table_actions_per_second": round((db["players"] + db["auto"]) / elapsed, 1),
         "player_actions_db": db["players"],
         "auto_actions_db": db["auto"],
-        "latency_ms": {
-            "p50": round(percentile(lat, 50), 1),
-            "p95": round(percentile(lat, 95), 1),
-            "p99": round(percentile(lat, 99), 1),
-            "max": round(max(lat), 1) if lat else None,
-        },
+        "latency_ms": latency_figures(stats),
         "hands_settled": db["settled"],
         "hands_settled_per_second": round(db["settled"] / elapsed, 2),
         "hands_cancelled": db["cancelled"],
@@ -698,10 +1017,11 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
         "load_average": {"before": run["load_before"], "after": run["load_after"]},
         "ledger_check": ledger,
     }
+    lat = figures["latency_ms"]
     print()
     print(
-        f"load: {args.clients} clients, {args.servers} server(s), {args.game}, {elapsed:.1f} s measured, "
-        f"permessage-deflate {args.ws_deflate}"
+        f"load: {args.clients} clients, {args.servers} server(s), {args.game} ({args.seats} seats), "
+        f"{elapsed:.1f} s measured, permessage-deflate {args.ws_deflate}"
     )
     print(f"  tables seated / played   {figures['tables_seated']} / {figures['tables_played']}")
     print(
@@ -710,22 +1030,91 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
         f"{db['auto']} by the server)"
     )
     print(
-        f"  act → broadcast latency  p50 {figures['latency_ms']['p50']} ms, p95 {figures['latency_ms']['p95']} ms, "
-        f"p99 {figures['latency_ms']['p99']} ms, max {figures['latency_ms']['max']} ms"
+        f"  act → broadcast latency  p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
+        f"p99 {lat['p99']} ms, max {lat['max']} ms"
     )
     print(
         f"  hands settled            {db['settled']} ({figures['hands_settled_per_second']}/s); "
         f"cancelled {db['cancelled']}; results received {stats.results}"
     )
-    print(f"  errors                   {dict(stats.errors) or 'none'}")
+    report_tail(figures, stats, run, ledger)
+    print(f"  moved (分组)              {stats.moved}")
+    return figures
+
+
+def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
+    """The report of a banker game's run: bets, rounds, the same errors, seq checks and ledger."""
+    elapsed = run["elapsed"]
+    db = run["db"]
+    betting = db["betting_seconds"]
+    tables = max(run["tables"], 1)
+    figures = {
+        "clients": args.clients,
+        "servers": args.servers,
+        "ws_deflate": args.ws_deflate,
+        "game": args.game,
+        "seconds": round(elapsed, 1),
+        "tables_entered": run["tables"],
+        "tables_with_bets": db["tables"],
+        "bets_sent": stats.sent,
+        "bets_accepted": stats.accepted,
+        "bets_accepted_per_second": round(stats.accepted / elapsed, 1),
+        "bets_db": db["bets"],
+        "bets_db_per_second": round(db["bets"] / elapsed, 1),
+        "coins_staked_db": db["coins"],
+        "betting_open_share": round(betting / (elapsed * tables), 2),
+        # All tables' bets per second of open betting (the tables' rounds run about in step).
+        "bets_db_per_betting_second": round(db["bets"] / (betting / tables), 1) if betting else None,
+        "latency_ms": latency_figures(stats),
+        "rounds_settled": db["settled"],
+        "rounds_settled_with_bets": db["settled_with_bets"],
+        "rounds_settled_per_second": round(db["settled"] / elapsed, 3),
+        "rounds_refunded": db["refunded"],
+        "payouts_received": stats.results,
+        "refund_notices_received": stats.cancelled,
+        "bets_unanswered": stats.unanswered,
+        "errors": dict(stats.errors),
+        "errors_outside_window": dict(stats.errors_total - stats.errors),
+        "seq_gaps": stats.gaps,
+        "seq_decreasing": stats.decreasing,
+        "disconnects": stats.disconnects,
+        "cpu_seconds": {k: round(v, 1) for k, v in sorted(run["cpu"].items())},
+        "load_average": {"before": run["load_before"], "after": run["load_after"]},
+        "ledger_check": ledger,
+    }
+    lat = figures["latency_ms"]
+    print()
     print(
-        f"  seq gaps / decreasing    {stats.gaps} / {stats.decreasing}; disconnects {stats.disconnects}; "
-        f"moved (分组) {stats.moved}"
+        f"load: {args.clients} clients, {args.servers} server(s), {args.game}, {run['tables']} table(s), "
+        f"{elapsed:.1f} s measured, permessage-deflate {args.ws_deflate}"
     )
+    print(
+        f"  bets accepted            {stats.accepted} ({figures['bets_accepted_per_second']}/s) of "
+        f"{stats.sent} sent; bets in the DB {db['bets']} ({figures['bets_db_per_second']}/s, "
+        f"{figures['bets_db_per_betting_second']}/s while betting is open, "
+        f"betting open {figures['betting_open_share']:.0%} of the window)"
+    )
+    print(
+        f"  bet → broadcast latency  p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
+        f"p99 {lat['p99']} ms, max {lat['max']} ms; unanswered {stats.unanswered}"
+    )
+    print(
+        f"  rounds settled           {db['settled']} ({figures['rounds_settled_per_second']}/s, "
+        f"{db['settled_with_bets']} with bets); refunded {db['refunded']}; payouts received {stats.results}"
+    )
+    report_tail(figures, stats, run, ledger)
+    return figures
+
+
+def report_tail(figures: dict, stats: Stats, run: dict, ledger: str) -> None:
+    print(f"  errors                   {dict(stats.errors) or 'none'}")
+    outside = dict(stats.errors_total - stats.errors)
+    if outside:
+        print(f"  errors outside window    {outside}")
+    print(f"  seq gaps / decreasing    {stats.gaps} / {stats.decreasing}; disconnects {stats.disconnects}")
     print(f"  CPU seconds in window    {figures['cpu_seconds']}")
     print(f"  load average             {run['load_before']} → {run['load_after']}")
     print(f"  ledger_check             {ledger}")
-    return figures
 
 
 def main() -> int:
@@ -734,8 +1123,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60, help="measured seconds, after the warm-up")
     parser.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
     parser.add_argument("--servers", type=int, default=1, help="ASGI processes serving the same tables")
-    parser.add_argument("--game", default="doudizhu", help="game slug (a seated game of the registry)")
-    parser.add_argument("--seats", type=int, default=3, help="seats per table")
+    parser.add_argument("--game", default="doudizhu", help="game slug (any game of the registry)")
+    parser.add_argument("--seats", type=int, default=3, help="seats per table (seated games)")
+    parser.add_argument(
+        "--tables", type=int, default=1, help="banker games (百家乐): tables, the clients split evenly"
+    )
     parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
     parser.add_argument("--port", type=int, default=18100, help="first server port on 127.0.0.1")
     parser.add_argument("--seed", type=int, default=None, help="seed of the clients' random choices")
@@ -747,8 +1139,14 @@ def main() -> int:
         help="uvicorn's permessage-deflate (on, its default and production's; off: a deployment trade to measure)",
     )
     args = parser.parse_args()
-    args.clients -= args.clients % args.seats
-    if args.clients <= 0:
+    import games
+
+    if args.game not in games.REGISTRY:
+        parser.error(f"--game must be one of {', '.join(sorted(games.REGISTRY))}")
+    args.banker = banker_game(args.game)
+    if not args.banker:
+        args.clients -= args.clients % args.seats
+    if args.clients <= 0 or args.clients < args.tables:
         parser.error("--clients must fill at least one table")
 
     database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -777,7 +1175,9 @@ def main() -> int:
         manage(env, "migrate", "--noinput")
         manage(env, "catalogue_sync")
         django_setup(env)
-        tier_id, names = data_prepare(game=args.game, clients=args.clients, seats=args.seats)
+        tier_ids, names = data_prepare(
+            game=args.game, clients=args.clients, seats=args.seats, tables=args.tables
+        )
         ports = [args.port + i for i in range(args.servers)]
         worker_name = f"{queue}@localhost"
         procs.start(
@@ -801,7 +1201,7 @@ def main() -> int:
         worker_wait(worker_name, procs)
         stats = Stats()
         run = event_loop_run(
-            clients_run(args, tier_id=tier_id, names=names, ports=ports, stats=stats, procs=procs)
+            clients_run(args, tier_ids=tier_ids, names=names, ports=ports, stats=stats, procs=procs)
         )
         time.sleep(3)  # let the last settlements of the window land before checking the ledger
         check = manage(env, "ledger_check", check=False)

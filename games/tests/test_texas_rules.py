@@ -197,3 +197,40 @@ def test_seed_worked_example_settles_to_the_seed_figures():
     net, rake = apply_rake(deltas, 500)
     assert net == [950, -200, -800, 0]
     assert rake == 50
+
+
+def test_the_first_hands_valued_on_several_threads_at_once_all_get_their_value(monkeypatch):
+    """The value table is built on the first lookup: a lookup from another thread meanwhile must wait, not fail.
+
+    The server values 德州 hands on several table threads at once; right after a
+    process started, a view built while another thread was still filling the
+    table raised KeyError (a player's socket failed to connect under the load bench).
+    """
+    import threading
+
+    from games.texas import rules
+
+    rng = random.Random(7)
+    deck = [r + s for r in RANKS for s in SUITS]
+    hands = [rng.sample(deck, 7) for _ in range(400)]
+    expected = [hand_rank(cards) for cards in hands]  # on the table already built
+    monkeypatch.setattr(rules, "_PLAIN", rules._PlainTable())  # a process that has valued no hand yet
+
+    start = threading.Barrier(4)
+    failures: list[BaseException] = []
+    results: dict[int, list[int]] = {}
+
+    def value_all(worker: int) -> None:
+        start.wait()
+        try:
+            results[worker] = [hand_rank(cards) for cards in hands]
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=value_all, args=(i,)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert all(values == expected for values in results.values())

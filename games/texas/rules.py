@@ -16,6 +16,7 @@ table of every rank multiset of 5–7 cards; with a flush it is one lookup by th
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -121,25 +122,41 @@ class _PlainTable(dict):
     Building takes about half a second, so it waits until a hand is first
     valued instead of slowing every import; afterwards a lookup is a plain
     dict hit (``__missing__`` is never consulted for a valid key again).
+    The server values hands on several threads: the first thread builds the
+    whole table aside and adds it at once, under a lock that every other
+    thread's first lookup waits on, so no lookup ever sees it half filled.
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+
     def __missing__(self, key: int) -> int:
-        if self:
+        with self._lock:
+            if not self:
+                self.update(_plain_table())
+        value = self.get(key)
+        if value is None:
             raise KeyError(key)
-        counts = [0] * 13
+        return value
 
-        def walk(rank: int, left: int, key: int) -> None:
-            if rank == 13:
-                if 5 <= sum(counts) <= 7:
-                    self[key] = _plain_value(counts)
-                return
-            for c in range(min(4, left) + 1):
-                counts[rank] = c
-                walk(rank + 1, left - c, key + (c << (3 * rank)))
-            counts[rank] = 0
 
-        walk(0, 7, 0)
-        return self[key]
+def _plain_table() -> dict[int, int]:
+    table: dict[int, int] = {}
+    counts = [0] * 13
+
+    def walk(rank: int, left: int, key: int) -> None:
+        if rank == 13:
+            if 5 <= sum(counts) <= 7:
+                table[key] = _plain_value(counts)
+            return
+        for c in range(min(4, left) + 1):
+            counts[rank] = c
+            walk(rank + 1, left - c, key + (c << (3 * rank)))
+        counts[rank] = 0
+
+    walk(0, 7, 0)
+    return table
 
 
 _PLAIN = _PlainTable()
