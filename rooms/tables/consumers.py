@@ -469,6 +469,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             for pump in pumps:
                 pump.cancel()
             await asyncio.gather(*pumps, return_exceptions=True)
+            if self.channel_layer is not None and hasattr(self, "channel_name"):
+                _layer_buffer_forget(self.channel_layer, self.channel_name)
 
     def _end_here(self) -> None:
         """Drop what this process keeps for the socket, its table's lane last (idempotent; ``_end_local``)."""
@@ -920,6 +922,29 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, code: str, message: str, *, ref: int | None = None) -> None:
         await self._send({"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message})
+
+
+# Seconds after a socket ends at which what reached its channel meanwhile is dropped: longer than
+# channels_redis keeps a message (its ``expiry``, 60 s), so nothing sent to it can arrive later.
+LAYER_BUFFER_GRACE = 70.0
+
+
+def _layer_buffer_forget(layer, channel: str) -> None:
+    """Drop what channels_redis' layer holds for a channel nobody receives on any more, now and after the grace.
+
+    The layer pulls every message for this process's channels off Redis as one
+    stream and files each under its channel (``receive_buffer``, up to its
+    capacity, 100, per channel) for the socket that reads it. A message sent to
+    a socket's group before the socket left it, but pulled after the socket had
+    stopped reading (under load the stream lags by seconds), was filed under a
+    channel nobody would ever read, and stayed for the process's life (each
+    round socket: every 百家乐 change). Other layers have no such buffer.
+    """
+    buffer = getattr(layer, "receive_buffer", None)
+    if not isinstance(buffer, dict):
+        return
+    buffer.pop(channel, None)
+    asyncio.get_running_loop().call_later(LAYER_BUFFER_GRACE, buffer.pop, channel, None)
 
 
 FORGET_RETRY_MAX = 30.0  # seconds between the attempts to record a socket's close, at most

@@ -10,6 +10,8 @@ lives (bench/soak.py measures it on the whole stack).
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
@@ -213,3 +215,34 @@ def services_round_enter(**kwargs):
     from rooms.rounds.services import round_enter
 
     return round_enter(**kwargs)
+
+
+@pytest.mark.redis
+@pytest.mark.usefixtures("redis_layer")
+async def test_what_reaches_a_closed_socket_s_channel_late_is_dropped(long_tier, make_player, monkeypatch):  # noqa: F811
+    """channels_redis files each message under its channel for the socket that reads it.
+
+    A message sent to a group before a socket left it, but pulled off Redis
+    after the socket stopped reading (the process's stream lags under load),
+    was filed under a channel nobody would ever read again: up to 100 messages
+    per closed socket, for the process's life (bench/soak.py saw it grow).
+    """
+    monkeypatch.setattr(consumers, "LAYER_BUFFER_GRACE", 0.5)
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    reader = await open_socket(table.pk, bob)  # keeps the process pulling its messages off Redis
+    await reader.receive_nothing(timeout=0.2)
+    (name,) = await sync_to_async(lambda: Seat.objects.get(user=alice).sockets)()
+    await comm.disconnect()
+    layer = get_channel_layer()
+    await layer.send(name, {"type": "table.event", "events": []})  # late, for the closed socket
+    for _ in range(100):
+        filed = layer.receive_buffer.get(name)
+        if filed is not None and filed.qsize():
+            break
+        await asyncio.sleep(0.02)
+    assert filed.qsize() == 1  # filed, for nobody
+    await asyncio.sleep(0.6)
+    assert name not in layer.receive_buffer
+    await reader.disconnect()
+    await sync_to_async(lambda: connection.close())()
