@@ -7,7 +7,9 @@ server as ``python -m uvicorn platform.asgi:application --lifespan off`` (same
 loop, protocol and WebSocket implementations, permessage-deflate on) and, every
 ``--every`` seconds, appends one JSON line to ``--probe``: the process's RSS and
 the sizes of every structure the table and round sockets keep per table, per
-user, per socket or per change (see ``sample``). With ``--tracemalloc`` each line
+user, per socket or per change (see ``sample``), and the objects alive after a
+full garbage collection (run by the probe, so cyclic garbage the collector has
+not reached yet is not counted as kept). With ``--tracemalloc`` each line
 also carries the ten source lines whose allocations grew most since the first
 sample (tracemalloc roughly doubles the CPU cost of everything; use it for a
 short run).
@@ -73,6 +75,9 @@ def sample(*, started: float, baseline) -> dict:
         figures["layer_buffers"] = len(buffer)
         figures["layer_buffered"] = sum(q.qsize() for q in list(buffer.values()))
         figures["layer_cleaners"] = len(getattr(layer, "receive_cleaners", ()))
+    figures["gc_freed"] = (
+        gc.collect()
+    )  # a full collection first: garbage the collector has not reached yet is not kept
     live = [o for o in gc.get_objects() if isinstance(o, consumers.TableConsumer)]
     figures["consumers_alive"] = len(live)
     figures["gc_objects"] = len(gc.get_objects())
