@@ -379,9 +379,11 @@ def main() -> int:
         load.manage(env, "migrate", "--noinput")
         load.manage(env, "catalogue_sync")
         load.django_setup(env)
-        tier_id, names = load.data_prepare(
+        tiers, names = load.data_prepare(
             game=args.game, clients=args.clients + args.watchers, seats=args.seats
         )
+        # load.py returns a list of tier ids since its 百家乐 mode; one tier before.
+        tier_id = tiers[0] if isinstance(tiers, list) else tiers
         _banker_tier, banker_table = banker_prepare()
         worker_name = f"{queue}@localhost"
         procs.start(
