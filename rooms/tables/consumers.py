@@ -858,8 +858,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.held_release = asyncio.ensure_future(self._release_held(everything=True))  # keep a reference
 
     async def _release_held(self, *, everything: bool) -> None:
-        async with self.sending:
-            await self._send_held(everything=everything)
+        try:
+            async with self.sending:
+                await self._send_held(everything=everything)
+        except OSError:
+            # The client went away while its frames were held (uvicorn's ClientDisconnected): the
+            # socket's close is handled as usual; this task, which nobody awaits, has nothing to
+            # send. Raised here, it was logged as "Task exception was never retrieved".
+            self.held.clear()
 
     async def _send_held(self, *, everything: bool) -> None:
         """Send the held frames that are next in order (``everything``: all of them, the wait is over)."""

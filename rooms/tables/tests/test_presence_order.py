@@ -204,3 +204,28 @@ async def test_a_spectator_socket_that_sits_down_counts_for_the_seat(long_tier, 
     await watcher.disconnect()
     assert not (await sync_to_async(_seat)(bob)).connected
     await comm.disconnect()
+
+
+async def test_frames_held_for_a_client_that_went_away_end_quietly():
+    """The wait for a missing seq ends after the client has gone: nothing to send, no error left behind.
+
+    The release runs in a task of its own that nobody awaits; the send's
+    ``ClientDisconnected`` (an ``OSError``) escaped it and the server's log
+    read "Task exception was never retrieved" (the chaos soak saw it).
+    """
+    import asyncio
+
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    from rooms.tables.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.seq, consumer.sending, consumer.held_timer = 4, asyncio.Lock(), None
+    consumer.held = {6: [_frame(type="state", seq=6)]}
+
+    async def gone(*args, **kwargs):
+        raise ClientDisconnected()
+
+    consumer.send = gone
+    await consumer._release_held(everything=True)
+    assert consumer.held == {}
