@@ -416,23 +416,12 @@ class Client:
             self.log(text)
             return None
 
-    def _enter_round(self, tier_id: int) -> int:
-        status, _, page = self.browser.request("GET", "/games/baccarat/")
-        if status != 200:
-            raise RuntimeError(f"game page: HTTP {status}")
-        form = {"csrfmiddlewaretoken": Browser.csrf_token(page)}
-        status, headers, _ = self.browser.request("POST", f"/rounds/enter/{tier_id}/", form)
-        match = re.search(r"/rounds/(\d+)/", headers.get("location", ""))
-        if status != 302 or match is None:
-            raise RuntimeError(f"enter: HTTP {status} to {headers.get('location')}")
-        return int(match.group(1))
-
     async def enter(self) -> bool:
         """Quick start (百家乐: 进入); the table the page redirects to becomes this client's."""
         self.browser.port = self.rng.choice(self.ports)
         self.browser.origin = f"http://{HOST}:{self.browser.port}"
         if self.game == "baccarat":
-            table = await self.http(self._enter_round, self.tier_id)
+            table = await self.http(self.browser.enter_round, self.game, self.tier_id)
         else:
             table = await self.http(self.browser.quick_start, self.game, self.tier_id)
         if table is None:
