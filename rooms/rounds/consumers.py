@@ -124,7 +124,14 @@ class RoundConsumer(TableConsumer):
             await self._send(merge(self.public, part))
 
     async def round_payout(self, event: dict) -> None:
-        await self._send(event["payout"])
+        payout = event["payout"]
+        if payout["seq"] < self.seq:
+            # A later change (the next bet, the next round) went out first: the worker's payout
+            # and the ASGI process's change reach the socket by different roads. The player must
+            # still get the payout, and the socket's seq must not go back: it carries the current
+            # seq, as error and pong do (its ``round`` says which round it pays).
+            payout = {**payout, "seq": self.seq}
+        await self._send(payout)
 
     async def _send_state(self) -> None:
         state = await database_sync_to_async(selectors.round_snapshot)(table_id=self.table_id, user=self.user)

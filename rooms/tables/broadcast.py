@@ -241,11 +241,15 @@ class _Change:
         if self.last_head is None:
             return None
         last = ctx.last_hand
-        view = self.last_engine.view(last.state, seat_index) if last.state else None
+        played = _played_in(ctx, last, seat_index)
+        # A seat's final view shows that seat's own cards: only to the player who held them. A
+        # later occupant of the seat (someone who sat down after the hand) gets what anyone
+        # gets, or they would see the previous player's hand (炸金花: a folded one).
+        view = self.last_engine.view(last.state, seat_index if played else None) if last.state else None
         # The seed itself is revealed once the hand is over, to the players who sat in it (as
         # the verify page and the history are theirs): re-dealt, it shows every hand, folded
         # 炸金花 hands too, which the rules show nobody.
-        seed = self.last_seed if _played_in(ctx, last, seat_index) else None
+        seed = self.last_seed if played else None
         return {**self.last_head, "view": view, "seed_sha256": self.last_seed_sha256, "seed": seed}
 
 

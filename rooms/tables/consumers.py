@@ -632,6 +632,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
+            if "\\u" in text_data:
+                # An escape may decode to a lone surrogate ("\\ud800"), which is no text: echoed in a
+                # refusal (say, as a card's name), the reply could not be encoded and the socket died.
+                json.dumps(message, ensure_ascii=False).encode()
         except (ValueError, RecursionError):  # RecursionError: nesting deeper than the decoder allows
             await self._error("malformed", _("That message is not valid JSON."))
             return
@@ -854,8 +858,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.held_release = asyncio.ensure_future(self._release_held(everything=True))  # keep a reference
 
     async def _release_held(self, *, everything: bool) -> None:
-        async with self.sending:
-            await self._send_held(everything=everything)
+        try:
+            async with self.sending:
+                await self._send_held(everything=everything)
+        except OSError:
+            # The client went away while its frames were held (uvicorn's ClientDisconnected): the
+            # socket's close is handled as usual; this task, which nobody awaits, has nothing to
+            # send. Raised here, it was logged as "Task exception was never retrieved".
+            self.held.clear()
 
     async def _send_held(self, *, everything: bool) -> None:
         """Send the held frames that are next in order (``everything``: all of them, the wait is over)."""
@@ -871,7 +881,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.held_timer = None
 
     async def _send_texts(self, seq: int, texts: list[str]) -> None:
-        self.seq = max(self.seq, seq)
+        if seq < self.seq:
+            # Older than what this socket already sent: a snapshot (connect, resync) read after
+            # the change, or later frames released after the wait. The client ignores it (its
+            # seq is below the last one), and sent after a newer one it broke the seq order.
+            return
+        self.seq = seq
         for text in texts:
             await self.send(text_data=text)
 
@@ -910,10 +925,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_state()
 
     async def _send_state(self) -> None:
-        state = await self._db(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
-        async with self.sending:
-            await self._send(state)
-            await self._send_held(everything=False)  # held frames the snapshot caught up with
+        for _attempt in range(3):
+            state = await self._db(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
+            async with self.sending:
+                # Held frames released while the snapshot was read may be newer than it: then
+                # read it again rather than send the seq backwards.
+                if state["seq"] >= self.seq:
+                    await self._send(state)
+                    await self._send_held(everything=False)  # held frames the snapshot caught up with
+                    return
 
     async def _send(self, payload: dict) -> None:
         if isinstance(payload.get("seq"), int):

@@ -264,3 +264,27 @@ async def test_resync_and_ping_answer_without_moving_the_sequence(bacc_tier, mak
     again = await next_of(comm, "state")
     assert again == state
     await comm.disconnect()
+
+
+async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_seq_order(
+    bacc_tier, make_player
+):
+    """The worker's payout (seq N) reaching the socket after the next change (N+1) from the ASGI process.
+
+    It went out with seq N after N+1 (the chaos soak saw it): the one place a
+    round socket's seq went backwards. The player still gets it; it carries
+    the socket's current seq, as error and pong do.
+    """
+    from channels.layers import get_channel_layer
+
+    from rooms.rounds.broadcast import user_group
+
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    payout = {"type": "payout", "seq": state["seq"] - 1, "round": 7, "net": 5, "bets": [], "balance": 1005}
+    await get_channel_layer().group_send(
+        user_group(table.pk, alice.pk), {"type": "round.payout", "payout": payout}
+    )
+    got = await next_of(comm, "payout")
+    assert got == {**payout, "seq": state["seq"]}
+    await comm.disconnect()

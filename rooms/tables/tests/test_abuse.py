@@ -198,6 +198,30 @@ async def test_a_binary_frame_is_refused_and_changes_nothing(make_player):
     await comm.disconnect()
 
 
+async def test_a_lone_surrogate_in_a_message_is_malformed_and_the_reply_is_text(make_player):
+    """``"\\ud800"`` decodes to no character: it is refused as malformed, not echoed back.
+
+    The refusal of a play named the unknown card; with a lone surrogate in it
+    the reply could not be encoded as UTF-8 when the server sent it, and the
+    socket died with an exception in the server's log (the chaos soak found it).
+    """
+    alice, table, comm, _state = await seat_and_wait_for_turn("doudizhu", make_player, phase="playing")
+    before = await sync_to_async(fingerprint)(table.pk)
+    frame = '{"type": "act", "seq": 1, "action": {"type": "play", "cards": ["\\ud800"]}}'
+    await comm.send_input({"type": "websocket.receive", "text": frame})
+    while True:
+        text = (await comm.receive_output(timeout=3))["text"]
+        text.encode("utf-8")  # what the server does with every frame it sends
+        error = json.loads(text)
+        if error["type"] == "error":
+            break
+    assert (error["code"], error["message"], error["ref"]) == ("malformed", NOT_JSON, None)
+    assert await sync_to_async(fingerprint)(table.pk) == before
+    await comm.send_json_to({"type": "ping"})
+    assert (await next_of(comm, "pong"))["seq"] == before["seq"]
+    await comm.disconnect()
+
+
 # --- actions ------------------------------------------------------------------------
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import re
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -28,6 +27,7 @@ from channels.layers import channel_layers
 import games
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.tests.cards_seen import PRIVATE_REVEALS, cards_in, seat_holdings
 from rooms.tables.tests.conftest import run_clock
 from rooms.tables.tests.test_abuse import game_tier, open_socket
 
@@ -36,7 +36,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 # 5 hands of each game fit CI's time; HIDDEN_CARDS_HANDS=30 (or more) for a longer run.
 HANDS_PER_GAME = int(os.environ.get("HIDDEN_CARDS_HANDS", "5"))
 SEATED = sorted(slug for slug, info in games.REGISTRY.items() if info.family == "seated")
-CARD = re.compile(r"^(?:[2-9TJQKA][shcd]|XJ|DJ)$")
 
 
 @pytest.fixture(autouse=True)
@@ -76,54 +75,6 @@ def truth(monkeypatch):
             if name.startswith("rooms.") and getattr(module, attr, None) is build:
                 monkeypatch.setattr(module, attr, recording(build))
     return recorded
-
-
-def cards_in(value) -> set[str]:
-    """Every card (in card notation) anywhere in a JSON value."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if CARD.match(item):
-                found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
-
-
-def seat_holdings(state: dict) -> list[set[str]]:
-    """Each seat's own cards in the engine's state: every per-seat list of card lists it keeps."""
-    seats = len(state["players"])
-    held: list[set[str]] = [set() for _ in range(seats)]
-    for value in state.values():
-        if not (isinstance(value, list) and len(value) == seats):
-            continue
-        if all(
-            v is None or (isinstance(v, list) and all(isinstance(c, str) and CARD.match(c) for c in v))
-            for v in value
-        ):
-            for index, cards in enumerate(value):
-                held[index].update(cards or [])
-    return held
-
-
-def zhajinhua_compared(state: dict, seat: int) -> set[str]:
-    """炸金花: the two sides of a 比牌 see each other's hands at the end (001:736), or at once if so configured."""
-    if state.get("result") is None and state.get("compare_reveal") != "immediate":
-        return set()
-    held = seat_holdings(state)
-    shown: set[str] = set()
-    for compare in state.get("compares") or []:
-        if seat in (compare["seat"], compare["target"]):
-            shown |= held[compare["seat"]] | held[compare["target"]]
-    return shown
-
-
-# What a game's rules show one seat beyond its own cards and the public view.
-PRIVATE_REVEALS = {"zhajinhua": zhajinhua_compared}
 
 
 class Capture:
@@ -228,3 +179,52 @@ async def test_no_frame_shows_a_card_before_the_rules_reveal_it(slug, make_playe
     # The check saw something: seats saw their own cards, and the rules did reveal others' at times.
     assert own_seen > HANDS_PER_GAME
     assert reveals > 0
+
+
+def test_a_later_occupant_of_a_seat_is_not_shown_the_last_hands_cards(make_player, settings):
+    """Carol leaves between hands and bob takes her seat: the last hand's panel shows him only what anyone sees.
+
+    The state's ``last_hand.view`` was the engine's view for the seat's index,
+    whoever sits there now: bob saw the cards carol held in the hand before he
+    sat down (炸金花: a folded hand the rules show nobody), although the seed,
+    which would re-deal them, is kept from him for that very reason.
+    """
+    from rooms.tables.selectors import table_snapshot
+    from rooms.tables.tests.helpers import play_until_over
+
+    engine = games.REGISTRY["zhajinhua"].engine
+    alice, carol, bob = (make_player(coins=50_000) for _ in range(3))
+    tier = game_tier("zhajinhua")
+    settings.TABLE_BOT_WAIT = 3600  # carol joins alice's table before the bots fill it
+    table = services.table_quick_start(tier_id=tier.pk, user=alice)
+    assert services.table_quick_start(tier_id=tier.pk, user=carol).pk == table.pk
+    settings.TABLE_BOT_WAIT = 0
+    for user in (alice, carol):
+        services.table_presence(table_id=table.pk, user=user, connected=True)
+    for _ in range(10):
+        for user in (alice, carol):
+            if not Seat.objects.get(user=user).ready:
+                services.table_ready(table_id=table.pk, user=user)
+        run_clock()
+        hand = Hand.objects.get(table=table, status="playing")
+        for user in (alice, carol):
+            services.table_trustee(table_id=table.pk, user=user, on=True)
+        hand = play_until_over(hand.pk)
+        carols = Seat.objects.get(user=carol).index
+        public = cards_in(engine.view(hand.state, None))
+        if seat_holdings(hand.state)[carols] - public:
+            break  # carol's cards stayed hidden from the others at the end of this hand
+    else:
+        raise AssertionError("every hand showed carol's cards to everyone")
+    secret = seat_holdings(hand.state)[carols] - public
+
+    services.table_leave(table_id=table.pk, user=carol)
+    assert services.table_quick_start(tier_id=tier.pk, user=bob).pk == table.pk
+    state = table_snapshot(table_id=table.pk, user=bob)
+    assert state["you"]["seat"] == carols and state["hand"] is None
+    assert state["last_hand"]["id"] == hand.pk and state["last_hand"]["seed"] is None
+    assert not cards_in(state["last_hand"]["view"]) & secret
+    assert cards_in(state["last_hand"]["view"]) <= public
+    # Alice played it: her panel still shows her own cards.
+    mine = table_snapshot(table_id=table.pk, user=alice)
+    assert set(mine["last_hand"]["view"]["hand"]) == seat_holdings(hand.state)[mine["you"]["seat"]]

@@ -133,6 +133,54 @@ async def test_a_seq_that_never_comes_holds_a_change_only_a_moment(long_tier, ma
     await comm.disconnect()
 
 
+async def test_a_change_older_than_what_the_socket_sent_is_not_sent_after_it(
+    long_tier,  # noqa: F811
+    make_player,
+    settings,
+):
+    """The seq a socket sends never goes down (docs/protocol.md: broadcasts in seq order).
+
+    Two roads led backwards, both seen by the chaos soak: a change older than
+    the snapshot the socket had just sent (on connect or resync, read after
+    the change committed, while its frames were still on the way), and the
+    missing change of a gap arriving after the frames held for it had gone
+    out at the end of the wait. The client ignores such a frame anyway.
+    """
+    settings.TABLE_REORDER_WAIT = 0.3
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    seat = await sync_to_async(_seat)(alice)
+    seq = await _drained_seq(comm)  # the snapshot's seq
+
+    async def send(at: int, *frames: dict) -> None:
+        await get_channel_layer().group_send(
+            table_group(table.pk),
+            {
+                "type": "table.frames",
+                "seq": at,
+                "seats": [[seat.index, alice.pk, [_frame(**f) for f in frames]]],
+                "watch": [],
+                "seat_users": [alice.pk],
+            },
+        )
+
+    await send(seq - 1, {"type": "state", "seq": seq - 1})  # older than the snapshot
+    assert await comm.receive_nothing(timeout=0.2)
+    # The same change as the snapshot: its notice still goes out (the client applies it).
+    await send(seq, {"type": "state", "seq": seq}, {"type": "result", "seq": seq, "hand": 1})
+    assert [(m["type"], m["seq"]) for m in [await comm.receive_json_from(timeout=3) for _ in range(2)]] == [
+        ("state", seq),
+        ("result", seq),
+    ]
+    await send(seq + 2, {"type": "state", "seq": seq + 2})  # held for seq + 1, then sent with its gap
+    assert (await comm.receive_json_from(timeout=2))["seq"] == seq + 2
+    await send(seq + 1, {"type": "state", "seq": seq + 1}, {"type": "result", "seq": seq + 1, "hand": 1})
+    assert await comm.receive_nothing(timeout=0.3)
+    await comm.send_json_to({"type": "ping"})
+    assert (await comm.receive_json_from(timeout=3)) == {"type": "pong", "seq": seq + 2}
+    await comm.disconnect()
+
+
 async def test_a_spectator_socket_that_sits_down_counts_for_the_seat(long_tier, make_player):  # noqa: F811
     """Sitting down at the table one is watching, without reloading: the open socket is the player's."""
     long_tier.bots_enabled = False  # alice's table waits for a second player
@@ -156,3 +204,28 @@ async def test_a_spectator_socket_that_sits_down_counts_for_the_seat(long_tier, 
     await watcher.disconnect()
     assert not (await sync_to_async(_seat)(bob)).connected
     await comm.disconnect()
+
+
+async def test_frames_held_for_a_client_that_went_away_end_quietly():
+    """The wait for a missing seq ends after the client has gone: nothing to send, no error left behind.
+
+    The release runs in a task of its own that nobody awaits; the send's
+    ``ClientDisconnected`` (an ``OSError``) escaped it and the server's log
+    read "Task exception was never retrieved" (the chaos soak saw it).
+    """
+    import asyncio
+
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    from rooms.tables.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.seq, consumer.sending, consumer.held_timer = 4, asyncio.Lock(), None
+    consumer.held = {6: [_frame(type="state", seq=6)]}
+
+    async def gone(*args, **kwargs):
+        raise ClientDisconnected()
+
+    consumer.send = gone
+    await consumer._release_held(everything=True)
+    assert consumer.held == {}
