@@ -684,7 +684,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if shape is None:
             await self._error("unknown_type", _("Unknown message type."))
             return
-        ref = message.get("seq") if kind == "act" and _is_int(message.get("seq")) else None
+        # The seq of the act (or bet) a refusal answers: the client matches it to what it sent.
+        ref = message.get("seq") if "seq" in shape and _is_int(message.get("seq")) else None
         extra = set(message) - {"type", *shape}
         wrong = [k for k, t in shape.items() if not _has_type(message.get(k), t)]
         if extra or wrong:
