@@ -420,6 +420,7 @@ async def _pump(source, inbox: asyncio.Queue) -> None:
 class TableConsumer(AsyncWebsocketConsumer):
     # The messages this socket understands; a subclass for another kind of table swaps it.
     shapes: dict[str, dict[str, type]] = SHAPES
+    seat_unsure = False  # a seat change could not be followed (the database failed); ``resync`` follows it
 
     async def __call__(self, scope, receive, send) -> None:
         """Handle the socket's, the channel layer's and the table fan-out's messages, one at a time, in order.
@@ -541,7 +542,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group: str | None = None  # the table's group, once this socket follows the table
         self.seat: int | None = None
         self.recorded = False  # this socket's channel is in its seat's ``sockets``
-        self.seat_unsure = False  # a seat change could not be followed (the database failed)
         self.seq = 0
         self.held: dict[int, list[str]] = {}  # frames that arrived ahead of a missing seq
         self.held_timer: asyncio.TimerHandle | None = None
@@ -684,13 +684,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if shape is None:
             await self._error("unknown_type", _("Unknown message type."))
             return
-        # The seq of the act (or bet) a refusal answers: the client matches it to what it sent.
-        ref = message.get("seq") if "seq" in shape and _is_int(message.get("seq")) else None
+        ref = message.get("seq") if kind == "act" and _is_int(message.get("seq")) else None
         extra = set(message) - {"type", *shape}
         wrong = [k for k, t in shape.items() if not _has_type(message.get(k), t)]
         if extra or wrong:
             await self._error("malformed", _("That message has missing or unexpected fields."), ref=ref)
             return
+        # A well-formed message's refusal answers its seq (an act's or a bet's): before, a failed
+        # bet's ``unavailable`` came with ``ref`` null.
+        ref = message.get("seq")
         if ended is None:
             await self._tell_unavailable(ref)
             return
