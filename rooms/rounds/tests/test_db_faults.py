@@ -13,7 +13,7 @@ from rooms.rounds import consumers, services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import tick
 from rooms.rounds.tests.test_consumers import betting_table, latest_state, memory_layer, next_of, open_socket  # noqa: F401
-from rooms.tables.tests.test_db_faults import close_own_connection, losing_the_connection_once
+from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, losing_the_connection_once
 from wallets.selectors import ledger_check, wallet_balance
 
 pytestmark = [
@@ -81,5 +81,25 @@ async def test_a_bet_the_database_fails_is_an_error_and_changes_nothing(bacc_tie
     await comm.send_json_to({"type": "bet", "seq": 2, "area": "banker", "amount": 100})
     assert (await latest_state(comm))["you"]["stakes"] == {"banker": 100}
     assert await sync_to_async(ledger_check)() == []
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_resync_the_database_fails_is_an_error_on_an_open_socket(bacc_tier, make_player, monkeypatch):
+    """Handled as a bet is (it passed before this change too: a check that it stays so)."""
+    from rooms.rounds import selectors
+
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    # Raised rather than a terminated backend: the test communicator turns Channels' own
+    # ``close_old_connections`` (which drops a broken connection after the call) into a no-op.
+    failing = failing_once(selectors.round_snapshot)
+    monkeypatch.setattr(selectors, "round_snapshot", failing)
+    await comm.send_json_to({"type": "resync"})
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None and error["seq"] == state["seq"]
+    await comm.send_json_to({"type": "resync"})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"]
     await comm.disconnect()
     await sync_to_async(close_own_connection)()

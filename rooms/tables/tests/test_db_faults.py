@@ -194,6 +194,22 @@ def losing_the_connection_once(real):
     return call
 
 
+def failing_once(real):
+    """``real``, whose first call fails as a call on a connection the server has closed does."""
+    from django.db import OperationalError
+
+    killed = []
+
+    def call(*args, **kwargs):
+        if not killed:
+            killed.append(True)
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    call.killed = killed
+    return call
+
+
 async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
     long_tier,  # noqa: F811
     make_player,
@@ -304,5 +320,71 @@ async def test_a_seat_change_the_socket_could_not_follow_is_an_error_and_resync_
 
     await comm.send_json_to({"type": "resync"})
     assert (await next_of(comm, "state"))["you"]["seat"] is None  # a spectator now, as she is
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_resync_after_a_lost_subscription_the_database_fails_leaves_the_socket_open(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """The fan-out asks every socket for a whole state after losing Redis; a failed read ended the socket (1011)."""
+    from channels.layers import channel_layers
+
+    from rooms.tables import selectors
+
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await next_of(comm, "state")
+    [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
+    failing = losing_the_connection_once(selectors.table_snapshot)
+    monkeypatch.setattr(selectors, "table_snapshot", failing)
+    await channel_layers["default"].send(channel, {"type": "table.resync"})
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None
+    await comm.send_json_to({"type": "resync"})  # what the client does after a gap
+    assert (await next_of(comm, "state"))["seq"] == state["seq"]
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+@pytest.mark.parametrize(
+    ("message", "module", "name"),
+    [
+        ({"type": "resync"}, "selectors", "table_snapshot"),
+        ({"type": "ready"}, "services", "table_ready"),
+        ({"type": "trustee", "on": True}, "services", "table_trustee"),
+        ({"type": "leave"}, "services", "table_leave"),
+    ],
+)
+async def test_the_other_messages_the_database_fails_are_errors_on_an_open_socket(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+    message,
+    module,
+    name,
+):
+    """Handled as ``act`` is (they passed before this change too: a check that they stay so)."""
+    from rooms.tables import selectors
+
+    owner = {"selectors": selectors, "services": services}[module]
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await next_of(comm, "state")
+    before = await sync_to_async(table_record)(table.pk)
+    failing = losing_the_connection_once(getattr(owner, name))
+    monkeypatch.setattr(owner, name, failing)
+    await comm.send_json_to(message)
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None
+    assert await sync_to_async(table_record)(table.pk) == before
+    seat = await sync_to_async(Seat.objects.get)(user=alice)
+    assert seat.index == state["you"]["seat"] and not seat.trustee
+    await comm.send_json_to({"type": "ping"})
+    assert (await next_of(comm, "pong"))["seq"] == state["seq"]
     await comm.disconnect()
     await sync_to_async(close_own_connection)()
