@@ -110,14 +110,24 @@ def _round_payload(rnd: Round, engine) -> dict:
     }
 
 
-def public_state(table: Table) -> dict:
-    """Return the ``state`` every viewer of ``table`` shares (``you`` and ``mine`` still empty)."""
+_UNREAD = object()
+
+
+def public_state(table: Table, rnd: Round | None | object = _UNREAD) -> dict:
+    """Return the ``state`` every viewer of ``table`` shares (``you`` and ``mine`` still empty).
+
+    ``rnd``: the table's live round (with its shoe) as the caller holds it, saved, so it is not read again.
+    """
     tier = table.tier
     slug = tier.game.slug
     engine = engine_for(slug)
-    rnd = live_round(table.pk)
+    if rnd is _UNREAD:
+        rnd = live_round(table.pk)
     config = rnd.config if rnd is not None else tier_config(tier)
-    shoes = list(Shoe.objects.filter(table=table).order_by("-number")[:2])
+    shoes = Shoe.objects.filter(table=table).order_by("-number")
+    if rnd is not None and rnd.phase != Round.Phase.RESULT:
+        shoes = shoes.defer("state")  # the roads come from the round: no shoe's cards are decoded
+    shoes = list(shoes[:2])
     current = shoes[0] if shoes else None
     if rnd is not None and rnd.phase != Round.Phase.RESULT:
         roads = rnd.roads  # the coup being dealt is not on the road until its result shows
@@ -170,9 +180,12 @@ def user_stakes(round_id: int | None, user_id: int) -> dict[str, int]:
     return {row["area"]: int(row["total"]) for row in rows}
 
 
-def user_part(*, seq: int, round_id: int | None, user_id: int, balance: int | None) -> dict:
-    """Return one player's own part of the state: their stakes this round and their balance."""
-    stakes = user_stakes(round_id, user_id)
+def user_part(
+    *, seq: int, round_id: int | None, user_id: int, balance: int | None, stakes: dict[str, int] | None = None
+) -> dict:
+    """Return one player's own part of the state: their stakes this round (read unless given) and their balance."""
+    if stakes is None:
+        stakes = user_stakes(round_id, user_id)
     return {
         "seq": seq,
         "round": round_id,
@@ -201,23 +214,42 @@ def balances_of(user_ids) -> dict[int, int]:
     return dict(Account.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "balance"))
 
 
-def round_changed(table: Table, *, users=(), payouts: list[dict] | None = None) -> int:
+def round_changed(
+    table: Table,
+    *,
+    users=(),
+    payouts: list[dict] | None = None,
+    bumped: bool = False,
+    rnd: Round | None | object = _UNREAD,
+    stakes: dict[int, dict[str, int]] | None = None,
+) -> int:
     """Bump the table's event sequence and send the public state (and ``users``' parts) after commit.
 
     Call once, last, in a service that changed the table (under its row lock).
     ``payouts`` (one ``payout`` message per bettor, with ``"user"``) follow the
-    state and carry the same ``seq``.
+    state and carry the same ``seq``. What the caller already holds is not read
+    again: ``bumped``, the seq was moved on with the table's lock
+    (``lock_table(bump=True)``); ``rnd``, the live round, saved; ``stakes``,
+    a user's stakes on it by area.
     """
-    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
-    table.refresh_from_db(fields=["seq"])
-    public = public_state(table)
+    if not bumped:
+        Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+        table.refresh_from_db(fields=["seq"])
+    public = public_state(table, rnd)
     seq = table.seq
     round_id = public["round"]["id"] if public["round"] else None
     users = set(users) | {p["user"] for p in payouts or []}
     balances = balances_of(users)
+    stakes = stakes or {}
     messages: list[tuple[str, dict]] = []
     for user_id in sorted(users):
-        part = user_part(seq=seq, round_id=round_id, user_id=user_id, balance=balances.get(user_id, 0))
+        part = user_part(
+            seq=seq,
+            round_id=round_id,
+            user_id=user_id,
+            balance=balances.get(user_id, 0),
+            stakes=stakes.get(user_id) if round_id is not None else None,
+        )
         messages.append((user_group(table.pk, user_id), {"type": "round.part", "part": part}))
     messages.append((watch_group(table.pk), {"type": "round.public", "state": public}))
     for payout in payouts or []:
