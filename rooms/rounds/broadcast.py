@@ -15,8 +15,11 @@ only once the round shows its result.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import hashlib
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,6 +28,7 @@ from django.db.models import F, Sum
 
 import games
 from rooms.rounds.models import Bet, Round, Shoe
+from rooms.tables.fanout import serving_loop
 from rooms.tables.models import Table
 
 logger = logging.getLogger(__name__)
@@ -261,11 +265,62 @@ def round_changed(
 
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:
-    """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change."""
+    """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change.
+
+    A thread running a round socket's call (a bet: ``fanout.serving``) hands
+    them to that socket's event loop (``_LoopSender``) and goes on: the
+    table's next bet does not wait for the sends. One loop sends its changes
+    one after another in the order they were handed over, which for one table
+    is the order of its commits (its calls run one at a time). Anywhere else
+    (the clock, the payout worker, a view) they are sent here and awaited.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = serving_loop()
+    if loop is not None and _LoopSender.of(loop).hand(layer, messages):
+        return
     async_to_sync(_send_all)(layer, messages)
+
+
+class _LoopSender:
+    """Sends the changes handed over from threads on one event loop, one change after another, in order."""
+
+    _senders: dict[int, _LoopSender] = {}
+    _lock = threading.Lock()
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _LoopSender:
+        sender = cls._senders.get(id(loop))
+        if sender is None or sender.loop is not loop:
+            with cls._lock:
+                sender = cls._senders.get(id(loop))
+                if sender is None or sender.loop is not loop:
+                    sender = cls._senders[id(loop)] = cls(loop)
+        return sender
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: collections.deque = collections.deque()  # touched on the loop only
+        self.task: asyncio.Task | None = None
+
+    def hand(self, layer, messages: list[tuple[str, dict]]) -> bool:
+        """Queue one change's messages (from any thread); False if the loop has closed."""
+        try:
+            self.loop.call_soon_threadsafe(self._add, layer, messages)
+        except RuntimeError:  # the loop closed meanwhile
+            return False
+        return True
+
+    def _add(self, layer, messages: list[tuple[str, dict]]) -> None:
+        self.waiting.append((layer, messages))
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._drain(), name="round-broadcast")
+
+    async def _drain(self) -> None:
+        while self.waiting:
+            layer, messages = self.waiting.popleft()
+            await _send_all(layer, messages)
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
