@@ -43,6 +43,7 @@ class RoundConsumer(TableConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self._hold_table()
         self.user = self.scope.get("user")
         self.groups_joined: list[str] = []
         self.seq = 0
@@ -83,15 +84,20 @@ class RoundConsumer(TableConsumer):
         self._session_watch_arm()
 
     async def disconnect(self, code: int) -> None:
-        self._session_watch_stop()
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.groups_joined = []
+        """The socket closed (or failed): stop watching, then leave the groups (safe to run twice).
+
+        The Viewer row comes first: the groups live in Redis, which may be what
+        failed, and an open row keeps the table dealing for nobody.
+        """
+        self._end_local()
         if getattr(self, "present", False):
             self.present = False
             await database_sync_to_async(services.round_presence)(
                 table_id=self.table_id, user=self.user, channel=self.channel_name, connected=False
             )
+        groups, self.groups_joined = getattr(self, "groups_joined", []), []
+        for group in groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     # --- incoming -------------------------------------------------------------
 

@@ -124,13 +124,23 @@ def round_enter(*, tier_id: int, user) -> Table:
 
 
 def round_presence(*, table_id: int, user, channel: str, connected: bool) -> None:
-    """Record that a socket started or stopped watching the table (a table nobody watches goes idle)."""
+    """Record that a socket started or stopped watching the table (a table nobody watches goes idle).
+
+    A socket's arrival also deletes the table's rows of sockets gone for an
+    hour: closed then, or never closed (their ASGI process was killed, or the
+    database did not answer the close) and not seen since, which stopped
+    counting after ``ROUNDS_VIEWER_STALE_SECONDS``. Without the second kind a
+    row per such socket stayed for good.
+    """
     now = timezone.now()
     if connected:
         Viewer.objects.update_or_create(
             channel=channel, defaults={"table_id": table_id, "user": user, "left_at": None, "seen_at": now}
         )
-        Viewer.objects.filter(table_id=table_id, left_at__lt=now - timedelta(hours=1)).delete()
+        hour_ago = now - timedelta(hours=1)
+        Viewer.objects.filter(table_id=table_id).filter(
+            Q(left_at__lt=hour_ago) | Q(left_at__isnull=True, seen_at__lt=hour_ago)
+        ).delete()
     else:
         Viewer.objects.filter(channel=channel).update(left_at=now)
 

@@ -55,6 +55,7 @@ CLOSE_ANONYMOUS = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOODING = 4408
 CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_FAILED = 1011  # the code ``disconnect`` is given for a socket that failed (nothing is sent)
 
 # Table and round sockets one user may hold open in one ASGI process (``TABLE_SOCKETS_PER_USER``).
 # The rate limit is per socket: without a cap a player multiplied it, and the table's row lock
@@ -228,6 +229,14 @@ class TableLane(Executor):
         self.calls: collections.deque = collections.deque()
         self.lock = threading.Lock()
         self.busy = False  # a call of this lane is queued in the pool or running
+        # Sockets of this process that show the table (``table_hold``); read and changed on the loop only.
+        self.holders = 0
+        # The ``TableSyncToAsync`` of each plain function called in this lane (``table_sync_to_async``).
+        self.wrapped: dict = {}
+
+    def idle(self) -> bool:
+        with self.lock:
+            return not self.busy
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
         future: Future = Future()
@@ -244,13 +253,15 @@ class TableLane(Executor):
     def _run_one(self) -> None:
         with self.lock:
             future, fn, args, kwargs = self.calls.popleft()
-        if future.set_running_or_notify_cancel():
+        outcome = error = None
+        running = future.set_running_or_notify_cancel()
+        if running:
             try:
-                result = fn(*args, **kwargs)
-            except BaseException as error:  # noqa: BLE001 - handed to the caller
-                future.set_exception(error)
-            else:
-                future.set_result(result)
+                outcome = fn(*args, **kwargs)
+            except BaseException as raised:  # noqa: BLE001 - handed to the caller
+                error = raised
+        # The lane is idle (or its next call queued) before the caller hears back, so a caller
+        # that lets the table go on hearing finds it idle (``table_release``). The call is over.
         with self.lock:
             if not self.calls:
                 self.busy = False
@@ -261,6 +272,13 @@ class TableLane(Executor):
             self.pool._lane_idle()
         else:
             self.pool.ready.put(self._run_one)
+        if not running:
+            return
+        if error is not None:
+            future.set_exception(error)
+            error = None  # no reference cycle through the traceback
+        else:
+            future.set_result(outcome)
 
 
 _pool: TablePool | None = None
@@ -275,8 +293,15 @@ def table_executor(table_id: int) -> TableLane | None:
     thread, so one table's wait on PostgreSQL held up every other table. The
     tables share a pool of ``TABLE_DB_THREADS`` threads instead (``TablePool``):
     a table's calls still run one at a time and in the order they were made,
-    while different tables overlap. A lane is kept for the process's life
-    (a few hundred bytes per table it ever showed).
+    while different tables overlap. A lane lives while a socket of this
+    process shows its table (``table_hold``) or a call of it is queued or
+    running: quick start opens tables all day and a table closes when its last
+    human leaves, so lanes kept for every table ever shown (with their call
+    wrappers) grew for as long as the process lived. Creating a lane sweeps
+    away the lanes nobody holds that have gone idle (a lane whose last call
+    came from no socket, such as a retried close); dropping an idle lane loses
+    nothing, since the order only binds calls that are waiting. Called on the
+    event loop only.
     """
     global _pool
     lane = _lanes.get(table_id)
@@ -288,7 +313,29 @@ def table_executor(table_id: int) -> TableLane | None:
     with _lanes_lock:
         if _pool is None:
             _pool = TablePool(size)
+        for other, unheld in [(t, lane) for t, lane in _lanes.items() if lane.holders <= 0]:
+            if unheld.idle():
+                del _lanes[other]
         return _lanes.setdefault(table_id, TableLane(_pool))
+
+
+def table_hold(table_id: int) -> None:
+    """A socket of this process shows the table: keep its lane until ``table_release``."""
+    lane = table_executor(table_id)
+    if lane is not None:
+        lane.holders += 1
+
+
+def table_release(table_id: int) -> None:
+    """The socket that held the table is gone: drop the lane with the last holder, unless a call is still in it."""
+    lane = _lanes.get(table_id)
+    if lane is None:
+        return
+    lane.holders -= 1
+    if lane.holders <= 0 and lane.idle():
+        with _lanes_lock:
+            if _lanes.get(table_id) is lane:
+                del _lanes[table_id]
 
 
 def table_executors_close() -> None:
@@ -318,20 +365,22 @@ class TableSyncToAsync(DatabaseSyncToAsync):
             return super().thread_handler(loop, *args, **kwargs)
 
 
-_wrapped: dict[tuple, TableSyncToAsync] = {}
+_wrapped: dict = {}  # without a pool (``TABLE_DB_THREADS`` 0): one wrapper per function
 
 
 def table_sync_to_async(table_id: int, func):
     """``database_sync_to_async(func)`` in the table's own lane (``table_executor``).
 
-    The wrapper of a plain function (a service) is made once per table and
-    kept: building one (``functools.update_wrapper`` and checks) for every
-    message was a measurable share of the event loop's time.
+    The wrapper of a plain function (a service) is made once per lane and
+    kept with it (so it goes with the lane): building one
+    (``functools.update_wrapper`` and checks) for every message was a
+    measurable share of the event loop's time.
     """
     executor = table_executor(table_id)
     cacheable = isinstance(func, types.FunctionType)
+    kept = _wrapped if executor is None else executor.wrapped
     if cacheable:
-        wrapped = _wrapped.get((func, executor))
+        wrapped = kept.get(func)
         if wrapped is not None:
             return wrapped
     if executor is None:
@@ -339,7 +388,7 @@ def table_sync_to_async(table_id: int, func):
     else:
         wrapped = TableSyncToAsync(func, thread_sensitive=False, executor=executor)
     if cacheable:
-        _wrapped[(func, executor)] = wrapped
+        kept[func] = wrapped
     return wrapped
 
 
@@ -404,19 +453,45 @@ class TableConsumer(AsyncWebsocketConsumer):
         except StopConsumer:
             pass
         except Exception:
-            # The socket ends without ``disconnect`` (a handler failed, the channel layer's Redis
-            # went away): take its name off the seat here, or the player would count as connected
-            # for as long as this process lives (the presence sweep drops dead processes' names only).
+            # The socket ends without ``disconnect``: a handler failed, the channel layer's Redis
+            # went away, or (most often) a frame was sent after the client had gone, which
+            # uvicorn answers with ``ClientDisconnected`` and then drops without a word. Do what
+            # ``disconnect`` does: else the player would count as connected for as long as this
+            # process lives (the presence sweep drops dead processes' names only), and the
+            # table's group and this process's fan-out would go on feeding a socket nobody reads.
             try:
-                await self._forget_socket()
+                await self.disconnect(CLOSE_FAILED)
             except Exception:  # noqa: BLE001 - the failure that ended the socket is the one to raise
                 logger.exception("table %s: could not record the close of a failed socket", self.table_id)
             raise
         finally:
-            self._uncount()  # however the socket ended: closed, refused or failed
+            self._end_here()  # however the socket ended: closed, refused or failed
             for pump in pumps:
                 pump.cancel()
             await asyncio.gather(*pumps, return_exceptions=True)
+            if self.channel_layer is not None and hasattr(self, "channel_name"):
+                _layer_buffer_forget(self.channel_layer, self.channel_name)
+
+    def _end_here(self) -> None:
+        """Drop what this process keeps for the socket, its table's lane last (idempotent; ``_end_local``)."""
+        self._end_local()
+        if getattr(self, "lane_held", False):
+            self.lane_held = False
+            table_release(self.table_id)
+
+    def _end_local(self) -> None:
+        """Stop the socket's timers, take its inbox out of the fan-out and uncount it (idempotent).
+
+        Nothing here waits or can fail, so it runs on every path a socket ends
+        by, before anything that may (the database, Redis).
+        """
+        self._session_watch_stop()
+        if getattr(self, "held_timer", None) is not None:
+            self.held_timer.cancel()
+            self.held_timer = None
+        if getattr(self, "fanout", None) is not None:
+            self.fanout.discard(self.table_id, self.frames_inbox)
+        self._uncount()
 
     async def dispatch(self, message) -> None:
         """Run the message's handler in the socket owner's language.
@@ -449,8 +524,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         with translation.override(language):
             await handler(message)
 
+    def _hold_table(self) -> None:
+        """Keep this table's lane while the socket lives (``table_hold``; ``_end_here`` lets it go)."""
+        table_hold(self.table_id)
+        self.lane_held = True
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self._hold_table()
         self.user = self.scope.get("user")
         self.group: str | None = None  # the table's group, once this socket follows the table
         self.seat: int | None = None
@@ -492,22 +573,22 @@ class TableConsumer(AsyncWebsocketConsumer):
         self._session_watch_arm()
 
     async def disconnect(self, code: int) -> None:
-        self._session_watch_stop()
-        if getattr(self, "held_timer", None) is not None:
-            self.held_timer.cancel()
-            self.held_timer = None
-        if self.group is not None:
-            if self.fanout is not None:
-                await self.fanout.leave(self.table_id, self.frames_inbox)
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
-        if self.seat is not None:
-            await self._forget_socket()
+        """The socket closed (or failed, ``__call__``): forget it here, on its seat, then in the table's group.
+
+        Safe to run twice. The seat comes before the group: the group lives in
+        Redis, which may be what failed, and the seat must never keep the name.
+        """
+        self._end_local()
+        await self._forget_socket()
+        group, self.group = getattr(self, "group", None), None
+        if group is not None:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def _forget_socket(self) -> None:
         """Take this socket's name off its seat (the seat goes away with its last one); retry while the database fails."""
         if getattr(self, "seat", None) is None and not getattr(self, "recorded", False):
             return
+        self.seat, self.recorded = None, False  # once, whoever asks first (``disconnect`` may run twice)
         try:
             await self._db(services.table_presence)(
                 table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
@@ -841,6 +922,29 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _error(self, code: str, message: str, *, ref: int | None = None) -> None:
         await self._send({"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message})
+
+
+# Seconds after a socket ends at which what reached its channel meanwhile is dropped: longer than
+# channels_redis keeps a message (its ``expiry``, 60 s), so nothing sent to it can arrive later.
+LAYER_BUFFER_GRACE = 70.0
+
+
+def _layer_buffer_forget(layer, channel: str) -> None:
+    """Drop what channels_redis' layer holds for a channel nobody receives on any more, now and after the grace.
+
+    The layer pulls every message for this process's channels off Redis as one
+    stream and files each under its channel (``receive_buffer``, up to its
+    capacity, 100, per channel) for the socket that reads it. A message sent to
+    a socket's group before the socket left it, but pulled after the socket had
+    stopped reading (under load the stream lags by seconds), was filed under a
+    channel nobody would ever read, and stayed for the process's life (each
+    round socket: every 百家乐 change). Other layers have no such buffer.
+    """
+    buffer = getattr(layer, "receive_buffer", None)
+    if not isinstance(buffer, dict):
+        return
+    buffer.pop(channel, None)
+    asyncio.get_running_loop().call_later(LAYER_BUFFER_GRACE, buffer.pop, channel, None)
 
 
 FORGET_RETRY_MAX = 30.0  # seconds between the attempts to record a socket's close, at most

@@ -245,6 +245,10 @@ class TableFanout:
                 logger.warning("subscription to table %s not confirmed in %s s", table_id, SUBSCRIBE_WAIT)
 
     async def leave(self, table_id: int, inbox: asyncio.Queue) -> None:
+        self.discard(table_id, inbox)
+
+    def discard(self, table_id: int, inbox: asyncio.Queue) -> None:
+        """Stop delivering the table's frames to ``inbox``; the last one unsubscribes the table (idempotent)."""
         inboxes = self.inboxes.get(table_id)
         if not inboxes or inbox not in inboxes:
             return

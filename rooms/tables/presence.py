@@ -116,6 +116,9 @@ def presence_sweep(*, force: bool = False, now: float | None = None) -> int:
         .values_list("table_id", "user_id", "sockets")
     ]
     processes = sorted({process for _t, _u, names in rows for _name, process in names if process})
+    for process in list(_missing_since):
+        if process not in processes:
+            del _missing_since[process]  # no seat names it any more: nothing left to drop
     if not processes:
         return 0
     try:

@@ -101,6 +101,24 @@ def test_a_socket_not_heard_of_for_minutes_stops_keeping_the_table_going(bacc_ti
     assert tick() == 1
 
 
+def test_rows_of_sockets_gone_for_an_hour_are_deleted_when_someone_enters(bacc_tier, make_player):
+    """A socket whose close was never recorded (its process was killed) left an open row for good."""
+    alice, bob = make_player(coins=1000), make_player(coins=1000)
+    table = services.round_enter(tier_id=bacc_tier.pk, user=alice)
+    killed, closed, quiet = (watch(table, alice, f"test-{name}") for name in ("killed", "closed", "quiet"))
+    services.round_presence(table_id=table.pk, user=alice, channel=closed, connected=False)
+    hour_ago = timezone.now() - timezone.timedelta(minutes=61)
+    Viewer.objects.filter(channel=killed).update(seen_at=hour_ago)
+    Viewer.objects.filter(channel=closed).update(left_at=hour_ago)
+    Viewer.objects.filter(channel=quiet).update(seen_at=timezone.now() - timezone.timedelta(minutes=59))
+
+    watch(table, bob)
+    assert set(Viewer.objects.filter(table=table).values_list("user_id", "channel")) == {
+        (alice.pk, quiet),
+        (bob.pk, Viewer.objects.get(user=bob).channel),
+    }
+
+
 def test_an_idle_table_lets_its_last_round_finish_and_opens_no_next(bacc_tier, make_player):
     alice = make_player(coins=1000)
     table, rnd = open_round(bacc_tier, alice)

@@ -90,3 +90,16 @@ async def test_a_table_socket_marks_its_process_alive(long_tier, make_player):  
     finally:
         await comm.disconnect()
         client.close()
+
+
+def test_a_dead_process_is_forgotten_once_no_seat_names_it(long_tier, make_player, alive_keys):  # noqa: F811
+    """The sweeping worker lives for days and ASGI processes come and go: their records must not pile up."""
+    alice = make_player()
+    table = services.table_quick_start(tier_id=long_tier.pk, user=alice)
+    services.table_presence(table_id=table.pk, user=alice, connected=True, channel=DEAD)
+    presence.presence_sweep(force=True, now=1000.0)
+    assert set(presence._missing_since) == {"a" * 32}
+    assert presence.presence_sweep(force=True, now=1000.0 + presence.DEAD_AFTER) == 1  # its last name
+
+    presence.presence_sweep(force=True, now=2000.0)  # no seat names any process now
+    assert presence._missing_since == {}
