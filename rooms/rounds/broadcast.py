@@ -15,8 +15,11 @@ only once the round shows its result.
 
 from __future__ import annotations
 
+import asyncio
+import collections
 import hashlib
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -25,6 +28,7 @@ from django.db.models import F, Sum
 
 import games
 from rooms.rounds.models import Bet, Round, Shoe
+from rooms.tables.fanout import serving_loop
 from rooms.tables.models import Table
 
 logger = logging.getLogger(__name__)
@@ -110,14 +114,24 @@ def _round_payload(rnd: Round, engine) -> dict:
     }
 
 
-def public_state(table: Table) -> dict:
-    """Return the ``state`` every viewer of ``table`` shares (``you`` and ``mine`` still empty)."""
+_UNREAD = object()
+
+
+def public_state(table: Table, rnd: Round | None | object = _UNREAD) -> dict:
+    """Return the ``state`` every viewer of ``table`` shares (``you`` and ``mine`` still empty).
+
+    ``rnd``: the table's live round (with its shoe) as the caller holds it, saved, so it is not read again.
+    """
     tier = table.tier
     slug = tier.game.slug
     engine = engine_for(slug)
-    rnd = live_round(table.pk)
+    if rnd is _UNREAD:
+        rnd = live_round(table.pk)
     config = rnd.config if rnd is not None else tier_config(tier)
-    shoes = list(Shoe.objects.filter(table=table).order_by("-number")[:2])
+    shoes = Shoe.objects.filter(table=table).order_by("-number")
+    if rnd is not None and rnd.phase != Round.Phase.RESULT:
+        shoes = shoes.defer("state")  # the roads come from the round: no shoe's cards are decoded
+    shoes = list(shoes[:2])
     current = shoes[0] if shoes else None
     if rnd is not None and rnd.phase != Round.Phase.RESULT:
         roads = rnd.roads  # the coup being dealt is not on the road until its result shows
@@ -170,9 +184,12 @@ def user_stakes(round_id: int | None, user_id: int) -> dict[str, int]:
     return {row["area"]: int(row["total"]) for row in rows}
 
 
-def user_part(*, seq: int, round_id: int | None, user_id: int, balance: int | None) -> dict:
-    """Return one player's own part of the state: their stakes this round and their balance."""
-    stakes = user_stakes(round_id, user_id)
+def user_part(
+    *, seq: int, round_id: int | None, user_id: int, balance: int | None, stakes: dict[str, int] | None = None
+) -> dict:
+    """Return one player's own part of the state: their stakes this round (read unless given) and their balance."""
+    if stakes is None:
+        stakes = user_stakes(round_id, user_id)
     return {
         "seq": seq,
         "round": round_id,
@@ -201,23 +218,42 @@ def balances_of(user_ids) -> dict[int, int]:
     return dict(Account.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "balance"))
 
 
-def round_changed(table: Table, *, users=(), payouts: list[dict] | None = None) -> int:
+def round_changed(
+    table: Table,
+    *,
+    users=(),
+    payouts: list[dict] | None = None,
+    bumped: bool = False,
+    rnd: Round | None | object = _UNREAD,
+    stakes: dict[int, dict[str, int]] | None = None,
+) -> int:
     """Bump the table's event sequence and send the public state (and ``users``' parts) after commit.
 
     Call once, last, in a service that changed the table (under its row lock).
     ``payouts`` (one ``payout`` message per bettor, with ``"user"``) follow the
-    state and carry the same ``seq``.
+    state and carry the same ``seq``. What the caller already holds is not read
+    again: ``bumped``, the seq was moved on with the table's lock
+    (``lock_table(bump=True)``); ``rnd``, the live round, saved; ``stakes``,
+    a user's stakes on it by area.
     """
-    Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
-    table.refresh_from_db(fields=["seq"])
-    public = public_state(table)
+    if not bumped:
+        Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
+        table.refresh_from_db(fields=["seq"])
+    public = public_state(table, rnd)
     seq = table.seq
     round_id = public["round"]["id"] if public["round"] else None
     users = set(users) | {p["user"] for p in payouts or []}
     balances = balances_of(users)
+    stakes = stakes or {}
     messages: list[tuple[str, dict]] = []
     for user_id in sorted(users):
-        part = user_part(seq=seq, round_id=round_id, user_id=user_id, balance=balances.get(user_id, 0))
+        part = user_part(
+            seq=seq,
+            round_id=round_id,
+            user_id=user_id,
+            balance=balances.get(user_id, 0),
+            stakes=stakes.get(user_id) if round_id is not None else None,
+        )
         messages.append((user_group(table.pk, user_id), {"type": "round.part", "part": part}))
     messages.append((watch_group(table.pk), {"type": "round.public", "state": public}))
     for payout in payouts or []:
@@ -229,11 +265,62 @@ def round_changed(table: Table, *, users=(), payouts: list[dict] | None = None) 
 
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:
-    """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change."""
+    """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change.
+
+    A thread running a round socket's call (a bet: ``fanout.serving``) hands
+    them to that socket's event loop (``_LoopSender``) and goes on: the
+    table's next bet does not wait for the sends. One loop sends its changes
+    one after another in the order they were handed over, which for one table
+    is the order of its commits (its calls run one at a time). Anywhere else
+    (the clock, the payout worker, a view) they are sent here and awaited.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = serving_loop()
+    if loop is not None and _LoopSender.of(loop).hand(layer, messages):
+        return
     async_to_sync(_send_all)(layer, messages)
+
+
+class _LoopSender:
+    """Sends the changes handed over from threads on one event loop, one change after another, in order."""
+
+    _senders: dict[int, _LoopSender] = {}
+    _lock = threading.Lock()
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> _LoopSender:
+        sender = cls._senders.get(id(loop))
+        if sender is None or sender.loop is not loop:
+            with cls._lock:
+                sender = cls._senders.get(id(loop))
+                if sender is None or sender.loop is not loop:
+                    sender = cls._senders[id(loop)] = cls(loop)
+        return sender
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: collections.deque = collections.deque()  # touched on the loop only
+        self.task: asyncio.Task | None = None
+
+    def hand(self, layer, messages: list[tuple[str, dict]]) -> bool:
+        """Queue one change's messages (from any thread); False if the loop has closed."""
+        try:
+            self.loop.call_soon_threadsafe(self._add, layer, messages)
+        except RuntimeError:  # the loop closed meanwhile
+            return False
+        return True
+
+    def _add(self, layer, messages: list[tuple[str, dict]]) -> None:
+        self.waiting.append((layer, messages))
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._drain(), name="round-broadcast")
+
+    async def _drain(self) -> None:
+        while self.waiting:
+            layer, messages = self.waiting.popleft()
+            await _send_all(layer, messages)
 
 
 async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:

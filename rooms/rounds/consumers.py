@@ -9,6 +9,7 @@ whole view. It holds no game state of its own beyond that merge.
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from channels.db import database_sync_to_async
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from rooms.rounds import selectors, services
 from rooms.rounds.broadcast import merge, user_group, watch_group
 from rooms.tables import consumers as table_sockets
+from rooms.tables.broadcast import frame_text
 from rooms.tables.consumers import CLOSE_ANONYMOUS, CLOSE_NO_TABLE, DATABASE_ERRORS, TableConsumer
 from rooms.tables.models import Table
 from rooms.tables.timers import timers_ensure_started
@@ -45,6 +47,11 @@ class RoundConsumer(TableConsumer):
         self.user = self.scope.get("user")
         self.groups_joined: list[str] = []
         self.seq = 0
+        # The table socket's seq order (``TableConsumer._in_order``): a change ahead of a missing seq
+        # is held a moment for it.
+        self.held: dict[int, list[str]] = {}
+        self.held_timer: asyncio.TimerHandle | None = None
+        self.sending = asyncio.Lock()
         self.last_bet_seq: int | None = None
         self.public: dict | None = None
         self.part: dict | None = None
@@ -122,11 +129,19 @@ class RoundConsumer(TableConsumer):
     # --- outgoing -------------------------------------------------------------
 
     async def round_public(self, event: dict) -> None:
+        """Send a change's public state merged with this player's part, in seq order.
+
+        A table's changes come from more than one process (the ASGI process of
+        a bet, another one's, the clock's and the payout worker's), so a later
+        change can overtake an earlier one: it is held until the earlier one
+        has gone out, at most ``TABLE_REORDER_WAIT``, as on the table socket.
+        """
         state = event["state"]
-        if self.public is not None and state["seq"] < self.public["seq"]:
-            return  # an older change overtaken by a newer one
-        self.public = state
-        await self._send(merge(state, self.part))
+        if state["seq"] < self.seq:
+            return  # older than what this socket already showed
+        if self.public is None or state["seq"] >= self.public["seq"]:
+            self.public = state
+        await self._in_order(state["seq"], [frame_text(merge(state, self.part))])
         if self.present and time.monotonic() - self.seen > SEEN_EVERY:
             self.seen = time.monotonic()
             try:
@@ -142,17 +157,19 @@ class RoundConsumer(TableConsumer):
         self.part = part
         if self.public is not None and self.public["seq"] == part["seq"]:
             # The public state of this change went out first with the older part: send it again.
-            await self._send(merge(self.public, part))
+            await self._in_order(part["seq"], [frame_text(merge(self.public, part))])
 
     async def round_payout(self, event: dict) -> None:
-        payout = event["payout"]
+        payout = event["payout"]  # right after the state of the same change (same seq), held with it
         if payout["seq"] < self.seq:
             # A later change (the next bet, the next round) went out first: the worker's payout
             # and the ASGI process's change reach the socket by different roads. The player must
             # still get the payout, and the socket's seq must not go back: it carries the current
             # seq, as error and pong do (its ``round`` says which round it pays).
-            payout = {**payout, "seq": self.seq}
-        await self._send(payout)
+            async with self.sending:
+                await self.send(text_data=frame_text({**payout, "seq": self.seq}))
+            return
+        await self._in_order(payout["seq"], [frame_text(payout)])
 
     async def _send_state(self) -> None:
         state = await database_sync_to_async(selectors.round_snapshot)(table_id=self.table_id, user=self.user)
@@ -166,4 +183,6 @@ class RoundConsumer(TableConsumer):
         }
         if self.part is None or part["seq"] >= self.part["seq"]:
             self.part = part
-        await self._send(state)
+        async with self.sending:
+            await self._send(state)
+            await self._send_held(everything=False)  # held changes the snapshot caught up with

@@ -26,14 +26,14 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
-from django.db.models import Max, Q, Sum
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games
 from games.base import IllegalAction, SeededRng, apply_rake
-from rooms.rounds.broadcast import engine_for, round_changed, tier_config
+from rooms.rounds.broadcast import engine_for, round_changed, tier_config, user_stakes
 from rooms.rounds.errors import (
     AreaClosed,
     BadAmount,
@@ -68,8 +68,8 @@ def _setting(name: str, default):
     return getattr(settings, name, default)
 
 
-def _lock_banker_table(table_id: int) -> Table:
-    table = lock_table(table_id)
+def _lock_banker_table(table_id: int, *, bump: bool = False) -> Table:
+    table = lock_table(table_id, bump=bump)
     if table.tier.game.family != BANKER:
         raise NotABankerTable()
     return table
@@ -179,19 +179,27 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     fell below the tier's minimum plays no new round, as a seated player may
     not press ready); then moves the coins from the wallet to escrow in one
     ledger transaction (refused if the wallet is short). Any refusal changes
-    nothing.
+    nothing: it raises out of the one transaction, which rolls back the lot
+    (the event seq bumped with the table lock included).
+
+    The statements are counted (``rooms/rounds/tests/test_queries.py``): the
+    table is locked with its seq bumped in one statement; the player's stakes
+    on the round, read once by area, serve the 限红 check, the first-bet test
+    and the broadcast's own part; the wallet and the escrow account come in
+    one read, whose balance also serves the entry rule; the bet is inserted
+    with its ledger key; the ledger posts through ``ledger_post_many``.
     """
-    from rooms.services import tier_entry_check
+    from rooms.entry import entry_refusal
     from wallets.errors import InsufficientFunds
     from wallets.models import LedgerTransaction
-    from wallets.services import house_account, ledger_post, wallet_for_user
+    from wallets.services import Posting, ledger_post_many
 
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
         raise BadAmount()
     if not isinstance(area, str):
         raise BadArea()
     with transaction.atomic(durable=True):
-        table = _lock_banker_table(table_id)
+        table = _lock_banker_table(table_id, bump=True)
         rnd = _live_round(table)
         if (
             rnd is None
@@ -217,9 +225,10 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
             raise BelowMinimum(
                 _("The smallest bet at this table is %(minimum)s coins.") % {"minimum": minimum}
             )
+        stakes = user_stakes(rnd.pk, user.pk)  # the table lock keeps them from changing meanwhile
         limit = (config.get("area_limits") or {}).get(area)
         if limit is not None:
-            mine = Bet.objects.filter(round=rnd, user=user, area=area).aggregate(s=Sum("amount"))["s"] or 0
+            mine = stakes.get(area, 0)
             if mine + amount > limit:
                 raise OverAreaLimit(
                     _(
@@ -235,21 +244,35 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                 _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
                 % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
             )
-        if not Bet.objects.filter(round=rnd, user=user).exists():
-            tier_entry_check(tier=table.tier, user=user)
-        wallet = wallet_for_user(user=user)
+        wallet, escrow = _bet_accounts(user)
+        if not stakes:
+            # The tier's entry rule on the first bet of a round, on the balance just read
+            # (as ``tier_entry_check`` reads it: unlocked; the ledger below refuses an overdraft).
+            refusal = entry_refusal(
+                tier=table.tier,
+                authenticated=bool(user.is_authenticated),
+                balance=wallet.balance if wallet is not None else 0,
+            )
+            if refusal is not None:
+                raise refusal
+        if wallet is None or escrow is None:
+            from wallets.services import house_account, wallet_for_user
+
+            wallet = wallet or wallet_for_user(user=user)
+            escrow = escrow or house_account(code="escrow")
+        bet_key = _insert_bet(rnd, user, area, amount)
         try:
-            with transaction.atomic():
-                bet = Bet.objects.create(round=rnd, user=user, area=area, amount=amount)
-                bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
-                bet.save(update_fields=["ledger_key"])
-                ledger_post(
-                    key=bet.ledger_key,
-                    kind=LedgerTransaction.Kind.BET,
-                    legs=[(wallet, -amount), (house_account(code="escrow"), amount)],
-                    reference=f"round:{rnd.pk}",
-                    memo=f"table {table.pk} round {rnd.number}: {amount} on {area}",
-                )
+            ledger_post_many(
+                postings=[
+                    Posting(
+                        key=bet_key,
+                        kind=LedgerTransaction.Kind.BET,
+                        legs=[(wallet, -amount), (escrow, amount)],
+                        reference=f"round:{rnd.pk}",
+                        memo=f"table {table.pk} round {rnd.number}: {amount} on {area}",
+                    )
+                ]
+            )
         except InsufficientFunds as exc:
             raise InsufficientCoins(
                 _("You have %(balance)s coins; that bet needs %(amount)s.")
@@ -258,7 +281,45 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         rnd.area_totals = {**rnd.area_totals, area: rnd.area_totals.get(area, 0) + amount}
         rnd.staked += amount
         rnd.save(update_fields=["area_totals", "staked"])
-        return round_changed(table, users=[user.pk])
+        stakes[area] = stakes.get(area, 0) + amount
+        return round_changed(table, users=[user.pk], bumped=True, rnd=rnd, stakes={user.pk: stakes})
+
+
+def _bet_accounts(user) -> tuple:
+    """The player's wallet and the escrow account in one read; either None when it does not exist yet."""
+    from wallets.models import Account
+
+    wallet = escrow = None
+    for account in Account.objects.filter(Q(user_id=user.pk) | Q(code="escrow")):
+        if account.user_id == user.pk:
+            wallet = account
+        elif account.code == "escrow":
+            escrow = account
+    return wallet, escrow
+
+
+def _insert_bet(rnd: Round, user, area: str, amount: int) -> str:
+    """Insert the bet with its ledger key ``round:<round>:bet:<bet>``; return the key.
+
+    On PostgreSQL in one statement: the bet's id is drawn from its sequence
+    first, so the key that names it goes in with the row.
+    """
+    if connection.vendor != "postgresql":
+        bet = Bet.objects.create(round=rnd, user=user, area=area, amount=amount)
+        bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
+        bet.save(update_fields=["ledger_key"])
+        return bet.ledger_key
+    qn = connection.ops.quote_name
+    table = qn(Bet._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH n AS (SELECT nextval(pg_get_serial_sequence(%s, 'id')) AS id) "
+            f"INSERT INTO {table} ({qn('id')}, {qn('round_id')}, {qn('user_id')}, {qn('area')}, "
+            f"{qn('amount')}, {qn('ledger_key')}, {qn('created_at')}) "
+            f"SELECT n.id, %s, %s, %s, %s, %s || n.id, %s FROM n RETURNING {qn('ledger_key')}",
+            [Bet._meta.db_table, rnd.pk, user.pk, area, amount, f"round:{rnd.pk}:bet:", timezone.now()],
+        )
+        return cursor.fetchone()[0]
 
 
 # --- the clock ------------------------------------------------------------------

@@ -148,6 +148,12 @@ class serving:  # noqa: N801 - used like a function: ``with serving(loop): ...``
         _serving.loop = self.previous
 
 
+def serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop whose socket's call this thread is running (``serving``), if it is still open."""
+    loop = getattr(_serving, "loop", None)
+    return loop if loop is not None and not loop.is_closed() else None
+
+
 def _serving_fanout(address: str) -> TableFanout | None:
     loop = getattr(_serving, "loop", None)
     if loop is None or loop.is_closed():

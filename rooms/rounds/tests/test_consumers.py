@@ -288,3 +288,43 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     got = await next_of(comm, "payout")
     assert got == {**payout, "seq": state["seq"]}
     await comm.disconnect()
+
+
+async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(bacc_tier, make_player, settings):
+    """A change from another process (the clock, the payout worker) can arrive before an earlier one.
+
+    The socket holds it until the earlier one has gone out, as the table
+    socket does (docs/protocol.md, "Sequence numbers and resync"), so the
+    player sees both, in order, instead of the later one and a gap.
+    """
+    from channels.layers import get_channel_layer
+
+    from rooms.rounds.broadcast import watch_group
+
+    settings.TABLE_REORDER_WAIT = 3.0
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    seq = state["seq"]
+    public = {**state, "you": None}
+    layer = get_channel_layer()
+
+    def change(n: int, total: int) -> dict:
+        rnd = {**public["round"], "areas": [{**a, "total": total} for a in public["round"]["areas"]]}
+        return {"type": "round.public", "state": {**public, "seq": n, "round": rnd}}
+
+    await layer.group_send(watch_group(table.pk), change(seq + 2, 300))
+    assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 has not gone out yet
+    await layer.group_send(watch_group(table.pk), change(seq + 1, 100))
+    first, second = await next_of(comm, "state"), await next_of(comm, "state")
+    assert [(s["seq"], s["round"]["areas"][0]["total"]) for s in (first, second)] == [
+        (seq + 1, 100),
+        (seq + 2, 300),
+    ]
+    assert first["you"] == second["you"] == {"balance": 1000, "stakes": {}, "staked": 0}
+
+    # A change whose predecessor never comes goes out after the wait; the client resyncs on the gap.
+    settings.TABLE_REORDER_WAIT = 0.2
+    await layer.group_send(watch_group(table.pk), change(seq + 4, 400))
+    late = await next_of(comm, "state")
+    assert late["seq"] == seq + 4
+    await comm.disconnect()

@@ -77,7 +77,11 @@ def test_an_ended_session_links_the_badge_to_the_log_in_page_and_back(
         # The player logs out in another tab: this table's socket is closed with 4401.
         other = context.new_page()
         other.goto(f"{live_asgi}/")
-        other.click("form[action$='/logout/'] button[type=submit]")
+        # Close the tab only once the log-out's redirect has landed: Chromium can leave a
+        # page.close() that races a navigation's commit unanswered for ever (Playwright
+        # issue 41900), which hung this test, and with it the whole run, once in a while.
+        with other.expect_navigation(url=f"{live_asgi}/"):
+            other.click("form[action$='/logout/'] button[type=submit]")
         other.close()
 
         table.wait_for_selector("#connection[data-status=closed]", timeout=15000)

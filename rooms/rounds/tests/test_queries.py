@@ -1,0 +1,78 @@
+"""What one 百家乐 (baccarat) bet costs the database, and that its cheaper broadcast shows the same state.
+
+A table's bets run one at a time under its row lock (and one at a time in
+its lane of the ASGI process), so the work of one bet bounds the bets a table
+takes per second (bench/README.md, ``bench/load.py --game baccarat``). This
+pins the statements of ``round_bet`` so that a change which adds one is a
+conscious decision (update the number and say why).
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from rooms.rounds import broadcast, selectors, services
+from rooms.rounds.tests.conftest import open_round
+from wallets.services import house_account
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
+
+# Lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING; read
+# the live round with its shoe; the bettor's stakes on the round by area (限红, first bet, the
+# bettor's part of the broadcast); the wallet and escrow accounts (their balance also serves
+# the entry rule on a first bet); insert the bet with its ledger key; the ledger: the key's
+# replay check, the transaction, the wallet's lock then escrow's (the global order), both
+# balances, the entries; save the round's totals; the broadcast: the table's last two shoes
+# (without their cards while betting) and the bettor's balance. Before (30 Nov 2026): 24, and
+# 25 on a player's first bet of a round (the wallet read twice, the round's and the table's
+# rows read again for the broadcast, the bet inserted then updated with its key, the stakes
+# summed three times).
+STATEMENTS_PER_BET = 14
+# BEGIN, COMMIT and the ledger's savepoint (SAVEPOINT, RELEASE); before: eight.
+TRANSACTION_CONTROL_PER_BET = 4
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
+
+
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
+def test_one_bet_costs_a_fixed_number_of_statements(bacc_tier, make_player):
+    alice, bob = make_player(10_000), make_player(10_000)
+    table, _rnd = open_round(bacc_tier, alice)
+    house_account(code="escrow")  # made once ever, by the first bet of all (two statements more)
+    counts, control = [], []
+    # First bets and later ones, on one area and on another, by two players.
+    for user, area in [
+        (alice, "player"),
+        (alice, "player"),
+        (bob, "banker"),
+        (alice, "tie"),
+        (bob, "banker"),
+    ]:
+        with CaptureQueriesContext(connection) as queries:
+            services.round_bet(table_id=table.pk, user=user, area=area, amount=10)
+        sql = [q["sql"] for q in queries.captured_queries]
+        counts.append(len([q for q in sql if not q.startswith(TRANSACTION_CONTROL)]))
+        control.append(len([q for q in sql if q.startswith(TRANSACTION_CONTROL)]))
+    assert set(counts) == {STATEMENTS_PER_BET}, counts
+    assert set(control) == {TRANSACTION_CONTROL_PER_BET}, control
+
+
+def test_the_broadcast_of_a_bet_is_the_state_a_resync_reads(bacc_tier, make_player, monkeypatch):
+    alice, bob = make_player(10_000), make_player(10_000)
+    table, _rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=bob, area="banker", amount=30)
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    services.round_bet(table_id=table.pk, user=alice, area="player", amount=20)
+    services.round_bet(table_id=table.pk, user=alice, area="player", amount=10)
+
+    (part_group, part), (public_group, public) = sent[-2:]
+    assert (part_group, public_group) == (
+        broadcast.user_group(table.pk, alice.pk),
+        broadcast.watch_group(table.pk),
+    )
+    shown = broadcast.merge(public["state"], part["part"])
+    fresh = selectors.round_snapshot(table_id=table.pk, user=alice)
+    assert shown == fresh
+    assert shown["you"] == {"balance": 9_970, "stakes": {"player": 30}, "staked": 30}
+    totals = {a["area"]: (a["total"], a["mine"]) for a in shown["round"]["areas"]}
+    assert totals["player"] == (30, 30) and totals["banker"] == (30, 0)
