@@ -19,7 +19,7 @@ from rooms.rounds import selectors, services
 from rooms.rounds.broadcast import merge, user_group, watch_group
 from rooms.tables import consumers as table_sockets
 from rooms.tables.broadcast import frame_text
-from rooms.tables.consumers import CLOSE_ANONYMOUS, CLOSE_NO_TABLE, TableConsumer
+from rooms.tables.consumers import CLOSE_ANONYMOUS, CLOSE_NO_TABLE, DATABASE_ERRORS, TableConsumer
 from rooms.tables.models import Table
 from rooms.tables.timers import timers_ensure_started
 
@@ -66,7 +66,12 @@ class RoundConsumer(TableConsumer):
             return
         if await self._refused_over_cap():
             return
-        if not await database_sync_to_async(_is_banker_table)(self.table_id):
+        try:
+            banker = await database_sync_to_async(_is_banker_table)(self.table_id)
+        except DATABASE_ERRORS:
+            await self._refuse_for_now(opened=False)
+            return
+        if not banker:
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -74,13 +79,20 @@ class RoundConsumer(TableConsumer):
         for group in (watch_group(self.table_id), user_group(self.table_id, self.user.pk)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
-        await database_sync_to_async(services.round_presence)(
-            table_id=self.table_id, user=self.user, channel=self.channel_name, connected=True
-        )
-        self.present = True
-        self.seen = time.monotonic()
-        await self.accept()
-        await self._send_state()
+        opened = False
+        try:
+            await database_sync_to_async(services.round_presence)(
+                table_id=self.table_id, user=self.user, channel=self.channel_name, connected=True
+            )
+            self.present = True
+            self.seen = time.monotonic()
+            await self.accept()
+            opened = True
+            await self._send_state()
+        except DATABASE_ERRORS:
+            # Unrecorded, the socket would not keep the table dealing: the page reconnects.
+            await self._refuse_for_now(opened=opened)  # ``disconnect`` leaves the groups
+            return
         self._session_watch_arm()
 
     async def disconnect(self, code: int) -> None:
@@ -92,9 +104,14 @@ class RoundConsumer(TableConsumer):
         self._end_local()
         if getattr(self, "present", False):
             self.present = False
-            await database_sync_to_async(services.round_presence)(
-                table_id=self.table_id, user=self.user, channel=self.channel_name, connected=False
-            )
+            try:
+                await database_sync_to_async(services.round_presence)(
+                    table_id=self.table_id, user=self.user, channel=self.channel_name, connected=False
+                )
+            except DATABASE_ERRORS:
+                # The row stops counting once it is not seen for ROUNDS_VIEWER_STALE_SECONDS; the
+                # groups must still be left.
+                await self._database_failed("a socket's close", tell=False)
         groups, self.groups_joined = getattr(self, "groups_joined", []), []
         for group in groups:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -127,7 +144,11 @@ class RoundConsumer(TableConsumer):
         await self._in_order(state["seq"], [frame_text(merge(state, self.part))])
         if self.present and time.monotonic() - self.seen > SEEN_EVERY:
             self.seen = time.monotonic()
-            await database_sync_to_async(services.round_presence_seen)(channel=self.channel_name)
+            try:
+                await database_sync_to_async(services.round_presence_seen)(channel=self.channel_name)
+            except DATABASE_ERRORS:  # the state went out; the next broadcast after SEEN_EVERY notes it
+                self.seen = 0.0
+                await self._database_failed("noting a watching socket", tell=False)
 
     async def round_part(self, event: dict) -> None:
         part = event["part"]

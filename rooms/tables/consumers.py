@@ -55,7 +55,12 @@ CLOSE_ANONYMOUS = 4401
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOODING = 4408
 CLOSE_TOO_MANY_SOCKETS = 4429
+CLOSE_TRY_AGAIN = 1013  # the database failed while the socket opened: the page reconnects with backoff
 CLOSE_FAILED = 1011  # the code ``disconnect`` is given for a socket that failed (nothing is sent)
+
+# The database connection failed under a call (PostgreSQL restarted or failed over, a backend was
+# terminated): PostgreSQL rolled the call's transaction back, and the thread drops the connection.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 # Table and round sockets one user may hold open in one ASGI process (``TABLE_SOCKETS_PER_USER``).
 # The rate limit is per socket: without a cap a player multiplied it, and the table's row lock
@@ -415,6 +420,7 @@ async def _pump(source, inbox: asyncio.Queue) -> None:
 class TableConsumer(AsyncWebsocketConsumer):
     # The messages this socket understands; a subclass for another kind of table swaps it.
     shapes: dict[str, dict[str, type]] = SHAPES
+    seat_unsure = False  # a seat change could not be followed (the database failed); ``resync`` follows it
 
     async def __call__(self, scope, receive, send) -> None:
         """Handle the socket's, the channel layer's and the table fan-out's messages, one at a time, in order.
@@ -554,7 +560,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         # A house-banked table's socket is /ws/rounds/<id>/; here it is no table (its row lock
         # serialises the round's bets, and this socket would take it for nothing).
         seated = Table.objects.filter(pk=self.table_id, tier__game__family="seated")
-        if not await self._db(seated.exists)():
+        try:
+            exists = await self._db(seated.exists)()
+        except DATABASE_ERRORS:
+            await self._refuse_for_now(opened=False)
+            return
+        if not exists:
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return
@@ -565,12 +576,31 @@ class TableConsumer(AsyncWebsocketConsumer):
             logger.warning("could not mark this ASGI process alive", exc_info=True)
         # Mark the seat connected before the socket opens, so no timer plays for a player
         # whose page is already there.
-        self.recorded = await self._db(services.table_presence)(
-            table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
-        )
-        await self.accept()
-        await self._follow_seat()
+        opened = False
+        try:
+            self.recorded = await self._db(services.table_presence)(
+                table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
+            )
+            await self.accept()
+            opened = True
+            await self._follow_seat()
+        except DATABASE_ERRORS:
+            await self._refuse_for_now(opened=opened)  # a recorded name goes with ``disconnect``
+            return
         self._session_watch_arm()
+
+    async def _refuse_for_now(self, *, opened: bool) -> None:
+        """The database failed while the socket opened: close it with 1013, which the page retries.
+
+        Before, the failure ended the handshake (the browser saw 1006) or the
+        open socket (1011) with a server error logged for a passing outage. A
+        socket whose connect was not recorded on its seat cannot go on: timers
+        would play for a player whose page is there.
+        """
+        await self._database_failed("a socket's connect", tell=False)
+        if not opened:
+            await self.accept()  # a close code can only follow an open socket
+        await self.close(code=CLOSE_TRY_AGAIN)
 
     async def disconnect(self, code: int) -> None:
         """The socket closed (or failed, ``__call__``): forget it here, on its seat, then in the table's group.
@@ -595,7 +625,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         except TableError:
             pass
-        except (OperationalError, InterfaceError):
+        except DATABASE_ERRORS:
             # Left on the seat, the name would keep the player connected for as long as this
             # process lives: try again from this process's loop until the database answers.
             logger.warning(
@@ -621,7 +651,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._error("rate_limited", _("Too many messages; slow down."))
             return
         self.refused = 0
-        if await self._session_ended():
+        try:
+            ended = await self._session_ended()
+        except DATABASE_ERRORS:
+            # Not known whether the session still signs the user in: the message is refused
+            # below (once its ``ref`` is known) rather than run unchecked; asked again next time.
+            await self._database_failed("a session check", tell=False)
+            ended = None
+        if ended:
             await self.close(code=CLOSE_ANONYMOUS)
             return
         if text_data is None:
@@ -653,17 +690,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         if extra or wrong:
             await self._error("malformed", _("That message has missing or unexpected fields."), ref=ref)
             return
+        # A well-formed message's refusal answers its seq (an act's or a bet's): before, a failed
+        # bet's ``unavailable`` came with ``ref`` null.
+        ref = message.get("seq")
+        if ended is None:
+            await self._tell_unavailable(ref)
+            return
         try:
             await getattr(self, f"on_{kind}")(message)
-        except (OperationalError, InterfaceError):
-            # The database connection failed under the call (PostgreSQL restarted, a backend was
-            # terminated): PostgreSQL rolled its transaction back (had the COMMIT itself gone
-            # through, the change's broadcast says so). The thread drops the broken connection
-            # after the call; the socket stays, and the player may try again.
-            logger.warning("table %s: a %s call failed on the database", self.table_id, kind, exc_info=True)
-            await self._error(
-                "unavailable", _("The server could not do that just now. Please try again."), ref=ref
-            )
+        except DATABASE_ERRORS:
+            await self._database_failed(f"a {kind} call", ref=ref)
+
+    async def _database_failed(self, what: str, *, ref: int | None = None, tell: bool = True) -> None:
+        """The database connection failed under ``what`` (called in its ``except DATABASE_ERRORS``).
+
+        PostgreSQL rolled its transaction back (had the COMMIT itself gone
+        through, the change's broadcast says so) and the thread drops the broken
+        connection after the call. The socket stays: it is logged as a warning
+        and, with ``tell``, the player gets error ``unavailable`` and may try again.
+        """
+        logger.warning("table %s: %s failed on the database", self.table_id, what, exc_info=True)
+        if tell:
+            await self._tell_unavailable(ref)
+
+    async def _tell_unavailable(self, ref: int | None) -> None:
+        await self._error(
+            "unavailable", _("The server could not do that just now. Please try again."), ref=ref
+        )
 
     # --- how many sockets a user holds ------------------------------------------------
 
@@ -726,14 +779,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         now = time.monotonic()
         if not force and now - self.session_checked < session_recheck_seconds():
             return False
-        self.session_checked = now
+        previous, self.session_checked = self.session_checked, now
         key = (self.scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME)
-        return await self._db(session_user_id)(key) != self.user.pk
+        try:
+            return await self._db(session_user_id)(key) != self.user.pk
+        except DATABASE_ERRORS:
+            self.session_checked = previous  # not asked: ask again before the next message
+            raise
 
     async def session_check(self, event: dict) -> None:
         """The recheck interval passed: close the socket (4401) if its session has ended."""
         self.session_timer = None
-        if await self._session_ended(force=True):
+        try:
+            ended = await self._session_ended(force=True)
+        except DATABASE_ERRORS:
+            # A silent socket has nothing to be told; its next message is refused until a check
+            # answers (``receive``), and the timer asks again at the next interval.
+            await self._database_failed("a session recheck", tell=False)
+            ended = False
+        if ended:
             await self.close(code=CLOSE_ANONYMOUS)
             return
         self._session_watch_arm()
@@ -760,6 +824,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._call(services.table_act, ref=seq, action=action, client_seq=seq)
 
     async def on_resync(self, message: dict) -> None:
+        if self.seat_unsure:
+            await self._follow_seat()  # a seat change this socket could not follow
+            return
         await self._send_state()
 
     async def on_ready(self, message: dict) -> None:
@@ -790,7 +857,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """Send this socket's frames of a change (serialised once by the sender), or follow a seat change."""
         frames = self._frames_of(event)
         if frames is None:
-            await self._follow_seat()
+            await self._refollow_seat()
             return
         await self._in_order(event["seq"], frames)
 
@@ -807,7 +874,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_resync(self, event: dict) -> None:
         """This process's fan-out lost Redis for a while: send the whole current state, as ``resync`` does."""
         if self.group is not None:
-            await self._send_state()
+            try:
+                await self._send_state()
+            except DATABASE_ERRORS:
+                await self._database_failed("a resync after a lost subscription")
 
     async def table_event(self, event: dict) -> None:
         """Forward a broadcast built per group, unless it shows this user's seat changed (then follow it)."""
@@ -815,7 +885,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if (self.seat is not None and event.get("user") != mine) or (
             self.seat is None and mine in event.get("seat_users", ())
         ):
-            await self._follow_seat()
+            await self._refollow_seat()
             return
         texts = []
         for payload in event["events"]:
@@ -890,6 +960,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         for text in texts:
             await self.send(text_data=text)
 
+    async def _refollow_seat(self) -> None:
+        """A broadcast shows this user's seat changed: follow it, or tell the player it could not be followed.
+
+        A database failure here ended the socket (1011). Now the socket stays:
+        it keeps showing what it showed, a later change that shows the seat
+        changed tries again, and so does the client's ``resync``
+        (``seat_unsure``), which the ``unavailable`` error asks for.
+        """
+        try:
+            await self._follow_seat()
+        except DATABASE_ERRORS:
+            self.seat_unsure = True
+            await self._database_failed("following a seat change")
+
     async def _follow_seat(self) -> None:
         """Note the seat this user holds here (or none: a spectator), follow the table, and resync.
 
@@ -922,6 +1006,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.fanout = fanout_for(self.channel_layer)
             if self.fanout is not None:
                 await self.fanout.join(self.table_id, self.frames_inbox)  # subscribed when it returns
+        self.seat_unsure = False
         await self._send_state()
 
     async def _send_state(self) -> None:
@@ -983,7 +1068,7 @@ async def _forget_later(table_id: int, user, channel: str) -> None:
             return
         except TableError:
             return
-        except (OperationalError, InterfaceError):
+        except DATABASE_ERRORS:
             delay = min(delay * 2, FORGET_RETRY_MAX)
 
 

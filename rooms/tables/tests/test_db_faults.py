@@ -173,3 +173,218 @@ async def test_a_close_the_database_could_not_record_is_recorded_when_it_answers
         await asyncio.sleep(0.05)
     assert seat.sockets == [] and not seat.connected and seat.away_since is not None
     await sync_to_async(close_own_connection)()
+
+
+def losing_the_connection_once(real):
+    """``real``, whose first call first loses its database connection (its backend terminated).
+
+    The call then fails as it would in a restart of PostgreSQL: with an
+    ``OperationalError`` from its first query.
+    """
+    killed = []
+
+    def call(*args, **kwargs):
+        if not killed:
+            connection.ensure_connection()
+            killed.append(connection.connection.info.backend_pid)
+            terminate(killed)
+        return real(*args, **kwargs)
+
+    call.killed = killed
+    return call
+
+
+def failing_once(real):
+    """``real``, whose first call fails as a call on a connection the server has closed does."""
+    from django.db import OperationalError
+
+    killed = []
+
+    def call(*args, **kwargs):
+        if not killed:
+            killed.append(True)
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    call.killed = killed
+    return call
+
+
+async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """The periodic recheck of a silent socket ended it with 1011 (a server error) when PostgreSQL blinked."""
+    from channels.layers import channel_layers
+
+    from rooms.tables import consumers
+
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await next_of(comm, "state")
+    [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
+    failing = losing_the_connection_once(consumers.session_user_id)
+    monkeypatch.setattr(consumers, "session_user_id", failing)
+    await channel_layers["default"].send(channel, {"type": "session.check"})  # the interval is up
+    await comm.send_json_to({"type": "ping"})
+    assert await next_of(comm, "pong") == {"type": "pong", "seq": state["seq"]}
+    assert failing.killed
+    # Asked again, the session still signs her in: the socket plays on, and stays on its seat.
+    await channel_layers["default"].send(channel, {"type": "session.check"})
+    await comm.send_json_to({"type": "resync"})
+    assert (await next_of(comm, "state"))["you"]["seat"] == state["you"]["seat"]
+    assert (await sync_to_async(Seat.objects.get)(user=alice)).sockets == [channel]
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_an_act_whose_session_check_fails_is_refused_and_changes_nothing(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+    settings,
+):
+    """The check before a message closed the socket (1011); the act is refused as any failed call is."""
+    from rooms.tables import consumers
+
+    settings.TABLE_SESSION_RECHECK = 0  # ask at every message
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await until_my_turn(comm)
+    before = await sync_to_async(table_record)(table.pk)
+    failing = losing_the_connection_once(consumers.session_user_id)
+    monkeypatch.setattr(consumers, "session_user_id", failing)
+
+    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] == 1 and error["seq"] == state["seq"]
+    assert await sync_to_async(table_record)(table.pk) == before  # not run unchecked
+
+    await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "add", "n": 2}})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"] + 1
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_connect_the_database_could_not_record_is_closed_with_1013_and_the_retry_works(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """It ended the handshake with a server error; now the page is told to try again, and its retry sits."""
+    from rooms.tables.tests.test_consumers import open_socket
+
+    alice = await sync_to_async(make_player)()
+    table = await sync_to_async(services.table_quick_start)(tier_id=long_tier.pk, user=alice)
+    real_presence = services.table_presence
+    failing = losing_the_connection_once(real_presence)
+    monkeypatch.setattr(services, "table_presence", failing)
+    comm = await open_socket(table.pk, alice)
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 1013}
+    await comm.disconnect()  # the browser's side of the close
+    assert failing.killed
+    seat = await sync_to_async(Seat.objects.get)(user=alice)
+    assert seat.sockets == [] and not seat.connected  # nothing of it was recorded
+
+    again = await open_socket(table.pk, alice)
+    state = await next_of(again, "state")
+    assert state["you"]["seat"] == seat.index
+    assert (await sync_to_async(Seat.objects.get)(user=alice)).connected
+    await again.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_seat_change_the_socket_could_not_follow_is_an_error_and_resync_follows_it(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """Following the player's seat after a broadcast ended the socket (1011) when the database failed."""
+    from rooms.tables import selectors
+    from rooms.tables.tests.test_consumers import latest_state
+
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await next_of(comm, "state")
+    hand = await sync_to_async(Hand.objects.get)(table=table, status="playing")
+    await sync_to_async(services.hand_cancel)(hand_id=hand.pk, reason="test")  # between hands: she may leave
+    assert (await latest_state(comm))["you"]["seat"] is not None
+    failing = losing_the_connection_once(selectors.seat_for_user)
+    monkeypatch.setattr(selectors, "seat_for_user", failing)
+    await sync_to_async(services.table_leave)(table_id=table.pk, user=alice)  # say, from another tab
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None
+
+    await comm.send_json_to({"type": "resync"})
+    assert (await next_of(comm, "state"))["you"]["seat"] is None  # a spectator now, as she is
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_resync_after_a_lost_subscription_the_database_fails_leaves_the_socket_open(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """The fan-out asks every socket for a whole state after losing Redis; a failed read ended the socket (1011)."""
+    from channels.layers import channel_layers
+
+    from rooms.tables import selectors
+
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await next_of(comm, "state")
+    [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
+    failing = losing_the_connection_once(selectors.table_snapshot)
+    monkeypatch.setattr(selectors, "table_snapshot", failing)
+    await channel_layers["default"].send(channel, {"type": "table.resync"})
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None
+    await comm.send_json_to({"type": "resync"})  # what the client does after a gap
+    assert (await next_of(comm, "state"))["seq"] == state["seq"]
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+@pytest.mark.parametrize(
+    ("message", "module", "name"),
+    [
+        ({"type": "resync"}, "selectors", "table_snapshot"),
+        ({"type": "ready"}, "services", "table_ready"),
+        ({"type": "trustee", "on": True}, "services", "table_trustee"),
+        ({"type": "leave"}, "services", "table_leave"),
+    ],
+)
+async def test_the_other_messages_the_database_fails_are_errors_on_an_open_socket(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+    message,
+    module,
+    name,
+):
+    """Handled as ``act`` is (they passed before this change too: a check that they stay so)."""
+    from rooms.tables import selectors
+
+    owner = {"selectors": selectors, "services": services}[module]
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await next_of(comm, "state")
+    before = await sync_to_async(table_record)(table.pk)
+    failing = losing_the_connection_once(getattr(owner, name))
+    monkeypatch.setattr(owner, name, failing)
+    await comm.send_json_to(message)
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None
+    assert await sync_to_async(table_record)(table.pk) == before
+    seat = await sync_to_async(Seat.objects.get)(user=alice)
+    assert seat.index == state["you"]["seat"] and not seat.trustee
+    await comm.send_json_to({"type": "ping"})
+    assert (await next_of(comm, "pong"))["seq"] == state["seq"]
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()

@@ -1,0 +1,105 @@
+"""PostgreSQL drops the round socket's connection: the socket is told to come back, or plays on.
+
+As for the table socket (rooms/tables/tests/test_db_faults.py): a failure
+while the socket opens closes it with 1013, which the page retries; a failure
+while it only notes it is still watching goes unseen; a failed bet is error
+``unavailable`` and changes nothing.
+"""
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from rooms.rounds import consumers, services
+from rooms.rounds.models import Bet, Viewer
+from rooms.rounds.tests.conftest import tick
+from rooms.rounds.tests.test_consumers import betting_table, latest_state, memory_layer, next_of, open_socket  # noqa: F401
+from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, losing_the_connection_once
+from wallets.selectors import ledger_check, wallet_balance
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_rounds"),
+]
+
+
+async def test_a_connect_the_database_could_not_record_is_closed_with_1013_and_the_retry_watches(
+    bacc_tier, make_player, monkeypatch
+):
+    """It ended the handshake with a server error; now the page is told to try again."""
+    alice = await sync_to_async(make_player)(coins=1000)
+    table = await sync_to_async(services.round_enter)(tier_id=bacc_tier.pk, user=alice)
+    failing = losing_the_connection_once(services.round_presence)
+    monkeypatch.setattr(services, "round_presence", failing)
+    comm = await open_socket(table.pk, alice)
+    ok, _ = await comm.connect()
+    assert ok
+    assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 1013}
+    await comm.disconnect()
+    assert failing.killed
+    assert not await sync_to_async(Viewer.objects.filter(left_at__isnull=True).exists)()
+
+    again = await open_socket(table.pk, alice)
+    ok, _ = await again.connect()
+    assert ok
+    assert (await next_of(again, "state"))["you"]["balance"] == 1000
+    assert await sync_to_async(Viewer.objects.filter(table=table, left_at__isnull=True).count)() == 1
+    await again.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_watching_note_the_database_fails_leaves_the_socket_playing(
+    bacc_tier, make_player, monkeypatch
+):
+    """Noting after a broadcast that the socket still watches ended it (1011), and the player saw it drop."""
+    monkeypatch.setattr(consumers, "SEEN_EVERY", 0.0)  # note it at every broadcast
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    failing = losing_the_connection_once(services.round_presence_seen)
+    monkeypatch.setattr(services, "round_presence_seen", failing)
+    await sync_to_async(tick)()  # a broadcast: the round's countdown moves on
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
+    placed = await latest_state(comm)
+    assert failing.killed
+    assert placed["you"] == {"balance": 900, "stakes": {"banker": 100}, "staked": 100}
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_bet_the_database_fails_is_an_error_and_changes_nothing(bacc_tier, make_player, monkeypatch):
+    """The error answered the bet with ``ref`` null (only an ``act``'s seq was taken): now its seq."""
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    failing = losing_the_connection_once(services.round_bet)
+    monkeypatch.setattr(services, "round_bet", failing)
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] == 1
+    assert not await sync_to_async(Bet.objects.exists)()
+    assert await sync_to_async(wallet_balance)(user=alice) == 1000
+    await comm.send_json_to({"type": "bet", "seq": 2, "area": "banker", "amount": 100})
+    assert (await latest_state(comm))["you"]["stakes"] == {"banker": 100}
+    assert await sync_to_async(ledger_check)() == []
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_resync_the_database_fails_is_an_error_on_an_open_socket(bacc_tier, make_player, monkeypatch):
+    """Handled as a bet is (it passed before this change too: a check that it stays so)."""
+    from rooms.rounds import selectors
+
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    # Raised rather than a terminated backend: the test communicator turns Channels' own
+    # ``close_old_connections`` (which drops a broken connection after the call) into a no-op.
+    failing = failing_once(selectors.round_snapshot)
+    monkeypatch.setattr(selectors, "round_snapshot", failing)
+    await comm.send_json_to({"type": "resync"})
+    error = await next_of(comm, "error")
+    assert failing.killed
+    assert error["code"] == "unavailable" and error["ref"] is None and error["seq"] == state["seq"]
+    await comm.send_json_to({"type": "resync"})
+    assert (await next_of(comm, "state"))["seq"] == state["seq"]
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
