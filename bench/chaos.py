@@ -815,18 +815,21 @@ LOG_ENTRY = re.compile(r"^(?:Internal Server Error|ERROR|CRITICAL|Task \S+ raise
 ENVIRONMENT = "too many clients already"
 
 
-def check_logs(logdir: Path) -> tuple[list[str], list[str]]:
+def check_logs(logdir: Path, sizes: dict[str, int] | None = None) -> tuple[list[str], list[str]]:
     """Every error entry in the processes' logs, summed up as its first and last lines.
 
     Returns the entries caused by the code and those caused by the host
     (PostgreSQL refusing connections: ``ENVIRONMENT``), which the report shows
     apart. An entry runs from its first line (``LOG_ENTRY``, or a traceback
-    outside any entry) to the next entry.
+    outside any entry) to the next entry. ``sizes`` (bytes per log name) reads
+    only each log's first bytes: what was written before the processes were stopped.
     """
     code: list[str] = []
     host: list[str] = []
     for path in sorted(logdir.glob("*.log")):
-        lines = path.read_text(errors="replace").splitlines()
+        with path.open("rb") as log:
+            data = log.read(sizes[path.name]) if sizes and path.name in sizes else log.read()
+        lines = data.decode(errors="replace").splitlines()
         entries: list[tuple[int, list[str]]] = []
         inside = False
         for i, line in enumerate(lines):
@@ -1141,8 +1144,11 @@ def main() -> int:
             findings.violation(f"ledger_check: {ledger[0]}", "ledger")
         hands = check_hands(list(tiers.values()), since, findings)
         hidden = check_hidden_cards(findings)
+        # The logs are judged as they stood before the stop: stopping signals each process group,
+        # so a worker's pool child killed in a task logs WorkerLostError, which is the stop's doing.
+        before_stop = {path.name: path.stat().st_size for path in logdir.glob("*.log")}
         procs.stop()
-        log_lines, host_lines = check_logs(logdir)
+        log_lines, host_lines = check_logs(logdir, before_stop)
         for line in log_lines[:40]:
             findings.violation(f"log: {line}", "server")
         # A 5xx the client saw: the host's fault only if every failed request in the logs was.
