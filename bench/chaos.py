@@ -76,6 +76,7 @@ from bench.load import (
     HOST,
     Browser,
     Processes,
+    browser_choice,
     database_ensure,
     django_setup,
     event_loop_run,
@@ -516,19 +517,7 @@ class Client:
         await sock.send({"type": "act", "seq": sock.act_seq, "action": action})
 
     def choose(self, hand: dict) -> dict:
-        """A random action among those the browser offers (斗地主's play phase: pass or the 提示 hint)."""
-        view = hand.get("view") or {}
-        hint = hand.get("hint")
-        choices = [c for c in view.get("choices") or [] if isinstance(c, dict)]
-        if self.game == "doudizhu" and view.get("phase") == "playing":
-            options = []
-            if view.get("can_pass") or any(c.get("type") == "pass" for c in choices):
-                options.append(dict(PASS))
-            if view.get("can_play") and hint and hint.get("type") == "play":
-                options.append(hint)
-        else:
-            options = choices
-        return self.rng.choice(options or [hint or dict(PASS)])
+        return browser_choice(self.game, hand, self.rng)
 
     async def on_round_state(self, sock: Socket) -> None:
         rnd = sock.state.get("round")

@@ -445,6 +445,46 @@ def act_answered(state: dict, mark: tuple, seat: int) -> bool:
     return seat not in (hand.get("actors") or ())
 
 
+async def connection_failed(stats: Stats, stop: asyncio.Event, exc: Exception) -> None:
+    """Count a socket that would not open or broke, then wait a moment before the caller reconnects.
+
+    A handshake the server refused (an HTTP status) is the server's fault and counts as an
+    error; a connection that closed, failed or timed out counts as a disconnect.
+    """
+    from websockets.exceptions import InvalidStatus
+
+    if isinstance(exc, InvalidStatus):
+        code = f"handshake_http_{exc.response.status_code}"
+        stats.errors_total[code] += 1
+        if stats.measuring:
+            stats.errors[code] += 1
+    elif not stop.is_set():
+        stats.disconnects += 1
+    if not stop.is_set():
+        await asyncio.sleep(0.5)
+
+
+def browser_choice(game: str, hand: dict, rng) -> dict:
+    """A random action among those the browser offers for this state.
+
+    The view's ``choices`` (bids, 抢地主, 加倍, pass, stakes); in 斗地主's play
+    phase pass (when allowed) or the server's 提示 ``hint``, since the browser
+    computes no plays itself; the hint, or pass, when nothing else is offered.
+    """
+    view = hand.get("view") or {}
+    hint = hand.get("hint")
+    choices = [c for c in view.get("choices") or [] if isinstance(c, dict)]
+    if game == "doudizhu" and view.get("phase") == "playing":
+        options = []
+        if view.get("can_pass") or any(c.get("type") == "pass" for c in choices):
+            options.append(dict(PASS))
+        if view.get("can_play") and hint and hint.get("type") == "play":
+            options.append(hint)
+    else:
+        options = choices
+    return rng.choice(options or [hint or dict(PASS)])
+
+
 class Bot:
     """One player: a socket to its table, the seq rule of static/js/socket.js, random legal play."""
 
@@ -507,16 +547,8 @@ class Bot:
                         reader.result()  # a closed socket raises here, as ``recv`` did
                     else:
                         reader.cancel()
-            except InvalidStatus as exc:  # the server refused the handshake: its fault, counted as an error
-                self.stats.errors_total[f"handshake_http_{exc.response.status_code}"] += 1
-                if self.stats.measuring:
-                    self.stats.errors[f"handshake_http_{exc.response.status_code}"] += 1
-                if not stop.is_set():
-                    await asyncio.sleep(0.5)
-            except (TimeoutError, ConnectionClosed, OSError):
-                if not stop.is_set():
-                    self.stats.disconnects += 1
-                    await asyncio.sleep(0.5)
+            except (InvalidStatus, TimeoutError, ConnectionClosed, OSError) as exc:
+                await connection_failed(self.stats, stop, exc)
             finally:
                 self.ws = None
 
@@ -614,21 +646,7 @@ class Bot:
         await self.send({"type": "act", "seq": self.act_seq, "action": action})
 
     def choose(self, hand: dict) -> dict:
-        """A random action among those the browser offers for this state."""
-        view = hand.get("view") or {}
-        hint = hand.get("hint")
-        choices = [c for c in view.get("choices") or [] if isinstance(c, dict)]
-        if self.game == "doudizhu" and view.get("phase") == "playing":
-            options = []
-            if view.get("can_pass") or any(c.get("type") == "pass" for c in choices):
-                options.append(dict(PASS))
-            if view.get("can_play") and hint and hint.get("type") == "play":
-                options.append(hint)
-        else:
-            options = choices
-        if not options:
-            options = [hint or dict(PASS)]
-        return self.rng.choice(options)
+        return browser_choice(self.game, hand, self.rng)
 
     async def fall_back(self) -> None:
         """After a refused act: pass when the browser would offer it, else the hint; once per state."""
@@ -759,16 +777,8 @@ class RoundBot:
                         reader.result()
                     else:
                         reader.cancel()
-            except InvalidStatus as exc:  # the server refused the handshake: its fault, counted as an error
-                self.stats.errors_total[f"handshake_http_{exc.response.status_code}"] += 1
-                if self.stats.measuring:
-                    self.stats.errors[f"handshake_http_{exc.response.status_code}"] += 1
-                if not stop.is_set():
-                    await asyncio.sleep(0.5)
-            except (TimeoutError, ConnectionClosed, OSError):
-                if not stop.is_set():
-                    self.stats.disconnects += 1
-                    await asyncio.sleep(0.5)
+            except (InvalidStatus, TimeoutError, ConnectionClosed, OSError) as exc:
+                await connection_failed(self.stats, stop, exc)
             finally:
                 self.ws = None
 
