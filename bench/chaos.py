@@ -1093,17 +1093,7 @@ def main() -> int:
         tiers, users = data_prepare(game_slugs=args.games, clients=args.clients)
         since = timezone.now()
         ports = [args.port, args.port + 1]
-        worker_name = f"{queue}@localhost"
-        procs.start(
-            "worker",
-            ["-m", "celery", "-A", "platform.celery_app", "worker", "-Q", queue, "-n", worker_name,
-             "-c", "1", "--without-mingle", "--without-gossip", "-l", "warning"],
-        )  # fmt: skip
-        procs.start(
-            "beat",
-            ["-m", "celery", "-A", "platform.celery_app", "beat", "-l", "warning",
-             "-s", str(logdir / "celerybeat-schedule")],
-        )  # fmt: skip
+        worker_name = procs.start_celery(queue)
         for i, port in enumerate(ports):
             procs.start(
                 f"asgi{i}",

@@ -133,6 +133,21 @@ class Processes:
                 continue
         return dict(used)
 
+    def start_celery(self, queue: str, workers: int = 1) -> str:
+        """Start a Celery worker on ``queue`` (``workers`` processes) and beat; return the worker's name."""
+        name = f"{queue}@localhost"
+        self.start(
+            "worker",
+            ["-m", "celery", "-A", "platform.celery_app", "worker", "-Q", queue, "-n", name,
+             "-c", str(workers), "--without-mingle", "--without-gossip", "-l", "warning"],
+        )  # fmt: skip
+        self.start(
+            "beat",
+            ["-m", "celery", "-A", "platform.celery_app", "beat", "-l", "warning",
+             "-s", str(self.logdir / "celerybeat-schedule")],
+        )  # fmt: skip
+        return name
+
     def stop(self) -> None:
         for _name, proc in self.procs:
             if proc.poll() is None:
@@ -1189,17 +1204,7 @@ def main() -> int:
             game=args.game, clients=args.clients, seats=args.seats, tables=args.tables
         )
         ports = [args.port + i for i in range(args.servers)]
-        worker_name = f"{queue}@localhost"
-        procs.start(
-            "worker",
-            ["-m", "celery", "-A", "platform.celery_app", "worker", "-Q", queue, "-n", worker_name,
-             "-c", str(args.workers), "--without-mingle", "--without-gossip", "-l", "warning"],
-        )  # fmt: skip
-        procs.start(
-            "beat",
-            ["-m", "celery", "-A", "platform.celery_app", "beat", "-l", "warning",
-             "-s", str(logdir / "celerybeat-schedule")],
-        )  # fmt: skip
+        worker_name = procs.start_celery(queue, workers=args.workers)
         for i, port in enumerate(ports):
             procs.start(
                 f"asgi{i}",

@@ -385,17 +385,7 @@ def main() -> int:
         # load.py returns a list of tier ids since its 百家乐 mode; one tier before.
         tier_id = tiers[0] if isinstance(tiers, list) else tiers
         _banker_tier, banker_table = banker_prepare()
-        worker_name = f"{queue}@localhost"
-        procs.start(
-            "worker",
-            ["-m", "celery", "-A", "platform.celery_app", "worker", "-Q", queue, "-n", worker_name,
-             "-c", "1", "--without-mingle", "--without-gossip", "-l", "warning"],
-        )  # fmt: skip
-        procs.start(
-            "beat",
-            ["-m", "celery", "-A", "platform.celery_app", "beat", "-l", "warning",
-             "-s", str(logdir / "celerybeat-schedule")],
-        )  # fmt: skip
+        worker_name = procs.start_celery(queue)
         asgi = [
             "bench/soak_asgi.py",
             "--port",

@@ -13,7 +13,7 @@ from rooms.rounds import consumers, services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import tick
 from rooms.rounds.tests.test_consumers import betting_table, latest_state, memory_layer, next_of, open_socket  # noqa: F401
-from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, losing_the_connection_once
+from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, patch_failing
 from wallets.selectors import ledger_check, wallet_balance
 
 pytestmark = [
@@ -29,8 +29,7 @@ async def test_a_connect_the_database_could_not_record_is_closed_with_1013_and_t
     """It ended the handshake with a server error; now the page is told to try again."""
     alice = await sync_to_async(make_player)(coins=1000)
     table = await sync_to_async(services.round_enter)(tier_id=bacc_tier.pk, user=alice)
-    failing = losing_the_connection_once(services.round_presence)
-    monkeypatch.setattr(services, "round_presence", failing)
+    failing = patch_failing(monkeypatch, services, "round_presence")
     comm = await open_socket(table.pk, alice)
     ok, _ = await comm.connect()
     assert ok
@@ -55,8 +54,7 @@ async def test_a_watching_note_the_database_fails_leaves_the_socket_playing(
     monkeypatch.setattr(consumers, "SEEN_EVERY", 0.0)  # note it at every broadcast
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
-    failing = losing_the_connection_once(services.round_presence_seen)
-    monkeypatch.setattr(services, "round_presence_seen", failing)
+    failing = patch_failing(monkeypatch, services, "round_presence_seen")
     await sync_to_async(tick)()  # a broadcast: the round's countdown moves on
     await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
     placed = await latest_state(comm)
@@ -70,8 +68,7 @@ async def test_a_bet_the_database_fails_is_an_error_and_changes_nothing(bacc_tie
     """The error answered the bet with ``ref`` null (only an ``act``'s seq was taken): now its seq."""
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
-    failing = losing_the_connection_once(services.round_bet)
-    monkeypatch.setattr(services, "round_bet", failing)
+    failing = patch_failing(monkeypatch, services, "round_bet")
     await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
     error = await next_of(comm, "error")
     assert failing.killed
@@ -93,8 +90,7 @@ async def test_a_resync_the_database_fails_is_an_error_on_an_open_socket(bacc_ti
     table, comm, state = await betting_table(bacc_tier, alice)
     # Raised rather than a terminated backend: the test communicator turns Channels' own
     # ``close_old_connections`` (which drops a broken connection after the call) into a no-op.
-    failing = failing_once(selectors.round_snapshot)
-    monkeypatch.setattr(selectors, "round_snapshot", failing)
+    failing = patch_failing(monkeypatch, selectors, "round_snapshot", failing_once)
     await comm.send_json_to({"type": "resync"})
     error = await next_of(comm, "error")
     assert failing.killed

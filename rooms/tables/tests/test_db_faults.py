@@ -175,39 +175,50 @@ async def test_a_close_the_database_could_not_record_is_recorded_when_it_answers
     await sync_to_async(close_own_connection)()
 
 
+def _first_call_fails(real, fail):
+    """``real``, whose first call runs ``fail(killed)`` first; ``.killed`` says whether it did."""
+    killed = []
+
+    def call(*args, **kwargs):
+        if not killed:
+            fail(killed)
+        return real(*args, **kwargs)
+
+    call.killed = killed
+    return call
+
+
 def losing_the_connection_once(real):
     """``real``, whose first call first loses its database connection (its backend terminated).
 
     The call then fails as it would in a restart of PostgreSQL: with an
     ``OperationalError`` from its first query.
     """
-    killed = []
 
-    def call(*args, **kwargs):
-        if not killed:
-            connection.ensure_connection()
-            killed.append(connection.connection.info.backend_pid)
-            terminate(killed)
-        return real(*args, **kwargs)
+    def lose(killed: list) -> None:
+        connection.ensure_connection()
+        killed.append(connection.connection.info.backend_pid)
+        terminate(killed)
 
-    call.killed = killed
-    return call
+    return _first_call_fails(real, lose)
 
 
 def failing_once(real):
     """``real``, whose first call fails as a call on a connection the server has closed does."""
     from django.db import OperationalError
 
-    killed = []
+    def fail(killed: list) -> None:
+        killed.append(True)
+        raise OperationalError("server closed the connection unexpectedly")
 
-    def call(*args, **kwargs):
-        if not killed:
-            killed.append(True)
-            raise OperationalError("server closed the connection unexpectedly")
-        return real(*args, **kwargs)
+    return _first_call_fails(real, fail)
 
-    call.killed = killed
-    return call
+
+def patch_failing(monkeypatch, owner, name: str, wrap=losing_the_connection_once):
+    """Replace ``owner.name`` by ``wrap`` of it for the test; return the replacement (its ``.killed``)."""
+    failing = wrap(getattr(owner, name))
+    monkeypatch.setattr(owner, name, failing)
+    return failing
 
 
 async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
@@ -224,8 +235,7 @@ async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
     table, comm = await seated(alice, long_tier)
     state = await next_of(comm, "state")
     [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
-    failing = losing_the_connection_once(consumers.session_user_id)
-    monkeypatch.setattr(consumers, "session_user_id", failing)
+    failing = patch_failing(monkeypatch, consumers, "session_user_id")
     await channel_layers["default"].send(channel, {"type": "session.check"})  # the interval is up
     await comm.send_json_to({"type": "ping"})
     assert await next_of(comm, "pong") == {"type": "pong", "seq": state["seq"]}
@@ -253,8 +263,7 @@ async def test_an_act_whose_session_check_fails_is_refused_and_changes_nothing(
     table, comm = await seated(alice, long_tier)
     state = await until_my_turn(comm)
     before = await sync_to_async(table_record)(table.pk)
-    failing = losing_the_connection_once(consumers.session_user_id)
-    monkeypatch.setattr(consumers, "session_user_id", failing)
+    failing = patch_failing(monkeypatch, consumers, "session_user_id")
 
     await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
     error = await next_of(comm, "error")
@@ -311,8 +320,7 @@ async def test_a_seat_change_the_socket_could_not_follow_is_an_error_and_resync_
     hand = await sync_to_async(Hand.objects.get)(table=table, status="playing")
     await sync_to_async(services.hand_cancel)(hand_id=hand.pk, reason="test")  # between hands: she may leave
     assert (await latest_state(comm))["you"]["seat"] is not None
-    failing = losing_the_connection_once(selectors.seat_for_user)
-    monkeypatch.setattr(selectors, "seat_for_user", failing)
+    failing = patch_failing(monkeypatch, selectors, "seat_for_user")
     await sync_to_async(services.table_leave)(table_id=table.pk, user=alice)  # say, from another tab
     error = await next_of(comm, "error")
     assert failing.killed
@@ -338,8 +346,7 @@ async def test_a_resync_after_a_lost_subscription_the_database_fails_leaves_the_
     table, comm = await seated(alice, long_tier)
     state = await next_of(comm, "state")
     [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
-    failing = losing_the_connection_once(selectors.table_snapshot)
-    monkeypatch.setattr(selectors, "table_snapshot", failing)
+    failing = patch_failing(monkeypatch, selectors, "table_snapshot")
     await channel_layers["default"].send(channel, {"type": "table.resync"})
     error = await next_of(comm, "error")
     assert failing.killed
@@ -375,8 +382,7 @@ async def test_the_other_messages_the_database_fails_are_errors_on_an_open_socke
     table, comm = await seated(alice, long_tier)
     state = await next_of(comm, "state")
     before = await sync_to_async(table_record)(table.pk)
-    failing = losing_the_connection_once(getattr(owner, name))
-    monkeypatch.setattr(owner, name, failing)
+    failing = patch_failing(monkeypatch, owner, name)
     await comm.send_json_to(message)
     error = await next_of(comm, "error")
     assert failing.killed
