@@ -1095,11 +1095,7 @@ def main() -> int:
         ports = [args.port, args.port + 1]
         worker_name = procs.start_celery(queue)
         for i, port in enumerate(ports):
-            procs.start(
-                f"asgi{i}",
-                ["-m", "uvicorn", "platform.asgi:application", "--host", HOST, "--port", str(port),
-                 "--lifespan", "off", "--log-level", "warning"],
-            )  # fmt: skip
+            procs.start_uvicorn(f"asgi{i}", "platform.asgi:application", port)
         servers_wait(ports, procs)
         worker_wait(worker_name, procs)
         load_before = load_average()

@@ -98,6 +98,14 @@ class Processes:
         self.procs.append((name, proc))
         return proc
 
+    def start_uvicorn(self, name: str, app: str, port: int, *options: str) -> subprocess.Popen:
+        """Start uvicorn serving ``app`` on ``HOST:port`` (no lifespan, warnings only) with ``options``."""
+        return self.start(
+            name,
+            ["-m", "uvicorn", app, "--host", HOST, "--port", str(port), "--lifespan", "off",
+             "--log-level", "warning", *options],
+        )  # fmt: skip
+
     def check_alive(self) -> None:
         for name, proc in self.procs:
             if proc.poll() is not None:
@@ -1157,12 +1165,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18100, help="first server port on 127.0.0.1")
     parser.add_argument("--seed", type=int, default=None, help="seed of the clients' random choices")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
-    parser.add_argument(
-        "--ws-deflate",
-        choices=["on", "off"],
-        default="on",
-        help="uvicorn's permessage-deflate (on, its default and production's; off: a deployment trade to measure)",
-    )
+    deflate_argument(parser)
     args = parser.parse_args()
     import games
 
@@ -1206,12 +1209,7 @@ def main() -> int:
         ports = [args.port + i for i in range(args.servers)]
         worker_name = procs.start_celery(queue, workers=args.workers)
         for i, port in enumerate(ports):
-            procs.start(
-                f"asgi{i}",
-                ["-m", "uvicorn", "platform.asgi:application", "--host", HOST, "--port", str(port),
-                 "--lifespan", "off", "--log-level", "warning", "--no-access-log",
-                 "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
-            )  # fmt: skip
+            procs.start_uvicorn(f"asgi{i}", "platform.asgi:application", port, *quiet_options(args))
         servers_wait(ports, procs)
         worker_wait(worker_name, procs)
         stats = Stats()
@@ -1230,6 +1228,20 @@ def main() -> int:
         return 130
     finally:
         procs.stop()
+
+
+def deflate_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ws-deflate",
+        choices=["on", "off"],
+        default="on",
+        help="uvicorn's permessage-deflate (on, its default and production's; off: a deployment trade to measure)",
+    )
+
+
+def quiet_options(args) -> tuple[str, ...]:
+    """uvicorn's options for a measured server: no access log, permessage-deflate as ``--ws-deflate`` says."""
+    return ("--no-access-log", "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false")
 
 
 def event_loop_run(main):

@@ -3,15 +3,47 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+from urllib.parse import urlparse
 
 from channels.layers import channel_layers
 
 from conftest import require_service
+
+
+def current_database_url() -> str:
+    """``DATABASE_URL`` pointed at the test database this test runs on."""
+    from django.db import connection
+
+    return urlparse(os.environ["DATABASE_URL"])._replace(path="/" + connection.settings_dict["NAME"]).geturl()
+
+
+def run_bench(script: str, *args: str, out: Path, env: dict) -> tuple[dict, subprocess.CompletedProcess]:
+    """Run ``bench/<script>`` with ``args`` and ``--json out`` in ``env``; return its report and the run.
+
+    The report must have been written (else the assertion shows the script's output).
+    """
+    from django.conf import settings
+
+    run = subprocess.run(
+        [sys.executable, f"bench/{script}", *args, "--json", str(out)],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert out.exists(), run.stdout + run.stderr
+    return json.loads(out.read_text()), run
 
 
 def port_open(port: int) -> bool:

@@ -11,15 +11,10 @@ reveal it (bench/README.md). The longer soak is the same command with more
 clients and seconds.
 """
 
-import json
-import os
-import subprocess
-import sys
-from urllib.parse import urlparse
-
 import pytest
 from django.conf import settings
-from django.db import connection
+
+from rooms.tables.tests.servers import current_database_url, run_bench
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -27,20 +22,13 @@ PORT = 18320  # and PORT + 1: the two servers
 
 
 def test_a_short_chaos_soak_breaks_no_invariant(tmp_path):
-    db = urlparse(os.environ["DATABASE_URL"])._replace(path="/" + connection.settings_dict["NAME"])
-    env = {**os.environ, "DATABASE_URL": db.geturl(), "REDIS_URL": settings.REDIS_URL}
-    out = tmp_path / "chaos.json"
-    command = [
-        sys.executable,
-        "bench/chaos.py",
+    report, run = run_bench(
+        "chaos.py",
         *("--seconds", "25", "--clients", "8", "--chaos-every", "2", "--seed", "7"),
-        *("--drain", "60", "--port", str(PORT), "--json", str(out)),
-    ]
-    run = subprocess.run(
-        command, cwd=settings.BASE_DIR, env=env, capture_output=True, text=True, timeout=600, check=False
+        *("--drain", "60", "--port", str(PORT)),
+        out=tmp_path / "chaos.json",
+        env={"DATABASE_URL": current_database_url(), "REDIS_URL": settings.REDIS_URL},
     )
-    assert out.exists(), run.stdout + run.stderr
-    report = json.loads(out.read_text())
     assert report["violations"] == [], run.stdout
     assert all(report["verdicts"].values()), report["verdicts"]
     assert run.returncode == 0, run.stdout + run.stderr
