@@ -47,9 +47,11 @@ from bench.load import (
     Stats,
     _interrupt,
     database_ensure,
+    deflate_argument,
     event_loop_run,
     latency_figures,
     load_average,
+    quiet_options,
     servers_wait,
 )
 
@@ -222,14 +224,12 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=18200, help="first server port on 127.0.0.1")
     parser.add_argument("--seed", type=int, default=None, help="seed of the clients' random choices")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
-    parser.add_argument(
-        "--ws-deflate",
-        choices=["on", "off"],
-        default="on",
-        help="uvicorn's permessage-deflate, as bench/load.py",
-    )
+    deflate_argument(parser)
     parser.add_argument(
         "--durable", action="store_true", help="group-commit every change to PostgreSQL before its frames"
+    )
+    parser.add_argument(
+        "--committers", type=int, default=1, help="with --durable: transactions in flight at once, per server"
     )
     args = parser.parse_args()
     args.database = os.environ.get("CEILING_DATABASE_URL") or DEFAULT_DATABASE_URL
@@ -241,19 +241,18 @@ def main() -> int:
     if args.durable:
         database_prepare(args.database)
         # Processes counts the CPU of the backends of the database DATABASE_URL names.
-        env.update(CEILING_DATABASE_URL=args.database, DATABASE_URL=args.database)
+        env.update(
+            CEILING_DATABASE_URL=args.database,
+            DATABASE_URL=args.database,
+            CEILING_COMMITTERS=str(args.committers),
+        )
     logdir = Path(tempfile.mkdtemp(prefix="cardroom-ceiling-"))
     procs = Processes(env, logdir)
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         ports = [args.port + i for i in range(args.servers)]
         for i, port in enumerate(ports):
-            procs.start(
-                f"server{i}",
-                ["-m", "uvicorn", "bench.ceiling_server:app", "--host", HOST, "--port", str(port),
-                 "--lifespan", "off", "--log-level", "warning", "--no-access-log",
-                 "--ws-per-message-deflate", "true" if args.ws_deflate == "on" else "false"],
-            )  # fmt: skip
+            procs.start_uvicorn(f"server{i}", "bench.ceiling_server:app", port, *quiet_options(args))
         servers_wait(ports, procs)
         stats = Stats()
         run = event_loop_run(clients_run(args, ports, stats, procs))

@@ -19,8 +19,9 @@ appends its action to ``ceiling_action`` and its table's state to
 ``ceiling_hand`` (jsonb, as a hand row holds it), and its frames are held
 until the transaction holding it commits. One task commits whatever the
 tables changed since its last commit in one transaction (group commit across
-tables: changes that arrive during a commit go in the next one), so no frame
-reports a move the database could still lose.
+tables: changes that arrive during a commit go in the next one, and with
+``CEILING_COMMITTERS`` above 1 that many transactions may be in flight), so
+no frame reports a move the database could still lose.
 
 The seat comes from a ``ceiling=<table>:<seat>`` cookie; each connection
 has an outbox drained by its own task, so frames leave every socket in the
@@ -185,21 +186,27 @@ class Table:
 
 
 class Committer:
-    """Group commit: one transaction for every change the tables made since the last one, then their frames."""
+    """Group commit: one transaction for every change the tables made since the last one, then their frames.
 
-    def __init__(self, url: str) -> None:
+    ``connections`` transactions may be committing at once (a batch starts while the one before
+    it commits); each batch's frames are released only after the batch before it released
+    its own, so frames keep the tables' order. The state rows are written in table order
+    (no deadlock between two batches) and never replaced by an older change's.
+    """
+
+    def __init__(self, url: str, connections: int) -> None:
         self.url = url
+        self.connections = connections
         self.dirty: dict[int, Table] = {}
         self.wake = asyncio.Event()
-        self.task: asyncio.Task | None = None
-        self.batches = 0
-        self.rows = 0
+        self.tasks: list[asyncio.Task] = []
+        self.released: asyncio.Future | None = None  # the newest batch's, set once its frames are out
 
     def changed(self, table: Table) -> None:
         self.dirty[table.id] = table
         self.wake.set()
-        if self.task is None:
-            self.task = asyncio.ensure_future(self.run())
+        if not self.tasks:
+            self.tasks = [asyncio.ensure_future(self.run()) for _ in range(self.connections)]
 
     async def run(self) -> None:
         import psycopg
@@ -208,8 +215,13 @@ class Committer:
         async with await psycopg.AsyncConnection.connect(self.url) as conn:
             while True:
                 await self.wake.wait()
+                if not self.dirty:  # another connection took the batch
+                    self.wake.clear()
+                    continue
                 self.wake.clear()
-                tables, self.dirty = list(self.dirty.values()), {}
+                tables, self.dirty = sorted(self.dirty.values(), key=lambda t: t.id), {}
+                prior, mine = self.released, asyncio.get_running_loop().create_future()
+                self.released = mine
                 # Taken together, before the first await: these rows and frames are exactly this batch's.
                 actions, hands, frames = [], [], []
                 for table in tables:
@@ -225,16 +237,21 @@ class Committer:
                     await cur.executemany(
                         "INSERT INTO ceiling_hand (table_id, number, seq, state) VALUES (%s, %s, %s, %s) "
                         "ON CONFLICT (table_id) DO UPDATE SET number = excluded.number, seq = excluded.seq, "
-                        "state = excluded.state",
+                        "state = excluded.state WHERE ceiling_hand.seq < excluded.seq",
                         hands,
                     )
-                self.batches += 1
-                self.rows += len(actions)
+                if prior is not None:
+                    await prior
                 for table, held in frames:
                     table.release(held)
+                mine.set_result(None)
 
 
-COMMITTER = Committer(os.environ["CEILING_DATABASE_URL"]) if os.environ.get("CEILING_DATABASE_URL") else None
+COMMITTER = (
+    Committer(os.environ["CEILING_DATABASE_URL"], int(os.environ.get("CEILING_COMMITTERS", "1")))
+    if os.environ.get("CEILING_DATABASE_URL")
+    else None
+)
 
 
 TABLES: dict[int, Table] = {}
