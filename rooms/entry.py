@@ -24,7 +24,7 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
     game = tier.game
     if not game.is_enabled or game.slug not in games.REGISTRY:
         return EntryRefused(
-            _("%(game)s is not available right now.") % {"game": game.name_zh},
+            _("%(game)s is not available right now.") % {"game": game.name},
             code="game_unavailable",
         )
     if not tier.is_open:

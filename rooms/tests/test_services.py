@@ -99,14 +99,14 @@ def test_a_disabled_game_is_refused(game, make_tier, make_player):
     tier = make_tier()
     Game.objects.filter(pk=game.pk).update(is_enabled=False)
     tier = RoomTier.objects.select_related("game").get(pk=tier.pk)
-    with pytest.raises(EntryRefused, match="测试牌 is not available right now"):
+    with pytest.raises(EntryRefused, match="Test Cards is not available right now"):
         services.tier_entry_check(tier=tier, user=make_player(100000))
 
 
 def test_a_game_without_an_installed_engine_is_refused(registry, make_tier, make_player):
     tier = make_tier()
     registry.clear()
-    with pytest.raises(EntryRefused, match="测试牌 is not available right now"):
+    with pytest.raises(EntryRefused, match="Test Cards is not available right now"):
         services.tier_entry_check(tier=tier, user=make_player(100000))
 
 

@@ -44,7 +44,7 @@ def test_the_lobby_counts_players_at_a_banker_table_once_each_and_shows_no_seat_
     client.force_login(alice)
 
     lobby = client.get(reverse("rooms:lobby")).content.decode()
-    card = lobby[lobby.index("百家乐") :]
+    card = lobby[lobby.index("Baccarat") :]
     card = card[: card.index("</li>")]
     assert "1 playing" in card  # alice's two tabs are one player; bob has left
     assert "1 player<" not in card
