@@ -109,7 +109,7 @@ class RoomTier(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game.name_zh} {self.name}"
+        return f"{self.game.name} {self.name}"  # the game named in the active language
 
     @property
     def minimum_coins(self) -> int:
