@@ -110,6 +110,30 @@ def test_the_table_page_speaks_chinese_by_default(client, make_player):
     assert _json_script(html, "table-labels")["connected"] != "Connected"
 
 
+@pytest.mark.zh
+@pytest.mark.parametrize(
+    ("language", "headings"), [("zh-hans", ("珠盘路", "大路")), ("en", ("Bead plate", "Big road"))]
+)
+def test_each_road_is_named_once_in_chinese_and_with_its_chinese_term_in_english(
+    client, make_player, language, headings
+):
+    from django.conf import settings
+
+    from rooms.rounds.services import round_enter
+
+    player = make_player(coins=1000)
+    table = round_enter(tier_id=make_tier().pk, user=player)
+    client.force_login(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = client.get(reverse("rounds:table", args=[table.pk])).content.decode()
+
+    roads = html[html.index('class="bc-roads"') : html.index("</aside>")]
+    for heading in headings:
+        assert heading in roads
+    # A Chinese page said 珠盘路 珠盘路; an English one keeps the term beside its translation.
+    assert roads.count("珠盘路") == 1 and roads.count("大路") == 1
+
+
 def test_a_seated_table_is_not_a_banker_page(client, make_player):
     from rooms.models import Game, RoomTier
     from rooms.services import catalogue_sync
