@@ -8,7 +8,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.zh]
 
 
 @pytest.mark.parametrize(
-    ("language", "heading", "back"), [("zh-hans", "页面不存在", "返回大厅"), ("en", "Page not found", "Back to the lobby")]
+    ("language", "heading", "back"),
+    [("zh-hans", "页面不存在", "返回大厅"), ("en", "Page not found", "Back to the lobby")],
 )
 def test_a_missing_page_says_so_in_the_players_language_with_the_way_back(language, heading, back):
     client = Client()
