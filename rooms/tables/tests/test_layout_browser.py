@@ -83,9 +83,12 @@ def texas_six_tier(transactional_db):
 
 
 def reach_at_every_size(
-    base_url: str, game: str, tier_id: int, landing: str, ready: str, controls: str
+    base_url: str, game: str, tier_id: int, landing: str, ready: str, controls: str, then=None
 ) -> dict:
-    """Enter ``game``'s table, wait for ``ready``, then check ``controls`` at every screen size."""
+    """Enter ``game``'s table, wait for ``ready``, then check ``controls`` at every screen size.
+
+    ``then(page, found)``, if given, goes on with the same page afterwards.
+    """
     from playwright.sync_api import sync_playwright
 
     found: dict = {"errors": []}
@@ -104,6 +107,8 @@ def reach_at_every_size(
                 page.wait_for_timeout(150)  # one layout after the resize
                 found[(width, height)] = page.evaluate(OUT_OF_REACH, controls)
                 page.screenshot(path=str(screenshot_dir() / f"layout-{game}-{width}x{height}.png"))
+            if then is not None:
+                then(page, found)
         finally:
             browser.close()
     return found
@@ -118,11 +123,35 @@ def assert_in_reach(found: dict) -> None:
         assert reach["missed"] == [], f"out of reach at {width}x{height}: {reach['missed']}"
 
 
-def test_texas_with_six_seats_keeps_the_bets_on_screen(live_asgi, texas_six_tier):  # noqa: F811
-    found = reach_at_every_size(
-        live_asgi, "texas", texas_six_tier.pk, "**/tables/*/", MY_TURN, "#actions button, #my-hand, #board"
+RESULT_SHOWN = """() => { const r = document.querySelector('#result'); return !!r && !r.hidden; }"""
+
+
+def bet_and_see_the_result_on_the_smallest_phone(page, found: dict) -> None:
+    """Bet, then read the result of six seats on the smallest screen: Next hand must be in reach too."""
+    width, height = SCREENS[0]
+    page.set_viewport_size({"width": width, "height": height})
+    page.locator("#actions button:not([disabled])").first.click(timeout=5000)
+    page.wait_for_function(RESULT_SHOWN, timeout=60000)
+    page.wait_for_timeout(300)  # let the last state after the result paint
+    page.screenshot(path=str(screenshot_dir() / f"layout-texas-result-{width}x{height}.png"))
+    found["result"] = page.evaluate(
+        OUT_OF_REACH, "#result [data-action=next-hand], #result [data-action=leave]"
     )
+
+
+def test_texas_with_six_seats_keeps_the_bets_and_the_next_hand_on_screen(live_asgi, texas_six_tier):  # noqa: F811
+    found = reach_at_every_size(
+        live_asgi,
+        "texas",
+        texas_six_tier.pk,
+        "**/tables/*/",
+        MY_TURN,
+        "#actions button, #my-hand, #board",
+        then=bet_and_see_the_result_on_the_smallest_phone,
+    )
+    result = found.pop("result")
     assert_in_reach(found)
+    assert result["count"] == 2 and result["missed"] == [], result
 
 
 def test_doudizhu_keeps_the_bids_on_screen(live_asgi, doudizhu_tier):  # noqa: F811
