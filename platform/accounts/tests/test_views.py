@@ -17,7 +17,7 @@ def test_sign_up_creates_the_player_pays_the_grant_logs_in_and_goes_to_the_lobby
     settings.SIGNUP_GRANT_COINS = 3000
     page = browser.get(reverse("accounts:signup"))
     assert page.status_code == 200
-    assert "New players get 3000 coins to start." in page.content.decode()
+    assert "New players get 3,000 coins to start." in page.content.decode()
 
     response = browser.post(
         reverse("accounts:signup"),
