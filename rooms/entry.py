@@ -50,7 +50,12 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
                 "%(tier)s is for players with at most %(maximum)s coins (minimum %(minimum)s); "
                 "your balance is %(balance)s."
             )
-            % {"tier": tier.name, "maximum": f"{maximum:,}", "minimum": f"{minimum:,}", "balance": f"{balance:,}"},
+            % {
+                "tier": tier.name,
+                "maximum": f"{maximum:,}",
+                "minimum": f"{minimum:,}",
+                "balance": f"{balance:,}",
+            },
             code="above_maximum",
             minimum=minimum,
             maximum=maximum,

@@ -85,7 +85,9 @@ def test_base_multiple_and_table_cap_refusals_name_their_minimum(make_tier, make
 def test_a_balance_above_the_maximum_is_refused(make_tier, make_player):
     tier = make_tier(name="新手场", room_factor=1, maximum_coins=5000)
     services.tier_entry_check(tier=tier, user=make_player(5000))
-    with pytest.raises(EntryRefused, match=r"新手场 is for players with at most 5,000 coins.*balance is 5,001"):
+    with pytest.raises(
+        EntryRefused, match=r"新手场 is for players with at most 5,000 coins.*balance is 5,001"
+    ):
         services.tier_entry_check(tier=tier, user=make_player(5001))
 
 
