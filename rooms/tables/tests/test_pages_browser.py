@@ -20,6 +20,14 @@ TOO_WIDE = """() => [...document.querySelectorAll('body *')]
     || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible'))
   .map((e) => `${e.tagName.toLowerCase()}.${e.className} ${e.scrollWidth}/${e.clientWidth}`)
   .slice(0, 5)"""
+# Wallet entries whose kind (赠送, 结算 …) broke over more than one line: a word per line is unreadable.
+BROKEN_KINDS = """() => [...document.querySelectorAll('.wallet-entry td:nth-child(2)')]
+  .filter((e) => {
+    const style = getComputedStyle(e);
+    const text = e.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    return text > 1.5 * parseFloat(style.lineHeight);
+  })
+  .map((e) => e.textContent.trim())"""
 # WCAG contrast ratio of each level badge's text against its own background.
 BADGE_CONTRAST = """() => [...document.querySelectorAll('.level-badge')].map((e) => {
   const luminance = (css) => {
@@ -57,7 +65,7 @@ def test_the_pages_about_a_finished_hand_fit_a_phone(live_server, client, make_p
         reverse("tables:verify", kwargs={"hand_id": hand.pk}),
         reverse("accounts:profile"),
     ]
-    too_wide = {}
+    too_wide, broken = {}, {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
@@ -88,11 +96,14 @@ def test_the_pages_about_a_finished_hand_fit_a_phone(live_server, client, make_p
                     wide = page.evaluate(TOO_WIDE)
                     if wide or page.evaluate("document.documentElement.scrollWidth") > PHONE[0]:
                         too_wide[(language, path)] = wide
+                    if path == reverse("wallets:wallet"):
+                        broken[language] = page.evaluate(BROKEN_KINDS)
                     if path == reverse("accounts:profile"):
                         contrasts = page.evaluate(BADGE_CONTRAST)
                 context.close()
         finally:
             browser.close()
     assert too_wide == {}, too_wide
+    assert broken == {"zh-hans": [], "en": []}, broken
     assert len(contrasts) == 4, contrasts  # one badge per game of the catalogue
     assert all(ratio >= 4.5 for _name, ratio in contrasts), contrasts
