@@ -24,7 +24,7 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
     game = tier.game
     if not game.is_enabled or game.slug not in games.REGISTRY:
         return EntryRefused(
-            _("%(game)s is not available right now.") % {"game": game.name_zh},
+            _("%(game)s is not available right now.") % {"game": game.name},
             code="game_unavailable",
         )
     if not tier.is_open:
@@ -38,7 +38,7 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
     if balance < minimum:
         return EntryRefused(
             _("%(tier)s needs at least %(minimum)s coins to enter; your balance is %(balance)s.")
-            % {"tier": tier.name, "minimum": minimum, "balance": balance},
+            % {"tier": tier.name, "minimum": f"{minimum:,}", "balance": f"{balance:,}"},
             code="below_minimum",
             minimum=minimum,
             balance=balance,
@@ -50,7 +50,12 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
                 "%(tier)s is for players with at most %(maximum)s coins (minimum %(minimum)s); "
                 "your balance is %(balance)s."
             )
-            % {"tier": tier.name, "maximum": maximum, "minimum": minimum, "balance": balance},
+            % {
+                "tier": tier.name,
+                "maximum": f"{maximum:,}",
+                "minimum": f"{minimum:,}",
+                "balance": f"{balance:,}",
+            },
             code="above_maximum",
             minimum=minimum,
             maximum=maximum,

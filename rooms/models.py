@@ -4,6 +4,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import games
@@ -44,6 +45,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name_zh} ({self.slug})"
+
+    @property
+    def name(self) -> str:
+        """Return the game's name in the active language: English on an English page, else Chinese."""
+        language = translation.get_language() or ""
+        return self.name_en if language.split("-")[0] == "en" and self.name_en else self.name_zh
 
 
 class RoomTier(models.Model):
@@ -102,7 +109,7 @@ class RoomTier(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game.name_zh} {self.name}"
+        return f"{self.game.name} {self.name}"  # the game named in the active language
 
     @property
     def minimum_coins(self) -> int:
@@ -168,7 +175,7 @@ class RoomTier(models.Model):
                     errors["options"] = _(
                         "%(game)s has no variant %(variant)r; choose one of: %(choices)s."
                     ) % {
-                        "game": game.name_zh,
+                        "game": game.name,
                         "variant": self.options["variant"],
                         "choices": ", ".join(variants),
                     }
@@ -178,13 +185,13 @@ class RoomTier(models.Model):
                 unknown = sorted(set(self.options) - set(info.default_options))
                 if unknown:
                     errors["options"] = _("%(game)s has no option %(unknown)s; it knows: %(known)s.") % {
-                        "game": game.name_zh,
+                        "game": game.name,
                         "unknown": ", ".join(unknown),
                         "known": ", ".join(sorted(info.default_options)),
                     }
             if self.seats is not None and not game.min_seats <= self.seats <= game.max_seats:
                 errors["seats"] = _("%(game)s seats %(low)s to %(high)s players per table.") % {
-                    "game": game.name_zh,
+                    "game": game.name,
                     "low": game.min_seats,
                     "high": game.max_seats,
                 }

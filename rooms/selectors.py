@@ -140,3 +140,56 @@ def tier_row(*, tier: RoomTier, user) -> TierRow:
     """Return one tier with the player's entry status."""
     balance = player_balance(user=user)
     return _tier_row(tier=tier, authenticated=balance is not None, balance=balance, seated=seated_counts())
+
+
+@dataclass(frozen=True)
+class LedgerReference:
+    """What a ledger reference (``hand:6``) means to a player, and the page that shows it, if any."""
+
+    text: str
+    url: str = ""
+
+
+def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerReference]:
+    """Return reference → words for the references of the games' ledger transactions.
+
+    ``hand:<id>`` names the game, room and hand, linked to the hand's verify page
+    once the hand is over; ``round:<id>`` names the 百家乐 round; ``staff:<id>``
+    (a staff member's deposit or correction) says a staff member, not who. Any
+    other reference was typed by staff for the player and is shown as it is.
+    """
+    from django.urls import reverse
+    from django.utils.translation import gettext as gettext_now
+
+    from rooms.rounds.models import Round
+    from rooms.tables.models import Hand
+
+    ids: dict[str, set[int]] = {"hand": set(), "round": set()}
+    labels: dict[str, LedgerReference] = {}
+    for reference in set(references):
+        prefix, _sep, number = reference.partition(":")
+        if prefix in ids and number.isdigit():
+            ids[prefix].add(int(number))
+        elif prefix == "staff" and number.isdigit():
+            labels[reference] = LedgerReference(gettext_now("By staff"))
+        elif reference:
+            labels[reference] = LedgerReference(reference)
+    finished = {Hand.Status.SETTLED, Hand.Status.CANCELLED}
+    for hand in Hand.objects.filter(pk__in=ids["hand"]).select_related("table__tier__game"):
+        tier = hand.table.tier
+        text = gettext_now("%(game)s · %(tier)s · hand %(number)s") % {
+            "game": tier.game.name,
+            "tier": tier.name,
+            "number": hand.number,
+        }
+        url = reverse("tables:verify", kwargs={"hand_id": hand.pk}) if hand.status in finished else ""
+        labels[f"hand:{hand.pk}"] = LedgerReference(text, url)
+    for rnd in Round.objects.filter(pk__in=ids["round"]).select_related("table__tier__game"):
+        tier = rnd.table.tier
+        text = gettext_now("%(game)s · %(tier)s · round %(number)s") % {
+            "game": tier.game.name,
+            "tier": tier.name,
+            "number": rnd.number,
+        }
+        labels[f"round:{rnd.pk}"] = LedgerReference(text)
+    return labels

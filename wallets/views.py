@@ -15,10 +15,17 @@ def wallet(request: HttpRequest) -> HttpResponse:
     """Show the balance and every entry with its running balance, newest first."""
     # Coins carried into a hand sit in escrow until it settles; say where they are.
     from rooms.rounds.selectors import coins_bet_in_rounds
+    from rooms.selectors import LedgerReference, ledger_reference_labels
     from rooms.tables.selectors import coins_in_play
 
     in_play = coins_in_play(user=request.user)
     page = Paginator(wallet_entries(user=request.user), ENTRIES_PER_PAGE).get_page(request.GET.get("page"))
+    entries = list(page.object_list)
+    # A reference such as "hand:6" means nothing to a player: say which game's hand it was.
+    labels = ledger_reference_labels(references=[entry.transaction.reference for entry in entries])
+    for entry in entries:
+        reference = entry.transaction.reference
+        entry.reference_label = labels.get(reference) or (LedgerReference(reference) if reference else None)
     return render(
         request,
         "wallets/wallet.html",
@@ -28,6 +35,6 @@ def wallet(request: HttpRequest) -> HttpResponse:
             # Likewise 百家乐 bets until the round pays out or refunds them.
             "bet_in_rounds": coins_bet_in_rounds(user=request.user),
             "page_obj": page,
-            "entries": page.object_list,
+            "entries": entries,
         },
     )

@@ -27,12 +27,15 @@ class GameLevel:
 
 
 def _catalogue() -> list[tuple[str, str]]:
-    """Return (slug, Chinese name) of every enabled game, in lobby order."""
+    """Return (slug, name in the active language) of every enabled game, in lobby order."""
     from rooms.models import Game
 
-    return list(
-        Game.objects.filter(is_enabled=True).order_by("sort_order", "slug").values_list("slug", "name_zh")
-    )
+    return [
+        (game.slug, game.name)
+        for game in Game.objects.filter(is_enabled=True)
+        .order_by("sort_order", "slug")
+        .only("slug", "name_zh", "name_en")
+    ]
 
 
 def user_game_levels(*, user: User) -> list[GameLevel]:

@@ -57,7 +57,7 @@ def coins_bet_in_rounds(*, user) -> list[dict]:
         .annotate(staked=Sum("amount"))
         .order_by("round__table_id")
     )
-    tables = Table.objects.select_related("tier").in_bulk([row["round__table_id"] for row in rows])
+    tables = Table.objects.select_related("tier__game").in_bulk([row["round__table_id"] for row in rows])
     return [
         {"table": tables[row["round__table_id"]], "table_id": row["round__table_id"], "staked": row["staked"]}
         for row in rows

@@ -373,7 +373,7 @@ def _hand_record(hand: Hand, user, settled: dict[str, int]) -> HandRecord:
     return HandRecord(
         hand=hand,
         tier_name=tier.name,
-        game_name=tier.game.name_zh,
+        game_name=tier.game.name,
         when=hand.finished_at or hand.started_at,
         cancelled=cancelled,
         my_seat=my_seat,

@@ -90,7 +90,7 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         if tier.game.family == Game.Family.BANKER:
             # A house-banked game (百家乐) has no seats or hands: its rounds run in rooms.rounds.
             raise EntryRefused(
-                _("%(game)s has no seats; enter its betting table instead.") % {"game": tier.game.name_zh},
+                _("%(game)s has no seats; enter its betting table instead.") % {"game": tier.game.name},
                 code="banker_game",
             )
         current = Seat.objects.filter(user=user).first()

@@ -27,7 +27,7 @@ def test_lobby_and_game_page_fit_the_screen(live_server, client, make_tier, make
         page.goto(f"{live_server.url}/")
         assert page.locator(".game-card").count() == 1
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        page.click("text=测试牌")
+        page.click("text=Test Cards")
         page.wait_for_url("**/games/fakecards/")
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         quick_start = page.locator(".tier-card", has_text="初级场").get_by_role("button", name="Quick start")

@@ -94,7 +94,9 @@ def test_clean_refuses_an_unknown_doudizhu_variant(db):
 def test_clean_refuses_an_option_the_engine_does_not_know(registry, game):
     registry["fakecards"] = dataclasses.replace(FAKE_SEATED, default_options={"turn_seconds": 20, "cap": 30})
     tier = RoomTier(game=game, code="typo", name="初级场", base_stake=1, options={"turn_secs": 10})
-    with pytest.raises(ValidationError, match="测试牌 has no option turn_secs; it knows: cap, turn_seconds."):
+    with pytest.raises(
+        ValidationError, match="Test Cards has no option turn_secs; it knows: cap, turn_seconds."
+    ):
         tier.full_clean()
     tier.options = {"turn_seconds": 10}
     tier.full_clean()

@@ -73,19 +73,21 @@ def test_one_coin_short_of_480_is_refused_with_both_numbers(make_tier, make_play
 def test_base_multiple_and_table_cap_refusals_name_their_minimum(make_tier, make_player):
     player = make_player(1999)
     suoha = make_tier(base_stake=20, minimum_rule="base_multiple", minimum_multiplier=100)
-    with pytest.raises(EntryRefused, match=r"at least 2000 coins.*balance is 1999"):
+    with pytest.raises(EntryRefused, match=r"at least 2,000 coins.*balance is 1,999"):
         services.tier_entry_check(tier=suoha, user=player)
     capped = make_tier(minimum_rule="table_cap", table_cap=1500)
     services.tier_entry_check(tier=capped, user=player)
     capped.table_cap = 2500
-    with pytest.raises(EntryRefused, match=r"at least 2500 coins.*balance is 1999"):
+    with pytest.raises(EntryRefused, match=r"at least 2,500 coins.*balance is 1,999"):
         services.tier_entry_check(tier=capped, user=player)
 
 
 def test_a_balance_above_the_maximum_is_refused(make_tier, make_player):
     tier = make_tier(name="新手场", room_factor=1, maximum_coins=5000)
     services.tier_entry_check(tier=tier, user=make_player(5000))
-    with pytest.raises(EntryRefused, match=r"新手场 is for players with at most 5000 coins.*balance is 5001"):
+    with pytest.raises(
+        EntryRefused, match=r"新手场 is for players with at most 5,000 coins.*balance is 5,001"
+    ):
         services.tier_entry_check(tier=tier, user=make_player(5001))
 
 
@@ -99,14 +101,14 @@ def test_a_disabled_game_is_refused(game, make_tier, make_player):
     tier = make_tier()
     Game.objects.filter(pk=game.pk).update(is_enabled=False)
     tier = RoomTier.objects.select_related("game").get(pk=tier.pk)
-    with pytest.raises(EntryRefused, match="测试牌 is not available right now"):
+    with pytest.raises(EntryRefused, match="Test Cards is not available right now"):
         services.tier_entry_check(tier=tier, user=make_player(100000))
 
 
 def test_a_game_without_an_installed_engine_is_refused(registry, make_tier, make_player):
     tier = make_tier()
     registry.clear()
-    with pytest.raises(EntryRefused, match="测试牌 is not available right now"):
+    with pytest.raises(EntryRefused, match="Test Cards is not available right now"):
         services.tier_entry_check(tier=tier, user=make_player(100000))
 
 

@@ -29,7 +29,8 @@ def test_lobby_shows_game_cards_to_a_visitor(client, make_tier, seated):
     response = client.get("/")
     html = response.content.decode()
     assert response.status_code == 200
-    assert "测试牌" in html and "Test Cards" in html
+    # An English page names the game in English only.
+    assert "Test Cards" in html and "测试牌" not in html
     assert 'href="/games/fakecards/"' in html
     assert "2 rooms" in html and "from 96 coins" in html and "2 playing" in html
     assert f"{reverse('accounts:login')}?next=/" in html
@@ -92,3 +93,11 @@ def test_every_page_names_its_icon_so_browsers_do_not_ask_for_a_missing_favicon(
     # Without a declared icon every visit logged a 404 for /favicon.ico in the console.
     assert '<link rel="icon" type="image/svg+xml" href="/static/img/icon.svg">' in html
     assert finders.find("img/icon.svg")
+
+
+def test_coin_amounts_on_the_game_page_are_grouped_by_thousands(client, make_tier, make_player):
+    make_tier(name="大师场", room_factor=200)  # 200 × 96 = 19,200 to enter
+    client.force_login(make_player(12345))
+    html = client.get(reverse("rooms:game", args=["fakecards"])).content.decode()
+    assert '<dd class="minimum">19,200</dd>' in html
+    assert "大师场 needs at least 19,200 coins to enter; your balance is 12,345." in html

@@ -35,7 +35,7 @@ def test_me_shows_the_profile_and_the_level_per_game(api, player):
     assert body["date_joined"]
     (game,) = body["games"]
     assert game["game_slug"] == "doudizhu"
-    assert game["game_name"] == "斗地主"
+    assert game["game_name"] == "Dou Dizhu"  # the request's language
     assert (game["hands"], game["wins"]) == (700, 310)
     assert game["level"]["name"] == "佃户"
     assert (game["level"]["wins_from"], game["level"]["wins_to"]) == (300, 500)

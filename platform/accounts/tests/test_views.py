@@ -17,7 +17,7 @@ def test_sign_up_creates_the_player_pays_the_grant_logs_in_and_goes_to_the_lobby
     settings.SIGNUP_GRANT_COINS = 3000
     page = browser.get(reverse("accounts:signup"))
     assert page.status_code == 200
-    assert "New players get 3000 coins to start." in page.content.decode()
+    assert "New players get 3,000 coins to start." in page.content.decode()
 
     response = browser.post(
         reverse("accounts:signup"),
@@ -156,9 +156,9 @@ def test_profile_shows_level_wins_and_wins_to_next_per_game(player_browser, play
         slug: page.split(f'data-game="{slug}"')[1].split("</tr>")[0]
         for slug in ("doudizhu", "zhajinhua", "retired_game")
     }
-    assert "斗地主" in rows["doudizhu"] and "短工" in rows["doudizhu"]
+    assert "Dou Dizhu" in rows["doudizhu"] and "短工" in rows["doudizhu"]
     assert "150" in rows["doudizhu"] and "50 more wins to 长工" in rows["doudizhu"]
-    assert "扎金花" in rows["zhajinhua"] and "包身工" in rows["zhajinhua"]
+    assert "Zha Jin Hua" in rows["zhajinhua"] and "包身工" in rows["zhajinhua"]
     assert "100 more wins to 短工" in rows["zhajinhua"]
     assert "帝王" in rows["retired_game"] and "Top level" in rows["retired_game"]
 

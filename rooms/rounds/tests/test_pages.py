@@ -44,7 +44,7 @@ def test_the_lobby_counts_players_at_a_banker_table_once_each_and_shows_no_seat_
     client.force_login(alice)
 
     lobby = client.get(reverse("rooms:lobby")).content.decode()
-    card = lobby[lobby.index("百家乐") :]
+    card = lobby[lobby.index("Baccarat") :]
     card = card[: card.index("</li>")]
     assert "1 playing" in card  # alice's two tabs are one player; bob has left
     assert "1 player<" not in card
@@ -108,6 +108,30 @@ def test_the_table_page_speaks_chinese_by_default(client, make_player):
 
     # The connection badge comes from the table pages' labels, already translated.
     assert _json_script(html, "table-labels")["connected"] != "Connected"
+
+
+@pytest.mark.zh
+@pytest.mark.parametrize(
+    ("language", "headings"), [("zh-hans", ("珠盘路", "大路")), ("en", ("Bead plate", "Big road"))]
+)
+def test_each_road_is_named_once_in_chinese_and_with_its_chinese_term_in_english(
+    client, make_player, language, headings
+):
+    from django.conf import settings
+
+    from rooms.rounds.services import round_enter
+
+    player = make_player(coins=1000)
+    table = round_enter(tier_id=make_tier().pk, user=player)
+    client.force_login(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = client.get(reverse("rounds:table", args=[table.pk])).content.decode()
+
+    roads = html[html.index('class="bc-roads"') : html.index("</aside>")]
+    for heading in headings:
+        assert heading in roads
+    # A Chinese page said 珠盘路 珠盘路; an English one keeps the term beside its translation.
+    assert roads.count("珠盘路") == 1 and roads.count("大路") == 1
 
 
 def test_a_seated_table_is_not_a_banker_page(client, make_player):

@@ -32,3 +32,20 @@ def test_entering_needs_a_signed_in_post(client, bacc_tier):
     assert client.get(reverse("rounds:enter", args=[bacc_tier.pk])).status_code == 405
     response = client.post(reverse("rounds:enter", args=[bacc_tier.pk]))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "Baccarat · 经典场 · round {n}"), ("zh-hans", "百家乐 · 经典场 · 第{n}局")]
+)
+def test_the_wallet_says_which_round_took_a_bet(client, bacc_tier, make_player, language, words):
+    from rooms.rounds import services
+    from rooms.rounds.tests.conftest import open_round
+
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    services.round_bet(table_id=table.pk, user=alice, area="player", amount=100)
+    client.force_login(alice)
+    client.cookies["django_language"] = language
+    page = client.get(reverse("wallets:wallet")).content.decode()
+    assert words.format(n=rnd.number) in page
+    assert f"round:{rnd.pk}" not in page

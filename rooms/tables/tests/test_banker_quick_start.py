@@ -38,7 +38,7 @@ def test_quick_start_refuses_a_banker_game_and_seats_nobody(fast_tables, baccara
     from rooms.tables.services import table_quick_start
 
     player = make_player(coins=5000)
-    with pytest.raises(EntryRefused, match="百家乐 has no seats; enter its betting table instead.") as exc:
+    with pytest.raises(EntryRefused, match="Baccarat has no seats; enter its betting table instead.") as exc:
         table_quick_start(tier_id=baccarat_tier.pk, user=player)
     assert exc.value.code == "banker_game"
     assert not Table.objects.filter(tier=baccarat_tier).exists()

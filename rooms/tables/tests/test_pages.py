@@ -81,7 +81,7 @@ def test_the_table_page_carries_the_socket_path_and_every_label_translated(
     labels = json.loads(html.split('id="table-labels" type="application/json">')[1].split("</script>")[0])
     assert set(labels) == set(pages.TABLE_LABELS)
     assert labels["play"] == "Play" and labels["rob"] == "Rob the landlord"
-    assert "斗地主" in html and "初级场" in html
+    assert "Fight the Landlord" in html and "初级场" in html
 
 
 def test_labels_follow_the_active_language():

@@ -150,3 +150,16 @@ def test_the_history_and_verify_headings_name_the_page_once_in_chinese_and_gloss
     assert heading(history, "en") == ["Game", "record", "战绩"]
     assert heading(verify, "zh-hans")[-1] != "验证"
     assert heading(verify, "en")[-1] == "验证"
+
+
+@pytest.mark.zh
+def test_the_quick_check_button_says_check_not_the_poker_check(client, make_player):
+    """The verify form's button shared its msgid with 必下德州's 过牌 (check), so it read 过牌."""
+    alice = make_player(coins=5000)
+    hand = finished_hand("doudizhu", alice)
+    client.force_login(alice)
+    url = reverse("tables:verify", kwargs={"hand_id": hand.pk})
+    for language, label in (("zh-hans", "核对"), ("en", "Check")):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f'<button type="submit" class="btn btn--small">{label}</button>' in html
+        assert "过牌" not in html

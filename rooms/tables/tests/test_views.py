@@ -100,3 +100,29 @@ def test_history_api_lists_the_players_settled_hands_with_result(client, tier, m
     assert row["seed"] == bytes(hand.seed).hex()
     login(client, bob)
     assert client.get("/api/tables/history/").json()["results"] == []
+
+
+@pytest.mark.zh
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            "You are still seated at Race to five · 初级场 (table {id}); leave that table to play Fight the Landlord · 初级场.",
+        ),
+        ("zh-hans", "你还坐在抢五 · 初级场（{id}号桌）；要玩斗地主 · 初级场，请先离开这张牌桌。"),
+    ],
+)
+def test_quick_start_in_another_game_says_where_the_player_still_sits(
+    client, tier, ddz_tier, make_player, language, words
+):
+    alice = make_player(coins=5000)
+    login(client, alice)
+    client.cookies["django_language"] = language
+    client.post(reverse("tables:quick_start", args=[tier.pk]))
+    seat = Seat.objects.get(user=alice)
+
+    response = client.post(reverse("tables:quick_start", args=[ddz_tier.pk]), follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse("tables:table", args=[seat.table_id])
+    assert words.format(id=seat.table_id) in response.content.decode()
