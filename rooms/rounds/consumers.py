@@ -19,7 +19,7 @@ import time
 from django.utils.translation import gettext as _
 
 from rooms.rounds import selectors, services
-from rooms.rounds.broadcast import merge
+from rooms.rounds.broadcast import viewer_text
 from rooms.tables import consumers as table_sockets
 from rooms.tables.broadcast import frame_text, table_group
 from rooms.tables.consumers import (
@@ -212,7 +212,7 @@ class RoundConsumer(TableConsumer):
         self.seq = seq
         for text in texts:
             if type(text) is dict:  # a change's public state
-                text = frame_text(merge(text, self.part))
+                text = viewer_text(text, self.part)
             await self.send(text_data=text)
 
     async def table_resync(self, event: dict) -> None:
