@@ -222,21 +222,40 @@ class RoundConsumer(TableConsumer):
         except DATABASE_ERRORS:
             await self._database_failed("a resync after a lost subscription")
 
-    async def _send_state(self) -> None:
+    async def on_resync(self, message: dict) -> None:
+        await self._send_state(after_changes=True)
+
+    async def _send_state(self, *, after_changes: bool = False) -> None:
+        """Send the viewer's whole current state (on connect, after a lost subscription, on ``resync``).
+
+        ``after_changes`` (a client's ``resync``): a snapshot more than one
+        change ahead of what this socket sent is held like a change that
+        overtook the ones before it (``_in_order``). It is read on another
+        thread than the changes' road, so under load it was often ahead of the
+        changes still on their way to the socket: the client saw the snapshot's
+        seq jump, took it for a gap and asked again, and at 50 bets a second
+        every answer was ahead again. The changes in between go out first, the
+        snapshot after them (or after ``TABLE_REORDER_WAIT`` if they never come).
+        """
         for _attempt in range(3):
             state = await _read(selectors.round_snapshot)(table_id=self.table_id, user=self.user)
+            # Changes sent while the snapshot was read may be newer than it: then read it again
+            # rather than send the seq backwards.
+            if state["seq"] < self.seq:
+                continue
+            part = {
+                "seq": state["seq"],
+                "round": state["round"]["id"] if state["round"] else None,
+                "you": state["you"],
+            }
+            if self.part is None or part["seq"] >= self.part["seq"]:
+                self.part = part
+            if after_changes:
+                await self._in_order(state["seq"], [frame_text(state)])
+                return
             async with self.sending:
-                # Changes sent while the snapshot was read may be newer than it: then read it
-                # again rather than send the seq backwards.
                 if state["seq"] < self.seq:
                     continue
-                part = {
-                    "seq": state["seq"],
-                    "round": state["round"]["id"] if state["round"] else None,
-                    "you": state["you"],
-                }
-                if self.part is None or part["seq"] >= self.part["seq"]:
-                    self.part = part
                 await self._send(state)
                 await self._send_held(everything=False)  # held changes the snapshot caught up with
                 return

@@ -373,3 +373,49 @@ async def test_a_change_held_for_an_earlier_one_shows_what_the_earlier_one_broug
         assert shown["you"] == part["you"]
         assert (shown["round"]["areas"][0]["total"], shown["round"]["areas"][0]["mine"]) == (total, 100)
     await comm.disconnect()
+
+
+async def test_a_resync_answer_ahead_of_the_changes_on_their_way_waits_for_them(
+    bacc_tier, make_player, settings, monkeypatch
+):
+    """The snapshot is read on another thread than the changes' road: under load it was often ahead.
+
+    The client saw its seq jump past the changes still on their way, took it
+    for a gap and sent ``resync`` again (the load bench counted seq gaps in
+    both the old and this code). The changes in between now go out first.
+    """
+    from channels.layers import get_channel_layer
+
+    from rooms.rounds import broadcast
+
+    settings.TABLE_REORDER_WAIT = 3.0
+    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    on_the_way: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: on_the_way.extend(messages))
+    for _ in range(2):  # two bets committed whose changes have not reached the socket yet
+        await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
+    await comm.send_json_to({"type": "resync"})
+    assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 and seq + 2 are still on their way
+    layer = get_channel_layer()
+    for group, message in on_the_way:
+        await layer.group_send(group, message)
+    seqs = []
+    while not await comm.receive_nothing(timeout=0.3):
+        message = await comm.receive_json_from()
+        seqs.append(message["seq"])
+        assert message["round"]["areas"][0]["total"] == 10 * (message["seq"] - state["seq"])
+    assert seqs[:2] == [state["seq"] + 1, state["seq"] + 2] and set(seqs) == {
+        state["seq"] + 1,
+        state["seq"] + 2,
+    }
+
+    # Changes that never come: the answer goes out after the wait (the client resyncs on the gap).
+    settings.TABLE_REORDER_WAIT = 0.2
+    on_the_way.clear()
+    for _ in range(2):
+        await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
+    await comm.send_json_to({"type": "resync"})
+    late = await next_of(comm, "state")
+    assert late["seq"] == state["seq"] + 4
+    await comm.disconnect()
