@@ -58,9 +58,11 @@ def _read(func):
     snapshot) run on Channels' one shared thread, off the table's lane, so they
     never wait behind the table's queued bets. Channels' own wrapper does not
     notice a connection PostgreSQL ended while idle (a restart, a failover), so
-    the first round socket to open after one failed its first read and was
-    closed with 1013; ``TableSyncToAsync`` checks, as for the table sockets'
-    calls (``statements.drop_if_closed_by_server``), and opens a new one.
+    after one the first such read failed: an open socket's ``resync`` got error
+    ``unavailable``, and a connect whose handshake got through
+    (``KeptConnectionCheck``) but not its reads was closed with 1013.
+    ``TableSyncToAsync`` checks first, as for the table sockets' calls
+    (``statements.drop_if_closed_by_server``), and opens a new one.
     """
     wrapped = _readers.get(func)
     if wrapped is None:
