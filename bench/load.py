@@ -828,8 +828,8 @@ class RoundBot:
         seq = msg.get("seq")
         if kind == "state" and isinstance(seq, int):
             last = self.seq
-            # A change's state may come twice with one seq (again once the bettor's own part
-            # is merged), so only an older seq is stale here (static/js/baccarat.js).
+            # A state may come twice with one seq (a snapshot, then the change it already
+            # showed), so only an older seq is stale here (static/js/baccarat.js).
             if last is not None and seq < last:
                 self.stats.decreasing += self.stats.measuring
                 return

@@ -1,12 +1,16 @@
 """What viewers of a banker table see, and how it reaches them after a commit.
 
-A change builds ONE public ``state`` (the same for every viewer, ``you`` left
-null) for the watch group, and a small per-user part (``you`` and ``mine``)
-for each player the change concerns (a bettor after a bet, every bettor after
-a payout) on that player's own group. The consumer keeps the newest part it
-got and merges it into each public state, so each socket receives the full
-``state`` of docs/protocol.md. Parts go out before the public state, so a
-socket normally sees one state per change.
+A change is ONE ``round.change`` message: the public ``state`` (the same for
+every viewer, ``you`` left null), the small per-user part (``you`` and
+``mine``) of each player the change concerns (a bettor after a bet, every
+bettor after a payout) and their ``payout`` notices, keyed by user id. On
+channels_redis it is published once to the table's pub/sub channel and each
+ASGI process puts it in the inbox of each of its sockets of the table
+(``rooms.tables.fanout.TableFanout``, as a seated table's frames); on any
+other layer it goes to the table's group. Each socket takes only its own
+user's part and payout, keeps the newest part it got and merges it into each
+public state, so it sends the full ``state`` of docs/protocol.md, and never
+another player's part.
 
 The stored result is never sent beyond the revealed steps: ``cards`` and
 ``totals`` come from ``result["steps"][:revealed]``, and ``result`` itself
@@ -19,6 +23,7 @@ import asyncio
 import collections
 import hashlib
 import logging
+import re
 import threading
 
 from asgiref.sync import async_to_sync
@@ -28,18 +33,11 @@ from django.db.models import F, Sum
 
 import games
 from rooms.rounds.models import Bet, Round, Shoe
-from rooms.tables.fanout import serving_loop
+from rooms.tables.broadcast import frame_text, table_group
+from rooms.tables.fanout import fanout_publish, serving_loop
 from rooms.tables.models import Table
 
 logger = logging.getLogger(__name__)
-
-
-def watch_group(table_id: int) -> str:
-    return f"round-{table_id}-watch"
-
-
-def user_group(table_id: int, user_id: int) -> str:
-    return f"round-{table_id}-user-{user_id}"
 
 
 def engine_for(slug: str):
@@ -197,19 +195,82 @@ def user_part(
     }
 
 
+def _viewer_you(public: dict, part: dict | None) -> dict:
+    rnd = public.get("round")
+    if part is None or rnd is None or part["round"] != rnd["id"]:
+        return {"balance": part["you"]["balance"] if part else None, "stakes": {}, "staked": 0}
+    return part["you"]
+
+
 def merge(public: dict, part: dict | None) -> dict:
     """Fill a public state with one viewer's part (an older round's part keeps only the balance)."""
     rnd = public.get("round")
-    balance = part["you"]["balance"] if part else None
-    if part is None or rnd is None or part["round"] != rnd["id"]:
-        you = {"balance": balance, "stakes": {}, "staked": 0}
-    else:
-        you = part["you"]
+    you = _viewer_you(public, part)
     state = {**public, "you": you}
     if rnd is not None:
         stakes = you["stakes"]
         state["round"] = {**rnd, "areas": [{**a, "mine": stakes.get(a["area"], 0)} for a in rnd["areas"]]}
     return state
+
+
+# Stand-ins for a viewer's own values in a public state's text (``_pieces``): no value of a
+# state serialises to them (a string's NUL comes out escaped), and the pieces are checked.
+_MINE, _YOU = "\x00mine\x00", "\x00you\x00"
+_MINE_TEXT, _YOU_TEXT = frame_text(_MINE), frame_text(_YOU)
+_SPLIT = re.compile(f"({re.escape(_MINE_TEXT)}|{re.escape(_YOU_TEXT)})")
+TEXTS_KEPT = 64  # public states whose pieces are kept (a second of changes at a busy table)
+_texts: collections.OrderedDict[int, tuple[dict, list[str] | None]] = collections.OrderedDict()
+
+
+def _pieces(public: dict) -> list[str] | None:
+    """The text of ``merge(public, part)`` cut where a viewer's values go: text, slot, text, slot, ..., text.
+
+    The slots are the areas' ``mine`` in order, then ``you``. None when the
+    text does not cut as expected (a value that happens to serialise to a
+    stand-in): such a state is serialised whole for each viewer.
+    """
+    rnd = public.get("round")
+    shaped = {**public, "you": _YOU}
+    areas = 0
+    if rnd is not None:
+        shaped["round"] = {**rnd, "areas": [{**a, "mine": _MINE} for a in rnd["areas"]]}
+        areas = len(rnd["areas"])
+    pieces = _SPLIT.split(frame_text(shaped))
+    slots = pieces[1::2]
+    if slots != [_MINE_TEXT] * areas + [_YOU_TEXT]:
+        return None
+    return pieces
+
+
+def viewer_text(public: dict, part: dict | None) -> str:
+    """``frame_text(merge(public, part))``, spliced from the public state's text, serialised once per change.
+
+    On the event loop only (the round sockets): the pieces of the last
+    ``TEXTS_KEPT`` public states are kept by identity, so the sockets of a
+    process that got one change's state share its pieces, and each only writes
+    its own values (its stakes by area, its ``you``) into them: serialising the
+    whole state for each socket was a third of the event loop's time under load.
+    """
+    kept = _texts.get(id(public))
+    if kept is None or kept[0] is not public:
+        kept = _texts[id(public)] = (public, _pieces(public))  # holds ``public``: its id stays its own
+        if len(_texts) > TEXTS_KEPT:
+            _texts.popitem(last=False)
+    pieces = kept[1]
+    if pieces is None:
+        return frame_text(merge(public, part))
+    you = _viewer_you(public, part)
+    rnd = public.get("round")
+    out = [pieces[0]]
+    if rnd is not None:
+        stakes = you["stakes"]
+        for n, area in enumerate(rnd["areas"]):
+            mine = stakes.get(area["area"], 0)
+            out.append(str(mine) if type(mine) is int else frame_text(mine))
+            out.append(pieces[2 * n + 2])
+    out.append(frame_text(you))
+    out.append(pieces[-1])
+    return "".join(out)
 
 
 def balances_of(user_ids) -> dict[int, int]:
@@ -227,11 +288,12 @@ def round_changed(
     rnd: Round | None | object = _UNREAD,
     stakes: dict[int, dict[str, int]] | None = None,
 ) -> int:
-    """Bump the table's event sequence and send the public state (and ``users``' parts) after commit.
+    """Bump the table's event sequence and send the change (``change_message``) to its viewers after commit.
 
     Call once, last, in a service that changed the table (under its row lock).
-    ``payouts`` (one ``payout`` message per bettor, with ``"user"``) follow the
-    state and carry the same ``seq``. What the caller already holds is not read
+    ``users``' parts go with the public state; ``payouts`` (one ``payout``
+    message per bettor, with ``"user"``) carry the same ``seq`` and follow the
+    state on their bettors' sockets. What the caller already holds is not read
     again: ``bumped``, the seq was moved on with the table's lock
     (``lock_table(bump=True)``); ``rnd``, the live round, saved; ``stakes``,
     a user's stakes on it by area.
@@ -245,37 +307,62 @@ def round_changed(
     users = set(users) | {p["user"] for p in payouts or []}
     balances = balances_of(users)
     stakes = stakes or {}
-    messages: list[tuple[str, dict]] = []
-    for user_id in sorted(users):
-        part = user_part(
+    parts = {
+        user_id: user_part(
             seq=seq,
             round_id=round_id,
             user_id=user_id,
             balance=balances.get(user_id, 0),
             stakes=stakes.get(user_id) if round_id is not None else None,
         )
-        messages.append((user_group(table.pk, user_id), {"type": "round.part", "part": part}))
-    messages.append((watch_group(table.pk), {"type": "round.public", "state": public}))
+        for user_id in sorted(users)
+    }
+    notices = {}
     for payout in payouts or []:
         message = {k: v for k, v in payout.items() if k != "user"}
         message.update(type="payout", seq=seq, balance=balances.get(payout["user"], 0))
-        messages.append((user_group(table.pk, payout["user"]), {"type": "round.payout", "payout": message}))
+        notices[payout["user"]] = message
+    messages = [(table_group(table.pk), change_message(public, parts=parts, payouts=notices))]
     transaction.on_commit(lambda: send_messages(messages))
     return seq
+
+
+def change_message(public: dict, *, parts: dict[int, dict], payouts: dict[int, dict] | None = None) -> dict:
+    """The one message of a change for every round socket of the table: ``round.change``.
+
+    ``parts`` and ``payouts`` are keyed by user id, as text (the message
+    crosses Redis as msgpack, whose maps take text keys); a socket reads only
+    its own user's entries.
+    """
+    return {
+        "type": "round.change",
+        "seq": public["seq"],
+        "state": public,
+        "parts": {str(user_id): part for user_id, part in parts.items()},
+        "payouts": {str(user_id): payout for user_id, payout in (payouts or {}).items()},
+    }
 
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:
     """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change.
 
-    A thread running a round socket's call (a bet: ``fanout.serving``) hands
-    them to that socket's event loop (``_LoopSender``) and goes on: the
-    table's next bet does not wait for the sends. One loop sends its changes
-    one after another in the order they were handed over, which for one table
-    is the order of its commits (its calls run one at a time). Anywhere else
-    (the clock, the payout worker, a view) they are sent here and awaited.
+    On channels_redis a ``round.change`` is published once (``fanout_publish``:
+    from a round socket's call, a bet, the thread hands it to its own event
+    loop's fan-out, which delivers it to this process's sockets at once and
+    publishes it for the others, and goes on; from the clock, the payout worker
+    or a view, one synchronous PUBLISH). On any other layer, a thread running a
+    round socket's call (``fanout.serving``) hands the sends to that socket's
+    event loop (``_LoopSender``) and goes on: the table's next bet does not
+    wait for them. One loop sends its changes one after another in the order
+    they were handed over, which for one table is the order of its commits
+    (its calls run one at a time). Anywhere else they are sent here and
+    awaited.
     """
     layer = get_channel_layer()
     if layer is None:
+        return
+    messages = fanout_publish(layer, messages)
+    if not messages:
         return
     loop = serving_loop()
     if loop is not None and _LoopSender.of(loop).hand(layer, messages):

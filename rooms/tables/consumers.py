@@ -355,6 +355,33 @@ def table_executors_close() -> None:
         _pool.on_every_thread(connections.close_all)
 
 
+_check_kept_connection = None
+
+
+class KeptConnectionCheck:
+    """ASGI middleware: before a socket's handshake reads its session, drop a kept connection the database ended.
+
+    Channels' session and auth middleware read the session and the user on
+    its one shared thread (``database_sync_to_async``), whose connection is
+    kept (``DB_CONN_MAX_AGE``); after a restart or failover of PostgreSQL that
+    connection is dead, and the first socket to open after it failed its
+    handshake with a server error. One hop to that thread first
+    (``statements.drop_if_closed_by_server``: a poll, no round trip) lets the
+    read open a new connection. Outside a socket's handshake it does nothing.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        global _check_kept_connection
+        if scope["type"] == "websocket":
+            if _check_kept_connection is None:
+                _check_kept_connection = DatabaseSyncToAsync(drop_if_closed_by_server)
+            await _check_kept_connection()
+        return await self.app(scope, receive, send)
+
+
 class TableSyncToAsync(DatabaseSyncToAsync):
     """``database_sync_to_async`` for a table socket's calls: the thread knows it serves this event loop.
 

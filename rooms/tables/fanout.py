@@ -12,6 +12,11 @@ reader decodes the message once and puts it in the inbox of each of the
 process's sockets of the table, which handle it exactly as before (each sends
 only its own seat's frames, in seq order).
 
+A banker table's changes (``round.change``, rooms/rounds/broadcast.py: the
+public state, the concerned players' parts and payouts, for the round
+sockets) travel the same way, on the same per-table channel (a table is of
+one kind or the other), each socket taking only its own user's part.
+
 It applies when the channel layer is channels_redis' ``RedisChannelLayer``, on
 the same Redis; sockets still join the table's channel-layer group, which
 settlement uses to skip tables nobody listens to, and which still delivers
@@ -54,6 +59,10 @@ UNSENT_MAX = 1000  # publishes kept while the publisher's connection is being ma
 ORIGIN_SIZE = 16
 NO_ORIGIN = bytes(ORIGIN_SIZE)
 
+# The message types carried over pub/sub (to the table's group otherwise): a seated table's
+# frames and a banker table's change.
+FANOUT_TYPES = frozenset({"table.frames", "round.change"})
+
 _publishers: dict[str, object] = {}
 _fanouts: dict[int, TableFanout] = {}
 
@@ -85,7 +94,7 @@ def group_table(group: str) -> int | None:
 
 
 def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
-    """Publish the ``table.frames`` messages of ``messages`` (group, message); return the others, to group_send.
+    """Publish the table-group messages of ``FANOUT_TYPES`` in ``messages`` (group, message); return the others, to group_send.
 
     Called by the thread that committed the change. When that thread is
     running a call of a table socket of this process (``serving``), the
@@ -105,7 +114,7 @@ def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, d
     frames, rest = [], []
     for group, message in messages:
         table_id = group_table(group)
-        if table_id is not None and message.get("type") == "table.frames":
+        if table_id is not None and message.get("type") in FANOUT_TYPES:
             frames.append((table_id, message))
         else:
             rest.append((group, message))

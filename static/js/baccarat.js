@@ -15,7 +15,7 @@ const AREA_ORDER = ["player_pair", "tie", "banker_pair", "player", "banker", "sm
 const MAIN_AREAS = new Set(["player", "banker"]);
 const ROAD_ROWS = 6;
 
-/** The round socket: a change's state may come twice with one seq (once the viewer's own part is merged). */
+/** The round socket: a state may come twice with one seq (a snapshot, then the change it already showed). */
 class RoundSocket extends TableSocket {
   receive(data) {
     let msg;

@@ -277,16 +277,19 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     """
     from channels.layers import get_channel_layer
 
-    from rooms.rounds.broadcast import user_group
+    from rooms.rounds.broadcast import change_message
+    from rooms.tables.broadcast import table_group
 
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
     payout = {"type": "payout", "seq": state["seq"] - 1, "round": 7, "net": 5, "bets": [], "balance": 1005}
+    public = {**state, "seq": state["seq"] - 1, "you": None}
     await get_channel_layer().group_send(
-        user_group(table.pk, alice.pk), {"type": "round.payout", "payout": payout}
+        table_group(table.pk), change_message(public, parts={}, payouts={alice.pk: payout})
     )
     got = await next_of(comm, "payout")
     assert got == {**payout, "seq": state["seq"]}
+    assert await comm.receive_nothing(timeout=0.1)  # the older state itself is not sent
     await comm.disconnect()
 
 
@@ -299,7 +302,8 @@ async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(bacc_tier, ma
     """
     from channels.layers import get_channel_layer
 
-    from rooms.rounds.broadcast import watch_group
+    from rooms.rounds.broadcast import change_message
+    from rooms.tables.broadcast import table_group
 
     settings.TABLE_REORDER_WAIT = 3.0
     alice = await sync_to_async(make_player)(coins=1000)
@@ -310,11 +314,11 @@ async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(bacc_tier, ma
 
     def change(n: int, total: int) -> dict:
         rnd = {**public["round"], "areas": [{**a, "total": total} for a in public["round"]["areas"]]}
-        return {"type": "round.public", "state": {**public, "seq": n, "round": rnd}}
+        return change_message({**public, "seq": n, "round": rnd}, parts={})
 
-    await layer.group_send(watch_group(table.pk), change(seq + 2, 300))
+    await layer.group_send(table_group(table.pk), change(seq + 2, 300))
     assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 has not gone out yet
-    await layer.group_send(watch_group(table.pk), change(seq + 1, 100))
+    await layer.group_send(table_group(table.pk), change(seq + 1, 100))
     first, second = await next_of(comm, "state"), await next_of(comm, "state")
     assert [(s["seq"], s["round"]["areas"][0]["total"]) for s in (first, second)] == [
         (seq + 1, 100),
@@ -324,7 +328,94 @@ async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(bacc_tier, ma
 
     # A change whose predecessor never comes goes out after the wait; the client resyncs on the gap.
     settings.TABLE_REORDER_WAIT = 0.2
-    await layer.group_send(watch_group(table.pk), change(seq + 4, 400))
+    await layer.group_send(table_group(table.pk), change(seq + 4, 400))
     late = await next_of(comm, "state")
     assert late["seq"] == seq + 4
+    await comm.disconnect()
+
+
+async def test_a_change_held_for_an_earlier_one_shows_what_the_earlier_one_brought_this_player(
+    bacc_tier, make_player, settings
+):
+    """Another player's bet (seq N+2) overtaking this player's own (N+1, which carries their part).
+
+    The held state was merged with the part the socket had when it arrived,
+    so after the player's own bet it showed their stakes without that bet. It
+    is merged when it goes out now.
+    """
+    from channels.layers import get_channel_layer
+
+    from rooms.rounds.broadcast import change_message
+    from rooms.tables.broadcast import table_group
+
+    settings.TABLE_REORDER_WAIT = 3.0
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    seq, public = state["seq"], {**state, "you": None}
+    rnd = public["round"]
+
+    def change(n: int, banker: int, parts: dict) -> dict:
+        areas = [{**a, "total": banker if a["area"] == "banker" else a["total"]} for a in rnd["areas"]]
+        return change_message({**public, "seq": n, "round": {**rnd, "areas": areas}}, parts=parts)
+
+    layer = get_channel_layer()
+    await layer.group_send(table_group(table.pk), change(seq + 2, 300, {}))  # Bob's bet, ahead
+    assert await comm.receive_nothing(timeout=0.2)
+    part = {
+        "seq": seq + 1,
+        "round": rnd["id"],
+        "you": {"balance": 900, "stakes": {"banker": 100}, "staked": 100},
+    }
+    await layer.group_send(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own
+    first, second = await next_of(comm, "state"), await next_of(comm, "state")
+    assert [s["seq"] for s in (first, second)] == [seq + 1, seq + 2]
+    for shown, total in ((first, 100), (second, 300)):
+        assert shown["you"] == part["you"]
+        assert (shown["round"]["areas"][0]["total"], shown["round"]["areas"][0]["mine"]) == (total, 100)
+    await comm.disconnect()
+
+
+async def test_a_resync_answer_ahead_of_the_changes_on_their_way_waits_for_them(
+    bacc_tier, make_player, settings, monkeypatch
+):
+    """The snapshot is read on another thread than the changes' road: under load it was often ahead.
+
+    The client saw its seq jump past the changes still on their way, took it
+    for a gap and sent ``resync`` again (the load bench counted seq gaps in
+    both the old and this code). The changes in between now go out first.
+    """
+    from channels.layers import get_channel_layer
+
+    from rooms.rounds import broadcast
+
+    settings.TABLE_REORDER_WAIT = 3.0
+    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    on_the_way: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: on_the_way.extend(messages))
+    for _ in range(2):  # two bets committed whose changes have not reached the socket yet
+        await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
+    await comm.send_json_to({"type": "resync"})
+    assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 and seq + 2 are still on their way
+    layer = get_channel_layer()
+    for group, message in on_the_way:
+        await layer.group_send(group, message)
+    seqs = []
+    while not await comm.receive_nothing(timeout=0.3):
+        message = await comm.receive_json_from()
+        seqs.append(message["seq"])
+        assert message["round"]["areas"][0]["total"] == 10 * (message["seq"] - state["seq"])
+    assert seqs[:2] == [state["seq"] + 1, state["seq"] + 2] and set(seqs) == {
+        state["seq"] + 1,
+        state["seq"] + 2,
+    }
+
+    # Changes that never come: the answer goes out after the wait (the client resyncs on the gap).
+    settings.TABLE_REORDER_WAIT = 0.2
+    on_the_way.clear()
+    for _ in range(2):
+        await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
+    await comm.send_json_to({"type": "resync"})
+    late = await next_of(comm, "state")
+    assert late["seq"] == state["seq"] + 4
     await comm.disconnect()

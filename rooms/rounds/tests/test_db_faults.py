@@ -8,12 +8,13 @@ while it only notes it is still watching goes unseen; a failed bet is error
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
 
 from rooms.rounds import consumers, services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import tick
 from rooms.rounds.tests.test_consumers import betting_table, latest_state, memory_layer, next_of, open_socket  # noqa: F401
-from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, patch_failing
+from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, patch_failing, terminate
 from wallets.selectors import ledger_check, wallet_balance
 
 pytestmark = [
@@ -97,5 +98,53 @@ async def test_a_resync_the_database_fails_is_an_error_on_an_open_socket(bacc_ti
     assert error["code"] == "unavailable" and error["ref"] is None and error["seq"] == state["seq"]
     await comm.send_json_to({"type": "resync"})
     assert (await next_of(comm, "state"))["seq"] == state["seq"]
+    await comm.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+def _own_backend() -> list[int]:
+    """The backend of the calling thread's connection (opened and kept)."""
+    connection.ensure_connection()
+    return [connection.connection.info.backend_pid]
+
+
+async def test_a_connection_the_database_dropped_while_idle_is_replaced_before_a_round_socket_reads(
+    bacc_tier, make_player, monkeypatch
+):
+    """After a restart of PostgreSQL the first round socket to open was closed with 1013.
+
+    Its reads (the table check, its presence, its first state) ran through
+    Channels' own wrapper, which does not notice a kept connection the
+    database has ended; the table sockets' calls check for it first.
+    """
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", None)  # kept, as DB_CONN_MAX_AGE does
+    alice = await sync_to_async(make_player)(coins=1000)
+    table = await sync_to_async(services.round_enter)(tier_id=bacc_tier.pk, user=alice)
+    comm = await open_socket(table.pk, alice)
+    assert (await comm.connect())[0]
+    await next_of(comm, "state")
+    await comm.disconnect()
+
+    again = await open_socket(table.pk, alice)  # signed in before the restart
+    # Channels' shared thread, which runs the socket's reads (and this test's sync_to_async calls).
+    await sync_to_async(terminate)(await sync_to_async(_own_backend)())
+    assert (await again.connect())[0]
+    first = await again.receive_json_from(timeout=3)  # not a close with 1013
+    assert first["type"] == "state" and first["you"]["balance"] == 1000
+    await again.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
+async def test_a_connection_the_database_dropped_while_idle_is_replaced_before_an_open_socket_reads(
+    bacc_tier, make_player, monkeypatch
+):
+    """An open round socket's resync after a restart of PostgreSQL was error ``unavailable``; now it reads."""
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", None)
+    alice = await sync_to_async(make_player)(coins=1000)
+    table, comm, state = await betting_table(bacc_tier, alice)
+    await sync_to_async(terminate)(await sync_to_async(_own_backend)())
+    await comm.send_json_to({"type": "resync"})
+    answer = await comm.receive_json_from(timeout=3)
+    assert answer["type"] == "state" and answer["seq"] == state["seq"]
     await comm.disconnect()
     await sync_to_async(close_own_connection)()

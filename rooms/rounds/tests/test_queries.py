@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from rooms.rounds import broadcast, selectors, services
 from rooms.rounds.tests.conftest import open_round
+from rooms.tables.broadcast import table_group
 from wallets.services import house_account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
@@ -65,12 +66,10 @@ def test_the_broadcast_of_a_bet_is_the_state_a_resync_reads(bacc_tier, make_play
     services.round_bet(table_id=table.pk, user=alice, area="player", amount=20)
     services.round_bet(table_id=table.pk, user=alice, area="player", amount=10)
 
-    (part_group, part), (public_group, public) = sent[-2:]
-    assert (part_group, public_group) == (
-        broadcast.user_group(table.pk, alice.pk),
-        broadcast.watch_group(table.pk),
-    )
-    shown = broadcast.merge(public["state"], part["part"])
+    (group, change) = sent[-1]
+    assert group == table_group(table.pk) and change["type"] == "round.change"
+    assert set(change["parts"]) == {str(alice.pk)} and change["payouts"] == {}  # the bettor's part only
+    shown = broadcast.merge(change["state"], change["parts"][str(alice.pk)])
     fresh = selectors.round_snapshot(table_id=table.pk, user=alice)
     assert shown == fresh
     assert shown["you"] == {"balance": 9_970, "stakes": {"player": 30}, "staked": 30}

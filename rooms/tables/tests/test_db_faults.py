@@ -145,6 +145,43 @@ async def test_connections_the_database_dropped_while_idle_are_replaced_before_t
     await sync_to_async(close_own_connection)()
 
 
+async def test_the_first_socket_after_a_restart_of_the_database_opens(
+    long_tier,  # noqa: F811
+    make_player,
+    monkeypatch,
+):
+    """Its handshake failed: Channels reads the session on its shared thread, whose kept connection was dead.
+
+    ``KeptConnectionCheck`` (platform/asgi.py) drops it first.
+    """
+    from platform.asgi import application
+
+    from channels.testing import WebsocketCommunicator
+
+    from rooms.tables.tests.test_consumers import session_cookie
+
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", None)  # kept, as DB_CONN_MAX_AGE does
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    await comm.disconnect()
+    cookie = await sync_to_async(session_cookie)(alice)  # signed in before the restart
+
+    def shared_thread_backend() -> list[int]:  # Channels' thread, which runs this test's sync_to_async
+        connection.ensure_connection()
+        return [connection.connection.info.backend_pid]
+
+    await sync_to_async(terminate)(await sync_to_async(shared_thread_backend)())
+    again = WebsocketCommunicator(
+        application,
+        f"/ws/tables/{table.pk}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
+    )
+    assert (await again.connect())[0]
+    assert (await next_of(again, "state"))["you"]["seat"] is not None
+    await again.disconnect()
+    await sync_to_async(close_own_connection)()
+
+
 async def test_a_close_the_database_could_not_record_is_recorded_when_it_answers_again(
     long_tier,  # noqa: F811
     make_player,

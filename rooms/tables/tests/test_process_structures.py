@@ -186,7 +186,6 @@ async def test_a_socket_that_fails_leaves_its_table_s_fan_out_and_group(long_tie
 @pytest.mark.usefixtures("memory_layer")
 async def test_a_round_socket_that_fails_stops_watching(make_player):
     """A failed 百家乐 socket kept its Viewer row open (the table dealt on for nobody) and its groups."""
-    from rooms.rounds.broadcast import user_group, watch_group
     from rooms.rounds.models import Viewer
     from rooms.rounds.tests.conftest import make_tier
     from rooms.rounds.tests.test_consumers import connected
@@ -205,8 +204,7 @@ async def test_a_round_socket_that_fails_stops_watching(make_player):
 
     viewer = await sync_to_async(Viewer.objects.get)(pk=viewer.pk)
     assert viewer.left_at is not None
-    for group in (watch_group(table.pk), user_group(table.pk, alice.pk)):
-        assert viewer.channel not in layer.groups.get(group, {})
+    assert viewer.channel not in layer.groups.get(table_group(table.pk), {})
     assert not set(consumers._sockets_per_user) & {alice.pk}
     await sync_to_async(lambda: connection.close())()
 
