@@ -370,8 +370,8 @@ class KeptConnectionCheck:
     read open a new connection. Outside a socket's handshake it does nothing.
     """
 
-    def __init__(self, app) -> None:
-        self.app = app
+    def __init__(self, inner) -> None:
+        self.inner = inner  # named as Channels' middleware name theirs
 
     async def __call__(self, scope, receive, send):
         global _check_kept_connection
@@ -379,7 +379,7 @@ class KeptConnectionCheck:
             if _check_kept_connection is None:
                 _check_kept_connection = DatabaseSyncToAsync(drop_if_closed_by_server)
             await _check_kept_connection()
-        return await self.app(scope, receive, send)
+        return await self.inner(scope, receive, send)
 
 
 class TableSyncToAsync(DatabaseSyncToAsync):
