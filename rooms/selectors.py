@@ -153,7 +153,7 @@ class LedgerReference:
 def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerReference]:
     """Return reference → words for the references of the games' ledger transactions.
 
-    ``hand:<id>`` names the game, room and hand, linked to the hand's verify page
+    ``hand:<id>`` names the game, room, table and hand, linked to the hand's verify page
     once the hand is over; ``round:<id>`` names the 百家乐 round; ``staff:<id>``
     (a staff member's deposit or correction) says a staff member, not who. Any
     other reference was typed by staff for the player and is shown as it is.
@@ -177,9 +177,11 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
     finished = {Hand.Status.SETTLED, Hand.Status.CANCELLED}
     for hand in Hand.objects.filter(pk__in=ids["hand"]).select_related("table__tier__game"):
         tier = hand.table.tier
-        text = gettext_now("%(game)s · %(tier)s · hand %(number)s") % {
+        # The table too: hands are numbered per table, so two tables' first hands are both "hand 1".
+        text = gettext_now("%(game)s · %(tier)s · table %(table)s · hand %(number)s") % {
             "game": tier.game.name,
             "tier": tier.name,
+            "table": hand.table_id,
             "number": hand.number,
         }
         url = reverse("tables:verify", kwargs={"hand_id": hand.pk}) if hand.status in finished else ""

@@ -28,7 +28,10 @@ def test_a_player_at_no_table_sees_no_coins_in_play(client, make_player):
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", "Fight the Landlord · 初级场 · hand {n}"), ("zh-hans", "斗地主 · 初级场 · 第{n}局")],
+    [
+        ("en", "Fight the Landlord · 初级场 · table {t} · hand {n}"),
+        ("zh-hans", "斗地主 · 初级场 · {t}号桌 · 第{n}局"),
+    ],
 )
 def test_the_wallet_says_which_hand_moved_the_coins_and_links_its_check_once_it_is_over(
     client, make_player, language, words
@@ -46,12 +49,12 @@ def test_the_wallet_says_which_hand_moved_the_coins_and_links_its_check_once_it_
 
     # While the hand is played its stake is named, with nothing to verify yet.
     page = client.get(reverse("wallets:wallet")).content.decode()
-    assert words.format(n=playing.number) in page
+    assert words.format(t=table.pk, n=playing.number) in page
     assert f"hand:{playing.pk}" not in page  # the ledger's own reference is not for players
     assert verify_url not in page
 
     hand = play_hand_under_trustee(table, alice)
     assert hand.pk == playing.pk and hand.status == "settled", hand.cancel_reason
     page = client.get(reverse("wallets:wallet")).content.decode()
-    assert f'<a href="{verify_url}">{words.format(n=hand.number)}</a>' in page
+    assert f'<a href="{verify_url}">{words.format(t=table.pk, n=hand.number)}</a>' in page
     assert f"hand:{hand.pk}" not in page
