@@ -54,6 +54,8 @@ def test_a_player_verifies_a_finished_doudizhu_hand(client, make_player):
     # The 底牌 (bottom cards) are part of the deal too.
     assert all(f'data-card="{card}"' in html for card in deal["bottom"])
     assert response.context["check"].replay.steps[-1].n == hand.action_count
+    # Hands are numbered per table: the page names the table beside the hand's number.
+    assert f"Table {hand.table_id} · Hand {hand.number}" in html
 
 
 def test_the_board_of_a_texas_hand_is_part_of_the_deal(client, make_player):
