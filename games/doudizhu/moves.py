@@ -19,6 +19,7 @@ key seen for each code.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from itertools import combinations
 
@@ -355,11 +356,9 @@ _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 def layout(hand: list[str]) -> tuple:
     """Return the (remembered) layout of a hand kept high to low.
 
-    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each held
-    rank ends (see above; a rank not held has 0 there, and nothing reads it), the ends of the
-    ranks 3..2 held four times (the bombs, rank upward), whether both jokers are held, whether
-    some rank is held three or four times, and a bit mask of the ranks 3..A held three or four
-    times (plane bodies).
+    That is ``(counts, ends, quads, rocket)``: the rank counts, where each held rank ends (see
+    above; a rank not held has 0 there, and nothing reads it), the ends of the ranks 3..2 held
+    four times (the bombs, rank upward) and whether both jokers are held.
     """
     shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
@@ -392,27 +391,12 @@ def _new_layout(shape: str) -> tuple:
     """Count the layout of ``shape`` and remember it."""
     _ranks, counts, ends = _count(shape)
     quads = ()
-    m3 = 0
     # ``in`` on bytes is one memchr; on the list it compares each count as an object.
-    packed = bytes(counts)
-    big = 4 in packed
-    if big:
+    if 4 in bytes(counts):
         quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
-    if big or 3 in packed:
-        big = True
-        for r in _CHAIN_RANKS:
-            if counts[r] >= 3:
-                m3 |= 1 << r
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
         _LAYOUTS.clear()
-    found = _LAYOUTS[shape] = (
-        tuple(counts),
-        tuple(ends),
-        quads,
-        counts[RANK_XJ] + counts[RANK_DJ] == 2,
-        big,
-        m3,
-    )
+    found = _LAYOUTS[shape] = (counts, ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2)
     return found
 
 
@@ -446,14 +430,19 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     The plays are ``play_keys``'s, in its order, each cut as its lowest suits.
     """
     shape = "".join(hand)[::2]
-    counts, ends, quads, rocket, _big, _m3 = _LAYOUTS.get(shape) or _new_layout(shape)
+    counts, ends, quads, rocket = _LAYOUTS.get(shape) or _new_layout(shape)
     kind = last["kind"]
-    width = _UNIT_KINDS.get(kind)
-    if width is not None:
-        # The hot path (most follows answer a single or a pair): a plain loop, cheaper
-        # than a comprehension for the two or three plays it usually finds.
-        # Only the ranks between the table's and the hand's highest (its first card) can
-        # answer; half of all follows hold nothing above the table and list pass alone.
+    # The hot paths (three follows in four answer a single, one in seven a pair): plain
+    # loops, cheaper than a comprehension for the two or three plays they usually find.
+    # Only the ranks between the table's and the hand's highest (its first card) can
+    # answer; half of all follows hold nothing above the table and list pass alone.
+    if kind == "single":
+        actions = []
+        for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
+            if counts[r]:
+                actions.append({"type": "play", "cards": [hand[ends[r] - 1]]})
+    elif kind == "pair" or kind == "trio":
+        width = 2 if kind == "pair" else 3
         actions = []
         for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
             if counts[r] >= width:
@@ -479,9 +468,9 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     return actions
 
 
-def _keyed_follows(hand: list[str], counts: tuple[int, ...], ends: tuple[int, ...], last: dict) -> list[dict]:
+def _keyed_follows(hand: list[str], counts: list[int], ends: list[int], last: dict) -> list[dict]:
     """Answers to a bomb, the rocket, 四带二 or a plane with wings, through their play keys."""
-    keys = play_keys(counts, Combo(last["kind"], last["rank"], last["size"], last["chain"]))
+    keys = play_keys(tuple(counts), Combo(last["kind"], last["rank"], last["size"], last["chain"]))
     return [{"type": "play", "cards": _cut(hand, ends, key % CODE_SPAN)} for key in keys]
 
 
@@ -573,10 +562,11 @@ def _ordered_leads(
             run2 = 0
         last = r
         e = ends[r]
-        add({"type": "play", "cards": [hand[e - 1]]})
+        low = hand[e - 1]
+        add({"type": "play", "cards": [low]})
         n = c[r]
         if n >= 2:
-            add({"type": "play", "cards": hand[e - 2 : e]})
+            add({"type": "play", "cards": [hand[e - 2], low]})
             if n >= 3:
                 _trio_leads(hand, c, ends, held, r, actions)
             run2 += 1
@@ -587,7 +577,7 @@ def _ordered_leads(
             if run1 == 5:
                 singles = [hand[ends[k] - 1] for k in range(r, r - 5, -1)]
             else:
-                singles.insert(0, hand[e - 1])
+                singles.insert(0, low)
             for links in range(5, run1 + 1):
                 add({"type": "play", "cards": singles[:links]})
         if run2 >= 3 and r <= _LAST_CHAIN_RANK:
@@ -659,6 +649,59 @@ def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]
     return actions
 
 
+# Whether a shape holds some rank three or four times (its letters are sorted, so one
+# letter three times in a row), in one C call.
+_TRIO_IN = re.compile(r"(.)\1\1").search
+
+
+def _plain_leads(hand: list[str], ranks: bytes) -> list[dict]:
+    """``_ordered_leads`` for a hand holding no rank three times (three leads in four), in one walk.
+
+    The walk goes from the hand's last card (its lowest) up, a rank's one or two cards at a
+    time, so the hand is never counted first. ``lows`` gathers each rank's lowest suit and
+    ``twos`` each pair's two cards (lowest first), rank upward: a chain ending at a rank is
+    the end of one of them, read backwards (highest rank first).
+    """
+    actions: list[dict] = []
+    add = actions.append
+    lows: list[str] = []
+    twos: list[str] = []
+    run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
+    last = -2
+    i = len(ranks) - 1
+    while i >= 0:
+        r = ranks[i]
+        low = hand[i]
+        i -= 1
+        if r == last + 1:
+            run1 += 1
+        else:
+            run1 = 1
+            run2 = 0
+        last = r
+        add({"type": "play", "cards": [low]})
+        lows.append(low)
+        if i >= 0 and ranks[i] == r:
+            high = hand[i]
+            i -= 1
+            add({"type": "play", "cards": [high, low]})
+            twos.append(low)
+            twos.append(high)
+            run2 += 1
+        else:
+            run2 = 0
+        if r <= _LAST_CHAIN_RANK:
+            if run1 >= 5:
+                for links in range(5, run1 + 1):
+                    add({"type": "play", "cards": lows[-1 : -links - 1 : -1]})
+            if run2 >= 3:
+                for size in range(6, 2 * run2 + 1, 2):
+                    add({"type": "play", "cards": twos[-1 : -size - 1 : -1]})
+    if ranks[:2] == _ROCKET_RANKS:
+        add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    return actions
+
+
 def leads(hand: list[str]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
@@ -667,9 +710,12 @@ def leads(hand: list[str]) -> list[dict]:
     go through their keys first (first reading of each set kept, as in ``_leads``) and are
     handed to it by body rank.
     """
-    # The layout counted here, without the memo: a lead's hand is never listed twice (its
-    # seat played last, so its hand changed, and it is about to play again).
-    ranks, c, ends = _count("".join(hand)[::2])
+    # Counted here, without the memo: a lead's hand is never listed twice (its seat played
+    # last, so its hand changed, and it is about to play again).
+    shape = "".join(hand)[::2]
+    if not _TRIO_IN(shape):
+        return _plain_leads(hand, shape.encode().translate(_RANK_BYTES))
+    ranks, c, ends = _count(shape)
     held = sorted(set(ranks))
     rocket = ranks[:2] == _ROCKET_RANKS
     packed = bytes(c)  # a memchr per test below, instead of comparing each count as an object
