@@ -19,7 +19,6 @@ key seen for each code.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from itertools import combinations
 
@@ -649,25 +648,24 @@ def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]
     return actions
 
 
-# Whether a shape holds some rank three or four times (its letters are sorted, so one
-# letter three times in a row), in one C call.
-_TRIO_IN = re.compile(r"(.)\1\1").search
+def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
+    """``_ordered_leads`` for a hand holding no quad and no plane (97% of leads), in one walk.
 
-
-def _plain_leads(hand: list[str], ranks: bytes) -> list[dict]:
-    """``_ordered_leads`` for a hand holding no rank three times (three leads in four), in one walk.
-
-    The walk goes from the hand's last card (its lowest) up, a rank's one or two cards at a
-    time, so the hand is never counted first. ``lows`` gathers each rank's lowest suit and
-    ``twos`` each pair's two cards (lowest first), rank upward: a chain ending at a rank is
-    the end of one of them, read backwards (highest rank first).
+    ``ranks`` are the hand's card ranks (high to low, as the hand). The walk goes from the
+    hand's last card (its lowest) up, one rank's cards at a time, so the hand is never
+    counted first. ``lows`` gathers each rank's lowest suit and ``twos`` the two lowest suits
+    of each rank held twice or more (lowest first), rank upward: a chain ending at a rank is
+    the end of one of them, read backwards (highest rank first). A trio's kickers may rank
+    above it, so they are spliced in after the walk, right after the trio. Returns None at a
+    quad or a plane, whose sets may read two ways (``leads`` lists those hands).
     """
     actions: list[dict] = []
     add = actions.append
     lows: list[str] = []
     twos: list[str] = []
+    trios = None  # per trio: (where its kickers go, its rank's index in lows, in pairs, its cards)
     run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
-    last = -2
+    last = last_trio = -2
     i = len(ranks) - 1
     while i >= 0:
         r = ranks[i]
@@ -682,11 +680,21 @@ def _plain_leads(hand: list[str], ranks: bytes) -> list[dict]:
         add({"type": "play", "cards": [low]})
         lows.append(low)
         if i >= 0 and ranks[i] == r:
-            high = hand[i]
+            second = hand[i]
             i -= 1
-            add({"type": "play", "cards": [high, low]})
+            add({"type": "play", "cards": [second, low]})
+            if i >= 0 and ranks[i] == r:
+                top = hand[i]
+                i -= 1
+                if (i >= 0 and ranks[i] == r) or (r == last_trio + 1 and r <= _LAST_CHAIN_RANK):
+                    return None  # a quad, or two trios in a row (a plane)
+                last_trio = r
+                add({"type": "play", "cards": [top, second, low]})
+                if trios is None:
+                    trios = []
+                trios.append((len(actions), len(lows) - 1, len(twos), top, second, low))
             twos.append(low)
-            twos.append(high)
+            twos.append(second)
             run2 += 1
         else:
             run2 = 0
@@ -699,6 +707,21 @@ def _plain_leads(hand: list[str], ranks: bytes) -> list[dict]:
                     add({"type": "play", "cards": twos[-1 : -size - 1 : -1]})
     if ranks[:2] == _ROCKET_RANKS:
         add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    if trios:
+        # The trio with each single, then with each pair, kickers rank upward; a kicker below
+        # the trio goes after its cards, one above before them (cards high to low). The last
+        # trio first, so the places of the earlier ones do not move.
+        for at, li, pi, t0, t1, t2 in reversed(trios):
+            kicked = [{"type": "play", "cards": [t0, t1, t2, k]} for k in lows[:li]]
+            kicked += [{"type": "play", "cards": [k, t0, t1, t2]} for k in lows[li + 1 :]]
+            kicked += [
+                {"type": "play", "cards": [t0, t1, t2, b, a]} for a, b in zip(twos[0:pi:2], twos[1:pi:2])
+            ]
+            kicked += [
+                {"type": "play", "cards": [b, a, t0, t1, t2]}
+                for a, b in zip(twos[pi + 2 :: 2], twos[pi + 3 :: 2])
+            ]
+            actions[at:at] = kicked
     return actions
 
 
@@ -713,8 +736,9 @@ def leads(hand: list[str]) -> list[dict]:
     # Counted here, without the memo: a lead's hand is never listed twice (its seat played
     # last, so its hand changed, and it is about to play again).
     shape = "".join(hand)[::2]
-    if not _TRIO_IN(shape):
-        return _plain_leads(hand, shape.encode().translate(_RANK_BYTES))
+    found = _walk_leads(hand, shape.encode().translate(_RANK_BYTES))
+    if found is not None:
+        return found
     ranks, c, ends = _count(shape)
     held = sorted(set(ranks))
     rocket = ranks[:2] == _ROCKET_RANKS
