@@ -714,12 +714,10 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
         for at, li, pi, t0, t1, t2 in reversed(trios):
             kicked = [{"type": "play", "cards": [t0, t1, t2, k]} for k in lows[:li]]
             kicked += [{"type": "play", "cards": [k, t0, t1, t2]} for k in lows[li + 1 :]]
+            kicked += [{"type": "play", "cards": [t0, t1, t2, twos[j + 1], twos[j]]} for j in range(0, pi, 2)]
             kicked += [
-                {"type": "play", "cards": [t0, t1, t2, b, a]} for a, b in zip(twos[0:pi:2], twos[1:pi:2])
-            ]
-            kicked += [
-                {"type": "play", "cards": [b, a, t0, t1, t2]}
-                for a, b in zip(twos[pi + 2 :: 2], twos[pi + 3 :: 2])
+                {"type": "play", "cards": [twos[j + 1], twos[j], t0, t1, t2]}
+                for j in range(pi + 2, len(twos), 2)
             ]
             actions[at:at] = kicked
     return actions
