@@ -340,8 +340,9 @@ def _chain_follows(
 
 
 _LAYOUTS: dict[str, tuple] = {}
-# Rank letter -> rank, as a bytes translation: a shape's letters become its ranks in one C call.
-_RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode(), bytes(range(N_RANKS)))
+# Rank letter -> rank, as a bytes translation: a shape's letters become its ranks in one C call
+# ("@", never a card's letter, becomes 255: the end mark of ``_walk_leads``).
+_RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode() + b"@", bytes(range(N_RANKS)) + b"\xff")
 # Ranks as tuples, so the hot loops below iterate a constant instead of building a range each time.
 _RANKS = tuple(range(N_RANKS))
 _RANKS_ABOVE = tuple(tuple(range(r + 1, N_RANKS)) for r in range(-1, N_RANKS))  # index: rank + 1
@@ -651,7 +652,8 @@ def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]
 def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
     """``_ordered_leads`` for a hand holding no quad and no plane (97% of leads), in one walk.
 
-    ``ranks`` are the hand's card ranks (high to low, as the hand). The walk goes from the
+    ``ranks`` are the hand's card ranks (high to low, as the hand), then one byte 255 that
+    ends the runs of equal ranks without a bounds test. The walk goes from the
     hand's last card (its lowest) up, one rank's cards at a time, so the hand is never
     counted first. ``lows`` gathers each rank's lowest suit and ``twos`` the two lowest suits
     of each rank held twice or more (lowest first), rank upward: a chain ending at a rank is
@@ -666,7 +668,7 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
     trios = None  # per trio: (where its kickers go, its rank's index in lows, in pairs, its cards)
     run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
     last = last_trio = -2
-    i = len(ranks) - 1
+    i = len(ranks) - 2  # ``ranks`` ends with a mark no rank equals, read at i = -1
     while i >= 0:
         r = ranks[i]
         low = hand[i]
@@ -679,14 +681,14 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
         last = r
         add({"type": "play", "cards": [low]})
         lows.append(low)
-        if i >= 0 and ranks[i] == r:
+        if ranks[i] == r:
             second = hand[i]
             i -= 1
             add({"type": "play", "cards": [second, low]})
-            if i >= 0 and ranks[i] == r:
+            if ranks[i] == r:
                 top = hand[i]
                 i -= 1
-                if (i >= 0 and ranks[i] == r) or (r == last_trio + 1 and r <= _LAST_CHAIN_RANK):
+                if ranks[i] == r or (r == last_trio + 1 and r <= _LAST_CHAIN_RANK):
                     return None  # a quad, or two trios in a row (a plane)
                 last_trio = r
                 add({"type": "play", "cards": [top, second, low]})
@@ -698,7 +700,7 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
             run2 += 1
         else:
             run2 = 0
-        if r <= _LAST_CHAIN_RANK:
+        if (run1 >= 5 or run2 >= 3) and r <= _LAST_CHAIN_RANK:
             if run1 >= 5:
                 for links in range(5, run1 + 1):
                     add({"type": "play", "cards": lows[-1 : -links - 1 : -1]})
@@ -734,7 +736,7 @@ def leads(hand: list[str]) -> list[dict]:
     # Counted here, without the memo: a lead's hand is never listed twice (its seat played
     # last, so its hand changed, and it is about to play again).
     shape = "".join(hand)[::2]
-    found = _walk_leads(hand, shape.encode().translate(_RANK_BYTES))
+    found = _walk_leads(hand, (shape + "@").encode().translate(_RANK_BYTES))
     if found is not None:
         return found
     ranks, c, ends = _count(shape)
