@@ -728,13 +728,14 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
 def leads(hand: list[str]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
-    Without a quad or a plane (most leads) no set reads two ways and ``_ordered_leads`` lists
-    everything as it is cut from the hand. Otherwise the planes, 四带二 and planes with wings
-    go through their keys first (first reading of each set kept, as in ``_leads``) and are
-    handed to it by body rank.
+    Without a quad or a plane (97% of leads) no set reads two ways and ``_walk_leads`` lists
+    everything in one walk up the hand. Otherwise the hand is counted: the planes, 四带二 and
+    planes with wings go through their keys first (first reading of each set kept, as in
+    ``_leads``) and are handed to ``_ordered_leads`` by body rank. (The counted path lists any
+    hand; the walk only saves counting the ones it can list.)
     """
-    # Counted here, without the memo: a lead's hand is never listed twice (its seat played
-    # last, so its hand changed, and it is about to play again).
+    # No memo: a lead's hand is never listed twice (its seat played last, so its hand
+    # changed, and it is about to play again).
     shape = "".join(hand)[::2]
     found = _walk_leads(hand, (shape + "@").encode().translate(_RANK_BYTES))
     if found is not None:
