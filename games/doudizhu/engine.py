@@ -450,7 +450,7 @@ _NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up
 
 def _pass(state: State, seat: int) -> State:
     new = dict(state)
-    trick = new["trick"] = list(state["trick"])
+    trick = new["trick"] = state["trick"].copy()
     trick[seat] = "pass"
     history = new["history"] = state["history"].copy()
     history.append({"seat": seat, "action": {"type": "pass"}})
