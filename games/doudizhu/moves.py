@@ -296,10 +296,10 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
 # ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
 # card name is two letters, the first naming its rank), and everything below is derived from
 # the shape alone; a follow's layout is remembered for recent shapes (a hand keeps its shape
-# while its seat passes), a lead's is counted afresh.
+# while its seat passes). A lead is listed in one walk up the hand's ranks, without counting
+# it first (``_walk_leads``), unless it holds a quad or a plane.
 RANK_LETTERS = "3456789TJQKA2XD"
 assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
-_UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
 _TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 
 
