@@ -450,7 +450,7 @@ _NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up
 
 def _pass(state: State, seat: int) -> State:
     new = dict(state)
-    trick = new["trick"] = list(state["trick"])
+    trick = new["trick"] = state["trick"].copy()
     trick[seat] = "pass"
     history = new["history"] = state["history"].copy()
     history.append({"seat": seat, "action": {"type": "pass"}})
@@ -486,10 +486,11 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
         return None
     if n == 1:
         # A single (a third of all plays): held, and it reads as a single of its rank alone.
-        played = hand[start : start + 1]
+        card = hand[start]
+        played = [card]
         remaining = hand.copy()
         del remaining[start]
-        rank = _RANK_OF[played[0]]
+        rank = _RANK_OF[card]
         last = state["last_play"]
         if last is None or (last["kind"] == "single" and rank > last["rank"]):
             return _laid(state, seat, played, remaining, "single", rank, 1, 1)

@@ -296,10 +296,10 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
 # ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
 # card name is two letters, the first naming its rank), and everything below is derived from
 # the shape alone; a follow's layout is remembered for recent shapes (a hand keeps its shape
-# while its seat passes), a lead's is counted afresh.
+# while its seat passes). A lead is listed in one walk up the hand's ranks, without counting
+# it first (``_walk_leads``), unless it holds a quad or a plane.
 RANK_LETTERS = "3456789TJQKA2XD"
 assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
-_UNIT_KINDS = {"single": 1, "pair": 2, "trio": 3}
 _TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 
 
@@ -340,8 +340,9 @@ def _chain_follows(
 
 
 _LAYOUTS: dict[str, tuple] = {}
-# Rank letter -> rank, as a bytes translation: a shape's letters become its ranks in one C call.
-_RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode(), bytes(range(N_RANKS)))
+# Rank letter -> rank, as a bytes translation: a shape's letters become its ranks in one C call
+# ("@", never a card's letter, becomes 255: the end mark of ``_walk_leads``).
+_RANK_BYTES = bytes.maketrans(RANK_LETTERS.encode() + b"@", bytes(range(N_RANKS)) + b"\xff")
 # Ranks as tuples, so the hot loops below iterate a constant instead of building a range each time.
 _RANKS = tuple(range(N_RANKS))
 _RANKS_ABOVE = tuple(tuple(range(r + 1, N_RANKS)) for r in range(-1, N_RANKS))  # index: rank + 1
@@ -355,11 +356,9 @@ _CHAIN_RANKS = tuple(range(_LAST_CHAIN_RANK + 1))  # 3..A
 def layout(hand: list[str]) -> tuple:
     """Return the (remembered) layout of a hand kept high to low.
 
-    That is ``(counts, ends, quads, rocket, big, trios)``: the rank counts, where each held
-    rank ends (see above; a rank not held has 0 there, and nothing reads it), the ends of the
-    ranks 3..2 held four times (the bombs, rank upward), whether both jokers are held, whether
-    some rank is held three or four times, and a bit mask of the ranks 3..A held three or four
-    times (plane bodies).
+    That is ``(counts, ends, quads, rocket)``: the rank counts, where each held rank ends (see
+    above; a rank not held has 0 there, and nothing reads it), the ends of the ranks 3..2 held
+    four times (the bombs, rank upward) and whether both jokers are held.
     """
     shape = "".join(hand)[::2]
     found = _LAYOUTS.get(shape)
@@ -392,27 +391,12 @@ def _new_layout(shape: str) -> tuple:
     """Count the layout of ``shape`` and remember it."""
     _ranks, counts, ends = _count(shape)
     quads = ()
-    m3 = 0
     # ``in`` on bytes is one memchr; on the list it compares each count as an object.
-    packed = bytes(counts)
-    big = 4 in packed
-    if big:
+    if 4 in bytes(counts):
         quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
-    if big or 3 in packed:
-        big = True
-        for r in _CHAIN_RANKS:
-            if counts[r] >= 3:
-                m3 |= 1 << r
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
         _LAYOUTS.clear()
-    found = _LAYOUTS[shape] = (
-        tuple(counts),
-        tuple(ends),
-        quads,
-        counts[RANK_XJ] + counts[RANK_DJ] == 2,
-        big,
-        m3,
-    )
+    found = _LAYOUTS[shape] = (counts, ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2)
     return found
 
 
@@ -446,14 +430,19 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     The plays are ``play_keys``'s, in its order, each cut as its lowest suits.
     """
     shape = "".join(hand)[::2]
-    counts, ends, quads, rocket, _big, _m3 = _LAYOUTS.get(shape) or _new_layout(shape)
+    counts, ends, quads, rocket = _LAYOUTS.get(shape) or _new_layout(shape)
     kind = last["kind"]
-    width = _UNIT_KINDS.get(kind)
-    if width is not None:
-        # The hot path (most follows answer a single or a pair): a plain loop, cheaper
-        # than a comprehension for the two or three plays it usually finds.
-        # Only the ranks between the table's and the hand's highest (its first card) can
-        # answer; half of all follows hold nothing above the table and list pass alone.
+    # The hot paths (three follows in four answer a single, one in seven a pair): plain
+    # loops, cheaper than a comprehension for the two or three plays they usually find.
+    # Only the ranks between the table's and the hand's highest (its first card) can
+    # answer; half of all follows hold nothing above the table and list pass alone.
+    if kind == "single":
+        actions = []
+        for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
+            if counts[r]:
+                actions.append({"type": "play", "cards": [hand[ends[r] - 1]]})
+    elif kind == "pair" or kind == "trio":
+        width = 2 if kind == "pair" else 3
         actions = []
         for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
             if counts[r] >= width:
@@ -479,9 +468,9 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     return actions
 
 
-def _keyed_follows(hand: list[str], counts: tuple[int, ...], ends: tuple[int, ...], last: dict) -> list[dict]:
+def _keyed_follows(hand: list[str], counts: list[int], ends: list[int], last: dict) -> list[dict]:
     """Answers to a bomb, the rocket, 四带二 or a plane with wings, through their play keys."""
-    keys = play_keys(counts, Combo(last["kind"], last["rank"], last["size"], last["chain"]))
+    keys = play_keys(tuple(counts), Combo(last["kind"], last["rank"], last["size"], last["chain"]))
     return [{"type": "play", "cards": _cut(hand, ends, key % CODE_SPAN)} for key in keys]
 
 
@@ -573,10 +562,11 @@ def _ordered_leads(
             run2 = 0
         last = r
         e = ends[r]
-        add({"type": "play", "cards": [hand[e - 1]]})
+        low = hand[e - 1]
+        add({"type": "play", "cards": [low]})
         n = c[r]
         if n >= 2:
-            add({"type": "play", "cards": hand[e - 2 : e]})
+            add({"type": "play", "cards": [hand[e - 2], low]})
             if n >= 3:
                 _trio_leads(hand, c, ends, held, r, actions)
             run2 += 1
@@ -587,7 +577,7 @@ def _ordered_leads(
             if run1 == 5:
                 singles = [hand[ends[k] - 1] for k in range(r, r - 5, -1)]
             else:
-                singles.insert(0, hand[e - 1])
+                singles.insert(0, low)
             for links in range(5, run1 + 1):
                 add({"type": "play", "cards": singles[:links]})
         if run2 >= 3 and r <= _LAST_CHAIN_RANK:
@@ -659,17 +649,98 @@ def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]
     return actions
 
 
+def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
+    """``_ordered_leads`` for a hand holding no quad and no plane (97% of leads), in one walk.
+
+    ``ranks`` are the hand's card ranks (high to low, as the hand), then one byte 255 that
+    ends the runs of equal ranks without a bounds test. The walk goes from the
+    hand's last card (its lowest) up, one rank's cards at a time, so the hand is never
+    counted first. ``lows`` gathers each rank's lowest suit and ``twos`` the two lowest suits
+    of each rank held twice or more (lowest first), rank upward: a chain ending at a rank is
+    the end of one of them, read backwards (highest rank first). A trio's kickers may rank
+    above it, so they are spliced in after the walk, right after the trio. Returns None at a
+    quad or a plane, whose sets may read two ways (``leads`` lists those hands).
+    """
+    actions: list[dict] = []
+    add = actions.append
+    lows: list[str] = []
+    twos: list[str] = []
+    trios = None  # per trio: (where its kickers go, its rank's index in lows, in pairs, its cards)
+    run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
+    last = last_trio = -2
+    i = len(ranks) - 2  # ``ranks`` ends with a mark no rank equals, read at i = -1
+    while i >= 0:
+        r = ranks[i]
+        low = hand[i]
+        i -= 1
+        if r == last + 1:
+            run1 += 1
+        else:
+            run1 = 1
+            run2 = 0
+        last = r
+        add({"type": "play", "cards": [low]})
+        lows.append(low)
+        if ranks[i] == r:
+            second = hand[i]
+            i -= 1
+            add({"type": "play", "cards": [second, low]})
+            if ranks[i] == r:
+                top = hand[i]
+                i -= 1
+                if ranks[i] == r or (r == last_trio + 1 and r <= _LAST_CHAIN_RANK):
+                    return None  # a quad, or two trios in a row (a plane)
+                last_trio = r
+                add({"type": "play", "cards": [top, second, low]})
+                if trios is None:
+                    trios = []
+                trios.append((len(actions), len(lows) - 1, len(twos), top, second, low))
+            twos.append(low)
+            twos.append(second)
+            run2 += 1
+        else:
+            run2 = 0
+        if (run1 >= 5 or run2 >= 3) and r <= _LAST_CHAIN_RANK:
+            if run1 >= 5:
+                for links in range(5, run1 + 1):
+                    add({"type": "play", "cards": lows[-1 : -links - 1 : -1]})
+            if run2 >= 3:
+                for size in range(6, 2 * run2 + 1, 2):
+                    add({"type": "play", "cards": twos[-1 : -size - 1 : -1]})
+    if ranks[:2] == _ROCKET_RANKS:
+        add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    if trios:
+        # The trio with each single, then with each pair, kickers rank upward; a kicker below
+        # the trio goes after its cards, one above before them (cards high to low). The last
+        # trio first, so the places of the earlier ones do not move.
+        for at, li, pi, t0, t1, t2 in reversed(trios):
+            kicked = [{"type": "play", "cards": [t0, t1, t2, k]} for k in lows[:li]]
+            kicked += [{"type": "play", "cards": [k, t0, t1, t2]} for k in lows[li + 1 :]]
+            kicked += [{"type": "play", "cards": [t0, t1, t2, twos[j + 1], twos[j]]} for j in range(0, pi, 2)]
+            kicked += [
+                {"type": "play", "cards": [twos[j + 1], twos[j], t0, t1, t2]}
+                for j in range(pi + 2, len(twos), 2)
+            ]
+            actions[at:at] = kicked
+    return actions
+
+
 def leads(hand: list[str]) -> list[dict]:
     """Every lead of a hand as actions, in ``play_keys(counts, None)`` order (see ``_leads``).
 
-    Without a quad or a plane (most leads) no set reads two ways and ``_ordered_leads`` lists
-    everything as it is cut from the hand. Otherwise the planes, 四带二 and planes with wings
-    go through their keys first (first reading of each set kept, as in ``_leads``) and are
-    handed to it by body rank.
+    Without a quad or a plane (97% of leads) no set reads two ways and ``_walk_leads`` lists
+    everything in one walk up the hand. Otherwise the hand is counted: the planes, 四带二 and
+    planes with wings go through their keys first (first reading of each set kept, as in
+    ``_leads``) and are handed to ``_ordered_leads`` by body rank. (The counted path lists any
+    hand; the walk only saves counting the ones it can list.)
     """
-    # The layout counted here, without the memo: a lead's hand is never listed twice (its
-    # seat played last, so its hand changed, and it is about to play again).
-    ranks, c, ends = _count("".join(hand)[::2])
+    # No memo: a lead's hand is never listed twice (its seat played last, so its hand
+    # changed, and it is about to play again).
+    shape = "".join(hand)[::2]
+    found = _walk_leads(hand, (shape + "@").encode().translate(_RANK_BYTES))
+    if found is not None:
+        return found
+    ranks, c, ends = _count(shape)
     held = sorted(set(ranks))
     rocket = ranks[:2] == _ROCKET_RANKS
     packed = bytes(c)  # a memchr per test below, instead of comparing each count as an object
