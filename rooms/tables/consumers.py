@@ -854,7 +854,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.seat_unsure:
             await self._follow_seat()  # a seat change this socket could not follow
             return
-        await self._send_state()
+        await self._send_state(after_changes=True)
 
     async def on_ready(self, message: dict) -> None:
         await self._call(services.table_ready)
@@ -899,7 +899,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None
 
     async def table_resync(self, event: dict) -> None:
-        """This process's fan-out lost Redis for a while: send the whole current state, as ``resync`` does."""
+        """This process's fan-out lost Redis for a while: send the whole current state at once.
+
+        Unlike a ``resync``'s answer it does not wait for changes on their way
+        (``_send_state``): those published while Redis was lost never come.
+        """
         if self.group is not None:
             try:
                 await self._send_state()
@@ -1036,12 +1040,36 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_unsure = False
         await self._send_state()
 
-    async def _send_state(self) -> None:
+    async def _send_state(self, *, after_changes: bool = False) -> None:
+        """Send this viewer's whole current state (connect, seat change, lost subscription, ``resync``).
+
+        ``after_changes`` (a client's ``resync``): a snapshot more than one
+        change ahead of what this socket sent is held like a change that
+        overtook the ones before it (``_in_order``). It is read on the table's
+        lane, while the changes committed before the read wait in the socket's
+        inbox, which it reads only once the read is over (and those of other
+        processes, settlement, the clock or another server, come later still).
+        So the snapshot could be ahead of changes on their way: the client saw
+        the seq jump, took it for a gap and asked again, and under steady
+        changes the next answer could be ahead again (the round socket's did so
+        under load). The changes in between go out first, the snapshot after
+        them (or after ``TABLE_REORDER_WAIT`` if they never come).
+
+        Any other snapshot goes out at once, as on the round socket: a
+        connect's has nothing sent before it, and after a lost subscription or
+        a seat change the missing changes may never reach this socket (the
+        road was cut, or the change that showed the seat was not sent).
+        """
         for _attempt in range(3):
             state = await self._db(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
+            # Held frames released while the snapshot was read may be newer than it: then read it
+            # again rather than send the seq backwards.
+            if state["seq"] < self.seq:
+                continue
+            if after_changes:
+                await self._in_order(state["seq"], [frame_text(state)])
+                return
             async with self.sending:
-                # Held frames released while the snapshot was read may be newer than it: then
-                # read it again rather than send the seq backwards.
                 if state["seq"] >= self.seq:
                     await self._send(state)
                     await self._send_held(everything=False)  # held frames the snapshot caught up with

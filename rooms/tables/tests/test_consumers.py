@@ -282,3 +282,48 @@ async def test_a_socket_that_fails_still_takes_its_name_off_the_seat(long_tier, 
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.sockets == [] and not seat.connected and seat.away_since is not None
     await sync_to_async(lambda: connection.close())()  # this thread's, or the test database cannot be dropped
+
+
+async def test_a_resync_answer_ahead_of_the_changes_on_their_way_waits_for_them(
+    long_tier, make_player, settings, monkeypatch
+):
+    """The snapshot is read on another thread than the changes' road: under load it was often ahead.
+
+    The client saw its seq jump past the changes still on their way, took it
+    for a gap and sent ``resync`` again, whose answer was ahead again (as on
+    the round socket). The changes in between now go out first.
+    """
+    from channels.layers import get_channel_layer
+
+    from rooms.tables import broadcast
+
+    settings.TABLE_REORDER_WAIT = 3.0
+    alice = await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    state = await latest_state(comm)
+    on_the_way: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: on_the_way.extend(messages))
+    for on in (True, False):  # two changes committed whose frames have not reached the socket yet
+        await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=on)
+    await comm.send_json_to({"type": "resync"})
+    assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 and seq + 2 are still on their way
+    layer = get_channel_layer()
+    for group, message in on_the_way:
+        await layer.group_send(group, message)
+    seen = []
+    while not await comm.receive_nothing(timeout=0.3):
+        seen.append(await comm.receive_json_from())
+    assert [m["seq"] for m in seen] == sorted(m["seq"] for m in seen)
+    shown = [(m["seq"], m["you"]["trustee"]) for m in seen if m["type"] == "state"]
+    assert shown[:2] == [(state["seq"] + 1, True), (state["seq"] + 2, False)]
+    assert set(shown) == {(state["seq"] + 1, True), (state["seq"] + 2, False)}
+
+    # Changes that never come: the answer goes out after the wait (the client resyncs on the gap).
+    settings.TABLE_REORDER_WAIT = 0.2
+    on_the_way.clear()
+    for on in (True, False):
+        await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=on)
+    await comm.send_json_to({"type": "resync"})
+    late = await next_of(comm, "state")
+    assert late["seq"] == state["seq"] + 4 and late["you"]["trustee"] is False
+    await comm.disconnect()
