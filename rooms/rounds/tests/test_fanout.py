@@ -11,10 +11,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import redis
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers, get_channel_layer
-from django.conf import settings as django_settings
+from channels.layers import get_channel_layer
 from django.db import connection
 
 from rooms.rounds.models import Viewer
@@ -32,6 +30,7 @@ from rooms.rounds.tests.test_consumers import (  # noqa: F401 - helpers, and tes
 )
 from rooms.tables import consumers, fanout
 from rooms.tables.broadcast import table_group
+from rooms.tables.tests.servers import fanout_subscribers, suite_redis_layer
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -43,26 +42,7 @@ pytestmark = [
 @pytest.fixture
 def redis_rounds(fast_rounds, settings):
     """``fast_rounds`` on channels_redis' layer (``fast_rounds`` alone puts the in-memory one)."""
-    assert django_settings.REDIS_URL, "these tests need REDIS_URL"
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": 30}]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-def _subscribers(table_id: int) -> int:
-    address, prefix = fanout.layer_redis(get_channel_layer())
-    client = redis.Redis.from_url(address)
-    try:
-        channel = fanout.frames_channel(prefix, table_id)
-        return dict(client.pubsub_numsub(channel))[channel.encode()]
-    finally:
-        client.close()
+    yield from suite_redis_layer(settings)
 
 
 def _close_connection() -> None:
@@ -76,7 +56,7 @@ async def test_a_bet_is_published_once_and_each_socket_sends_only_its_own_part(
     table, comm, state = await betting_table(bacc_tier, alice)
     watcher = await connected(table.pk, bob)
     await latest_state(watcher)
-    assert await sync_to_async(_subscribers)(table.pk) == 1  # one subscription for both sockets
+    assert await sync_to_async(fanout_subscribers)(table.pk) == 1  # one subscription for both sockets
     hub = fanout.fanout_for(get_channel_layer())
     layer = get_channel_layer()
     published, synchronous, group_sent = [], [], []
@@ -112,10 +92,10 @@ async def test_a_bet_is_published_once_and_each_socket_sends_only_its_own_part(
             assert (await socket.receive_json_from())["seq"] != mine["seq"]
 
     await watcher.disconnect()
-    assert await sync_to_async(_subscribers)(table.pk) == 1  # Alice's socket still shows the table
+    assert await sync_to_async(fanout_subscribers)(table.pk) == 1  # Alice's socket still shows the table
     await comm.disconnect()
     await asyncio.sleep(0.1)  # the unsubscribe's reply
-    assert await sync_to_async(_subscribers)(table.pk) == 0
+    assert await sync_to_async(fanout_subscribers)(table.pk) == 0
     assert table.pk not in hub.inboxes
 
 

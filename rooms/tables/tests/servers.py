@@ -133,3 +133,37 @@ def redis_channel_layer(settings, port: int, free: Callable[[int], bool] = redis
     finally:
         server.kill()
         channel_layers.backends.clear()
+
+
+def suite_redis_layer(settings):
+    """Put channels_redis' layer on the suite's ``REDIS_URL`` for the duration (``settings``: pytest-django's)."""
+    from django.conf import settings as django_settings
+
+    assert django_settings.REDIS_URL, "this test needs REDIS_URL"
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": 30}]},
+        }
+    }
+    channel_layers.backends.clear()
+    try:
+        yield
+    finally:
+        channel_layers.backends.clear()
+
+
+def fanout_subscribers(table_id: int) -> int:
+    """How many processes' fan-outs (Redis subscriptions) listen to ``table_id``'s frames channel."""
+    import redis
+    from channels.layers import get_channel_layer
+
+    from rooms.tables import fanout
+
+    address, prefix = fanout.layer_redis(get_channel_layer())
+    client = redis.Redis.from_url(address)
+    try:
+        channel = fanout.frames_channel(prefix, table_id)
+        return dict(client.pubsub_numsub(channel))[channel.encode()]
+    finally:
+        client.close()

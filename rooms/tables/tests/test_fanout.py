@@ -15,11 +15,11 @@ import threading
 import pytest
 import redis
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers, get_channel_layer
-from django.conf import settings as django_settings
+from channels.layers import get_channel_layer
 
 from rooms.tables import fanout, services
 from rooms.tables.models import Seat, Table
+from rooms.tables.tests.servers import fanout_subscribers, suite_redis_layer
 from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures, and tests run again on Redis
     latest_state,
     long_tier,
@@ -44,27 +44,7 @@ pytestmark = [
 
 @pytest.fixture(autouse=True)
 def redis_layer(settings):
-    assert django_settings.REDIS_URL, "these tests need REDIS_URL"
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": 30}]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-def _subscribers(table_id: int) -> int:
-    address, prefix = fanout.layer_redis(get_channel_layer())
-    client = redis.Redis.from_url(address)
-    try:
-        return dict(client.pubsub_numsub(fanout.frames_channel(prefix, table_id)))[
-            fanout.frames_channel(prefix, table_id).encode()
-        ]
-    finally:
-        client.close()
+    yield from suite_redis_layer(settings)
 
 
 async def test_frames_are_published_once_and_each_socket_sends_its_own(long_tier, make_player, monkeypatch):  # noqa: F811
@@ -73,7 +53,7 @@ async def test_frames_are_published_once_and_each_socket_sends_its_own(long_tier
     state = await until_my_turn(comm)
     watcher = await open_socket(table.pk, bob)
     await next_of(watcher, "state")
-    assert await sync_to_async(_subscribers)(table.pk) == 1  # one subscription for both sockets
+    assert await sync_to_async(fanout_subscribers)(table.pk) == 1  # one subscription for both sockets
 
     layer = get_channel_layer()
     group_sent = []
@@ -96,10 +76,10 @@ async def test_frames_are_published_once_and_each_socket_sends_its_own(long_tier
     assert "table.frames" not in group_sent  # they went through pub/sub, not the group
 
     await watcher.disconnect()
-    assert await sync_to_async(_subscribers)(table.pk) == 1  # alice's socket still shows the table
+    assert await sync_to_async(fanout_subscribers)(table.pk) == 1  # alice's socket still shows the table
     await comm.disconnect()
     await asyncio.sleep(0.1)  # the unsubscribe's reply
-    assert await sync_to_async(_subscribers)(table.pk) == 0
+    assert await sync_to_async(fanout_subscribers)(table.pk) == 0
 
 
 async def test_a_change_made_here_reaches_this_process_s_sockets_once(long_tier, make_player, monkeypatch):  # noqa: F811

@@ -14,7 +14,6 @@ import uuid
 
 import pytest
 
-import games
 from rooms.rounds.tests.test_browser import BETTING_WITH_TIME, baccarat_tier  # noqa: F401 - a fixture
 from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi and doudizhu_tier are fixtures
     CHROMIUM_ARGS,
@@ -24,6 +23,7 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi and doud
     screenshot_dir,
     sign_up_and_enter,
 )
+from rooms.tables.tests.test_texas_browser import texas_tier_with_bots
 from rooms.tables.tests.test_zhajinhua_browser import zjh_browser_tier  # noqa: F401 - a fixture
 from rooms.tables.tests.test_zhajinhua_runtime import zjh_game  # noqa: F401 - a fixture
 
@@ -66,28 +66,7 @@ HAND_NUMBER_LIGHTNESS = """() => {
 @pytest.fixture
 def texas_six_tier(transactional_db):
     """必下德州 with six seats (the demo's rooms), bots filling the five others."""
-    from games.texas import GAME
-    from rooms.models import Game, RoomTier
-    from rooms.services import catalogue_sync
-
-    added = "texas" not in games.REGISTRY
-    if added:
-        games.REGISTRY["texas"] = GAME
-    catalogue_sync()
-    tier = RoomTier.objects.create(
-        game=Game.objects.get(slug="texas"),
-        code="e2e-texas-six",
-        name="初级场",
-        base_stake=5,
-        minimum_rule=RoomTier.MinimumRule.BASE_MULTIPLE,
-        minimum_multiplier=100,
-        seats=6,
-        options={"bet_sizes": [1, 2, 4, 8]},
-        bots_enabled=True,
-    )
-    yield tier
-    if added:
-        games.REGISTRY.pop("texas", None)
+    yield from texas_tier_with_bots("e2e-texas-six", 6)
 
 
 def reach_at_every_size(

@@ -15,12 +15,12 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
-from django.conf import settings as django_settings
 from django.db import connection
 
 from rooms.tables import consumers, fanout, services
 from rooms.tables.broadcast import table_group
 from rooms.tables.models import Seat
+from rooms.tables.tests.servers import suite_redis_layer
 from rooms.tables.tests.test_consumers import long_tier, open_socket, seated  # noqa: F401 - fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -36,16 +36,7 @@ def memory_layer(settings):
 
 @pytest.fixture
 def redis_layer(settings):
-    assert django_settings.REDIS_URL, "this test needs REDIS_URL"
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": 30}]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
+    yield from suite_redis_layer(settings)
 
 
 def lanes_of(table_ids: set[int]) -> dict:

@@ -31,8 +31,8 @@ HAND_TIMEOUT_S = 90
 OTHERS_FACE_UP = "() => document.querySelectorAll('#seats .tx-hole .pcard:not(.back)').length"
 
 
-@pytest.fixture
-def texas_tier(transactional_db):
+def texas_tier_with_bots(code: str, seats: int):
+    """Yield a 必下德州 tier of ``seats`` seats (base 5, stakes 1/2/4/8), bots filling the seats players leave."""
     from games.texas import GAME
     from rooms.models import Game, RoomTier
     from rooms.services import catalogue_sync
@@ -43,18 +43,23 @@ def texas_tier(transactional_db):
     catalogue_sync()
     tier = RoomTier.objects.create(
         game=Game.objects.get(slug="texas"),
-        code="e2e-texas",
+        code=code,
         name="初级场",
         base_stake=5,
         minimum_rule=RoomTier.MinimumRule.BASE_MULTIPLE,
         minimum_multiplier=100,
-        seats=4,
+        seats=seats,
         options={"bet_sizes": [1, 2, 4, 8]},
         bots_enabled=True,
     )
     yield tier
     if added:
         games.REGISTRY.pop("texas", None)
+
+
+@pytest.fixture
+def texas_tier(transactional_db):
+    yield from texas_tier_with_bots("e2e-texas", 4)
 
 
 def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US") -> dict:
