@@ -30,6 +30,7 @@ from rooms.rounds.tests.test_consumers import (  # noqa: F401 - helpers, and tes
 )
 from rooms.tables import consumers, fanout
 from rooms.tables.broadcast import table_group
+from rooms.tables.tests.helpers import fail_socket
 from rooms.tables.tests.servers import fanout_subscribers, suite_redis_layer
 
 pytestmark = [
@@ -158,10 +159,7 @@ async def test_a_round_socket_that_fails_leaves_the_fan_out_and_the_group(bacc_t
     assert len(hub.inboxes[table.pk]) == 1
     viewer = await sync_to_async(Viewer.objects.get)(table_id=table.pk)
     layer = get_channel_layer()
-    await layer.send(viewer.channel, {"type": "no.such.message"})
-    with pytest.raises(ValueError, match="No handler"):
-        while True:
-            await comm.receive_output(timeout=3)
+    await fail_socket(comm, viewer.channel)
 
     assert table.pk not in hub.inboxes and table.pk not in hub.ready
     members = await layer.connection(layer.consistent_hash(table_group(table.pk))).zrange(

@@ -1,5 +1,8 @@
 """Shared steps for the runtime tests."""
 
+import pytest
+from channels.layers import get_channel_layer
+
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import run_clock
@@ -72,3 +75,14 @@ def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
             )
         )
     return out
+
+
+async def fail_socket(comm, channel: str) -> None:
+    """Make the socket on ``channel`` fail (its handler raises on an unknown message); read it until it ends.
+
+    The frames sent before come first, then the failure.
+    """
+    await get_channel_layer().send(channel, {"type": "no.such.message"})
+    with pytest.raises(ValueError, match="No handler"):
+        while True:
+            await comm.receive_output(timeout=3)

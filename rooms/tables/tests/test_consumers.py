@@ -12,6 +12,7 @@ from django.test import Client
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import expire, run_clock
+from rooms.tables.tests.helpers import fail_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -270,15 +271,11 @@ async def test_a_socket_that_fails_still_takes_its_name_off_the_seat(long_tier, 
     behind by a live one kept the player connected for good: never away, never
     played for at once, never stood up.
     """
-    from channels.layers import get_channel_layer
 
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     (name,) = await sync_to_async(lambda: Seat.objects.get(user=alice).sockets)()
-    await get_channel_layer().send(name, {"type": "no.such.message"})  # its handler raises
-    with pytest.raises(ValueError, match="No handler"):
-        while True:  # the frames sent before, then the failure
-            await comm.receive_output(timeout=3)
+    await fail_socket(comm, name)
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.sockets == [] and not seat.connected and seat.away_since is not None
     await sync_to_async(lambda: connection.close())()  # this thread's, or the test database cannot be dropped

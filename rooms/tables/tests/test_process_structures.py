@@ -20,6 +20,7 @@ from django.db import connection
 from rooms.tables import consumers, fanout, services
 from rooms.tables.broadcast import table_group
 from rooms.tables.models import Seat
+from rooms.tables.tests.helpers import fail_socket
 from rooms.tables.tests.servers import suite_redis_layer
 from rooms.tables.tests.test_consumers import long_tier, open_socket, seated  # noqa: F401 - fixture
 
@@ -55,10 +56,7 @@ def kept_for(table_ids: set[int], lanes_seen: list) -> dict:
 async def fail(comm, user) -> None:
     """Make the socket's handler raise (an unknown message on its channel) and read until it ends."""
     (name,) = await sync_to_async(lambda: Seat.objects.get(user=user).sockets)()
-    await get_channel_layer().send(name, {"type": "no.such.message"})
-    with pytest.raises(ValueError, match="No handler"):
-        while True:
-            await comm.receive_output(timeout=3)
+    await fail_socket(comm, name)
 
 
 @pytest.mark.usefixtures("memory_layer")
@@ -188,10 +186,7 @@ async def test_a_round_socket_that_fails_stops_watching(make_player):
     await comm.receive_nothing(timeout=0.2)
     viewer = await sync_to_async(Viewer.objects.get)(table_id=table.pk)
     layer = get_channel_layer()
-    await layer.send(viewer.channel, {"type": "no.such.message"})
-    with pytest.raises(ValueError, match="No handler"):
-        while True:
-            await comm.receive_output(timeout=3)
+    await fail_socket(comm, viewer.channel)
 
     viewer = await sync_to_async(Viewer.objects.get)(pk=viewer.pk)
     assert viewer.left_at is not None
