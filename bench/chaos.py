@@ -314,14 +314,19 @@ class Socket:
             self.state = msg
             await self.client.on_state(self)
         elif kind == "error":
-            findings.errors[msg.get("code", "?")] += 1
-            if msg.get("code") == "unavailable":
-                findings.violation(
-                    f"socket {self.id}: error unavailable (the server's database failed)", "server"
-                )
+            self.note_error(msg)
         elif kind == "moved":
             findings.counts["moved"] += 1
             self.client.moved_to = int(msg["table"])
+
+    def note_error(self, msg: dict) -> None:
+        """Count an ``error`` by its code; ``unavailable`` (the server's database failed) is a violation."""
+        findings = self.client.findings
+        findings.errors[msg.get("code", "?")] += 1
+        if msg.get("code") == "unavailable":
+            findings.violation(
+                f"socket {self.id}: error unavailable (the server's database failed)", "server"
+            )
 
     def record(self, msg: dict, kind: str) -> None:
         """Keep what the hidden-card check needs of a frame: whose view, of which hand and step, and its cards."""
@@ -364,11 +369,7 @@ class Socket:
             self.state = msg
             await self.client.on_round_state(self)
         elif kind == "error":
-            findings.errors[msg.get("code", "?")] += 1
-            if msg.get("code") == "unavailable":
-                findings.violation(
-                    f"socket {self.id}: error unavailable (the server's database failed)", "server"
-                )
+            self.note_error(msg)
         elif kind == "payout":
             findings.counts["payouts"] += 1
 
