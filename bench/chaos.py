@@ -61,13 +61,11 @@ import argparse
 import asyncio
 import hashlib
 import json
-import os
 import random
 import re
 import signal
 import tempfile
 import time
-import urllib.parse
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -77,19 +75,18 @@ from bench.load import (
     Browser,
     Processes,
     browser_choice,
-    database_ensure,
-    django_setup,
     event_loop_run,
     load_average,
     manage,
     servers_wait,
+    stack_banner,
+    stack_database,
+    stack_env,
     worker_wait,
 )
 from rooms.tables.tests.cards_seen import cards_in, leaked
 
 DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/cardroom_chaos"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
-SETTINGS = "bench.load_settings"
 TIER_CODE = "chaos"
 USER_PREFIX = "chaos-"
 GAMES = ("doudizhu", "zhajinhua", "texas", "baccarat")
@@ -1062,20 +1059,7 @@ def main() -> int:
     if args.seed is None:
         args.seed = random.SystemRandom().getrandbits(32)
 
-    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-    queue = f"bench-chaos-{os.getpid()}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
-        "TABLE_TIMERS_IN_PROCESS": "0",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_QUEUE": queue,
-        "PYTHONPATH": str(ROOT),
-    }
+    env = stack_env("chaos", DEFAULT_DATABASE_URL)
     logdir = Path(tempfile.mkdtemp(prefix="cardroom-chaos-"))
     procs = Processes(env, logdir)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -1083,18 +1067,15 @@ def main() -> int:
     try:
         print(
             f"chaos: {args.clients} clients over {', '.join(args.games)} for {args.seconds:.0f} s, seed {args.seed}; "
-            f"database {urllib.parse.urlparse(database_url).path.lstrip('/')}, redis {redis_url}, logs {logdir}"
+            + stack_banner(env, logdir)
         )
-        database_ensure(database_url)
-        manage(env, "migrate", "--noinput")
-        manage(env, "catalogue_sync")
-        django_setup(env)
+        stack_database(env)
         from django.utils import timezone
 
         tiers, users = data_prepare(game_slugs=args.games, clients=args.clients)
         since = timezone.now()
         ports = [args.port, args.port + 1]
-        worker_name = procs.start_celery(queue)
+        worker_name = procs.start_celery(env["CELERY_QUEUE"])
         for i, port in enumerate(ports):
             procs.start_uvicorn(f"asgi{i}", "platform.asgi:application", port)
         servers_wait(ports, procs)

@@ -185,6 +185,38 @@ def manage(env: dict, *args: str, check: bool = True) -> subprocess.CompletedPro
 # --- the database ---------------------------------------------------------------
 
 
+def stack_env(kind: str, default_database_url: str = DEFAULT_DATABASE_URL) -> dict:
+    """The environment of the stack a bench starts: its database, Redis, a Celery queue of its own.
+
+    ``DATABASE_URL`` and ``REDIS_URL`` come from this process's environment, else the
+    defaults; the queue is ``bench-<kind>-<pid>``, so two benches never share a worker.
+    """
+    return {
+        **os.environ,
+        "DATABASE_URL": os.environ.get("DATABASE_URL") or default_database_url,
+        "REDIS_URL": os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
+        "DJANGO_SETTINGS_MODULE": SETTINGS,
+        "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),  # as docker-compose.yml runs it
+        "TABLE_TIMERS_IN_PROCESS": "0",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "CELERY_QUEUE": f"bench-{kind}-{os.getpid()}",
+        "PYTHONPATH": str(ROOT),
+    }
+
+
+def stack_database(env: dict) -> None:
+    """Create the bench's database if missing, migrate it, sync the catalogue and set Django up here."""
+    database_ensure(env["DATABASE_URL"])
+    manage(env, "migrate", "--noinput")
+    manage(env, "catalogue_sync")
+    django_setup(env)
+
+
+def stack_banner(env: dict, logdir: Path) -> str:
+    database = urllib.parse.urlparse(env["DATABASE_URL"]).path.lstrip("/")
+    return f"database {database}, redis {env['REDIS_URL']}, logs {logdir}"
+
+
 def database_ensure(url: str) -> None:
     """Create the PostgreSQL database named in ``url`` if it does not exist."""
     import psycopg
@@ -508,6 +540,15 @@ def browser_choice(game: str, hand: dict, rng) -> dict:
     return rng.choice(options or [hint or dict(PASS)])
 
 
+# A table client's own pace: the socket refuses a message beyond 20 a second (a token bucket of
+# 20, rooms/tables/consumers.py RATE_PER_SECOND) unread and without its ``ref``, so a bot that
+# acted faster (a quick hand on a quiet host: ~40 acts a second a seat) never heard its act
+# answered and its table stopped. 15 a second with bursts of 5 leaves room for frames bunching
+# on their way; no player clicks faster.
+SOCKET_RATE = 15.0
+SOCKET_BURST = 5.0
+
+
 class Bot:
     """One player: a socket to its table, the seq rule of static/js/socket.js, random legal play."""
 
@@ -529,6 +570,8 @@ class Bot:
         self.fallback_at: int | None = None
         self.ready_sent = False
         self.connected = asyncio.Event()
+        self.tokens = SOCKET_BURST
+        self.refilled = time.monotonic()
 
     async def run(self, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
@@ -581,7 +624,20 @@ class Bot:
         while self.table_id == table:
             await self.receive(loads(await ws.recv()))
 
-    async def send(self, message: dict) -> None:
+    async def pace(self) -> None:
+        """Wait, if need be, until this client may send another message (``SOCKET_RATE``)."""
+        now = time.monotonic()
+        self.tokens = min(SOCKET_BURST, self.tokens + (now - self.refilled) * SOCKET_RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            await asyncio.sleep((1 - self.tokens) / SOCKET_RATE)
+            self.tokens, self.refilled = 1.0, time.monotonic()
+        self.tokens -= 1
+
+    async def send(self, message: dict, *, paced: bool = False) -> None:
+        """Send ``message``, first waiting for the client's pace unless the caller did (``paced``)."""
+        if not paced:
+            await self.pace()
         if self.ws is not None:
             await self.ws.send(json.dumps(message, separators=(",", ":")))
 
@@ -661,12 +717,13 @@ class Bot:
             await self.send({"type": "ready"})
 
     async def act(self, action: dict, at: int) -> None:
+        await self.pace()  # before the clock starts: the latency is the server's, not this wait
         self.act_seq += 1
         self.acted_at = at
         mark, seat = turn_mark(self.state), self.state["you"]["seat"]
         self.pending = (self.act_seq, at, time.perf_counter(), self.stats.measuring, mark, seat)
         self.stats.sent += self.stats.measuring
-        await self.send({"type": "act", "seq": self.act_seq, "action": action})
+        await self.send({"type": "act", "seq": self.act_seq, "action": action}, paced=True)
 
     def choose(self, hand: dict) -> dict:
         return browser_choice(self.game, hand, self.rng)
@@ -1177,37 +1234,19 @@ def main() -> int:
     if args.clients <= 0 or args.clients < args.tables:
         parser.error("--clients must fill at least one table")
 
-    database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
-    redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
-    queue = f"bench-load-{os.getpid()}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DJANGO_SETTINGS_MODULE": SETTINGS,
-        "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),  # as docker-compose.yml runs it
-        "TABLE_TIMERS_IN_PROCESS": "0",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_QUEUE": queue,
-        "PYTHONPATH": str(ROOT),
-    }
+    env = stack_env("load")
     logdir = Path(tempfile.mkdtemp(prefix="cardroom-load-"))
     procs = Processes(env, logdir)
     # SIGTERM stops like Ctrl-C: through the finally below.
     signal.signal(signal.SIGTERM, _interrupt)
     try:
-        print(
-            f"database {urllib.parse.urlparse(database_url).path.lstrip('/')}, redis {redis_url}, logs {logdir}"
-        )
-        database_ensure(database_url)
-        manage(env, "migrate", "--noinput")
-        manage(env, "catalogue_sync")
-        django_setup(env)
+        print(stack_banner(env, logdir))
+        stack_database(env)
         tier_ids, names = data_prepare(
             game=args.game, clients=args.clients, seats=args.seats, tables=args.tables
         )
         ports = [args.port + i for i in range(args.servers)]
-        worker_name = procs.start_celery(queue, workers=args.workers)
+        worker_name = procs.start_celery(env["CELERY_QUEUE"], workers=args.workers)
         for i, port in enumerate(ports):
             procs.start_uvicorn(f"asgi{i}", "platform.asgi:application", port, *quiet_options(args))
         servers_wait(ports, procs)

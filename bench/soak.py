@@ -36,12 +36,10 @@ sys.path.insert(0, str(ROOT))
 import argparse
 import asyncio
 import json
-import os
 import random
 import signal
 import tempfile
 import time
-import urllib.parse
 
 from bench import load
 from bench.load import HOST, Bot, Browser, Processes, Stats
@@ -353,39 +351,21 @@ def main() -> int:
     args = parser.parse_args()
     args.clients -= args.clients % args.seats
 
-    database_url = os.environ.get("DATABASE_URL") or load.DEFAULT_DATABASE_URL
-    redis_url = os.environ.get("REDIS_URL") or load.DEFAULT_REDIS_URL
-    queue = f"bench-soak-{os.getpid()}"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "REDIS_URL": redis_url,
-        "DJANGO_SETTINGS_MODULE": load.SETTINGS,
-        "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),
-        "TABLE_TIMERS_IN_PROCESS": "0",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_QUEUE": queue,
-        "PYTHONPATH": str(ROOT),
-    }
+    env = load.stack_env("soak")
     logdir = Path(tempfile.mkdtemp(prefix="cardroom-soak-"))
     probe = logdir / "asgi-probe.jsonl"
     procs = Processes(env, logdir)
     signal.signal(signal.SIGTERM, load._interrupt)
     try:
-        print(
-            f"database {urllib.parse.urlparse(database_url).path.lstrip('/')}, redis {redis_url}, logs {logdir}"
-        )
-        load.database_ensure(database_url)
-        load.manage(env, "migrate", "--noinput")
-        load.manage(env, "catalogue_sync")
-        load.django_setup(env)
+        print(load.stack_banner(env, logdir))
+        load.stack_database(env)
         tiers, names = load.data_prepare(
             game=args.game, clients=args.clients + args.watchers, seats=args.seats
         )
         # load.py returns a list of tier ids since its 百家乐 mode; one tier before.
         tier_id = tiers[0] if isinstance(tiers, list) else tiers
         _banker_tier, banker_table = banker_prepare()
-        worker_name = procs.start_celery(queue)
+        worker_name = procs.start_celery(env["CELERY_QUEUE"])
         asgi = [
             "bench/soak_asgi.py",
             "--port",

@@ -6,7 +6,9 @@ for that answer made the client act twice on one turn (必下德州's countdown:
 hundreds of refused acts and a bogus latency in a ten-second run).
 """
 
+import random
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -162,3 +164,44 @@ def test_doudizhu_bidding_three_then_leading_answers_the_bid(make_player):
     assert after["hand"]["view"]["phase"] == "playing"
     assert after["hand"]["actors"] == [actor]
     assert act_answered(after, mark, actor)
+
+
+class _Wire:
+    """A socket that records when each message left."""
+
+    def __init__(self) -> None:
+        self.sent: list[float] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(time.monotonic())
+
+
+def _refused_by_the_socket(sent: list[float]) -> int:
+    """How many of these messages the table socket's token bucket would refuse (as ``_take_token``)."""
+    from rooms.tables.consumers import RATE_PER_SECOND
+
+    tokens, last, refused = float(RATE_PER_SECOND), sent[0], 0
+    for at in sent:
+        tokens = min(float(RATE_PER_SECOND), tokens + (at - last) * RATE_PER_SECOND)
+        last = at
+        if tokens < 1:
+            refused += 1
+        else:
+            tokens -= 1
+    return refused
+
+
+async def test_a_bot_never_sends_faster_than_the_socket_takes():
+    """A refused message gets no ``ref``: a bot that acted faster than 20 a second waited for good.
+
+    On a quiet host a 斗地主 hand's seats act ~40 times a second each; the table stopped
+    after its first hand with two ``rate_limited`` errors (6 clients: 0 actions measured).
+    """
+    from bench.load import Bot, Stats
+
+    bot = Bot(name="b", game="doudizhu", browser=None, table_id=1, stats=Stats(), rng=random.Random(1))
+    bot.ws = wire = _Wire()
+    for _ in range(40):
+        await bot.send({"type": "ping"})
+    assert len(wire.sent) == 40
+    assert _refused_by_the_socket(wire.sent) == 0
