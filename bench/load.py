@@ -24,7 +24,8 @@ What it does, in order (bench/README.md has the method and the latest figures):
    (resync on a gap), and on its turn sends a random action among those its
    ``state`` offers (the view's ``choices``; in 斗地主's play phase pass or
    the server's 提示 ``hint``, as the browser's buttons do), falls back to
-   pass (or the hint) after an ``error``, and presses ready between hands.
+   pass (or the hint) after an ``error``, and presses ready between hands,
+   never faster than ``SOCKET_RATE`` messages a second (the socket's limit is 20).
    An act is answered by the first later ``state`` that shows it applied
    (``act_answered``). In 百家乐 each presses 进入 instead, opens
    ``/ws/rounds/<id>/`` and bets a random chip on a random open area while
