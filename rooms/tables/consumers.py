@@ -353,6 +353,9 @@ def table_executors_close() -> None:
 
     if _pool is not None:
         _pool.on_every_thread(connections.close_all)
+    from rooms.tables.owner import group_commit_close
+
+    group_commit_close()
 
 
 _check_kept_connection = None

@@ -43,6 +43,8 @@ import urllib.parse
 
 import msgpack
 
+from rooms.tables.state_cache import play_forget
+
 logger = logging.getLogger(__name__)
 
 SUBSCRIBE_WAIT = 5.0  # seconds a joining socket waits for its table's subscription to be confirmed
@@ -374,6 +376,10 @@ class TableFanout:
             if data[:ORIGIN_SIZE] == self.origin:
                 return  # this process's own change: its sockets got it from ``publish``
             table_id = self._table(channel)
+            if table_id is not None:
+                # Another process changed the table: a play this one kept is behind (owner.py),
+                # and its next move here reads the table again instead of failing the check.
+                play_forget(table_id)
             inboxes = self.inboxes.get(table_id) if table_id is not None else None
             if inboxes:
                 event = msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False)  # once for all the sockets
