@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
 
-from rooms.tables import statements
-from rooms.tables.broadcast import change_message, engine_for, send_messages, table_group
+from rooms.tables import broadcast, statements
+from rooms.tables.broadcast import change_message, engine_for, table_group
 from rooms.tables.core import (
     PLAY_FIELDS,
     UNSAVED_ACTIONS,
@@ -125,7 +125,7 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
         play_forget(table_id)  # something else changed the table: read it again
         return None
     play_keep(table_id, KeptPlay(table, kept.seats, hand, kept.balances, kept.wins, *version))
-    send_messages([(table_group(table_id), message)])
+    broadcast.send_messages([(table_group(table_id), message)])
     from rooms.tables.timers import timer_enqueue, timer_wanted
 
     if timer_wanted(hand.deadline, now):

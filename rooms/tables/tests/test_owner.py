@@ -56,7 +56,6 @@ def _pass(table, n: int) -> int:
 
 def _sent(monkeypatch) -> list:
     sent: list = []
-    monkeypatch.setattr(owner, "send_messages", lambda messages: sent.extend(per_group(messages)))
     monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
     return sent
 
