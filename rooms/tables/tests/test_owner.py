@@ -14,13 +14,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rooms.tables import broadcast, owner, services, state_cache
+from rooms.tables import owner, services, state_cache
 from rooms.tables.errors import NotYourTurn
 from rooms.tables.models import Hand, HandAction, Seat, Table
 from rooms.tables.replay import hand_replay
 from rooms.tables.tests.conftest import expire
-from rooms.tables.tests.helpers import open_hand, per_group
-from rooms.tables.tests.test_queries import TRANSACTION_CONTROL
+from rooms.tables.tests.helpers import open_hand
+from rooms.tables.tests.test_queries import TRANSACTION_CONTROL, _actor, _fresh_states, _sent
 from wallets.selectors import ledger_check
 
 pytestmark = [
@@ -40,37 +40,11 @@ def _fresh_group_commit(monkeypatch):
     state_cache.states_clear()
 
 
-def _actor(table):
-    hand = open_hand(table)
-    engine = broadcast.engine_for(hand.game_slug)
-    seat = Seat.objects.select_related("user").get(table=table, index=engine.actors(hand.state)[0])
-    return hand, engine, seat
-
-
 def _pass(table, n: int) -> int:
     """The actor passes (while bidding the hand goes on); return the new seq."""
     hand, engine, seat = _actor(table)
     action = engine.legal_actions(hand.state, seat.index)[-1]
     return services.table_act(table_id=table.pk, user=seat.user, action=action, client_seq=n)
-
-
-def _sent(monkeypatch) -> list:
-    sent: list = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
-    return sent
-
-
-def _resync_states(table) -> dict[str, dict]:
-    """Every viewer's state read again from the database, as a resync builds it."""
-    ctx = broadcast.load_context(table.pk)
-    states = {
-        broadcast.seat_group(table.pk, s.index): broadcast.snapshot(
-            ctx, seat_index=s.index, balance=ctx.balances.get(s.user_id)
-        )
-        for s in ctx.seats
-    }
-    states[broadcast.watch_group(table.pk)] = broadcast.snapshot(ctx, seat_index=None, balance=None)
-    return states
 
 
 def test_after_one_locking_move_the_next_ones_cost_the_caller_no_statement(human_table):
@@ -101,7 +75,7 @@ def test_the_frames_of_a_kept_move_are_the_state_a_resync_reads(human_table, mon
     sent = _sent(monkeypatch)
     seq = _pass(human_table, 2)
     assert owner.group_commit().moves == 1
-    fresh = _resync_states(human_table)
+    fresh = _fresh_states(human_table)
     assert {group: message["events"][0] for group, message in sent} == fresh
     assert all(state["seq"] == seq for state in fresh.values())
 
