@@ -32,6 +32,7 @@ import logging
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.utils import timezone
@@ -53,6 +54,12 @@ from rooms.tables.models import Hand, Table
 from rooms.tables.state_cache import KeptPlay, play_forget, play_keep, play_kept, state_known
 
 logger = logging.getLogger(__name__)
+
+
+class ActingUser(NamedTuple):
+    """The player of a move another process forwarded (``services.table_act`` needs only the pk)."""
+
+    pk: int
 
 
 def kept_play_enabled() -> bool:
