@@ -261,6 +261,8 @@ TABLE_STATE_CACHE = int(os.environ.get("TABLE_STATE_CACHE", "1024"))
 # more connection.
 TABLE_KEPT_PLAY = env_bool("TABLE_KEPT_PLAY", True)
 TABLE_GROUP_COMMIT_MAX = env_int("TABLE_GROUP_COMMIT_MAX", 64)
+# Seconds a socket waits for the process that keeps its table's play to answer a forwarded move.
+TABLE_FORWARD_WAIT = env_float("TABLE_FORWARD_WAIT", 5.0)
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 # How often an open table or round socket asks whether its session still signs its user in
