@@ -78,3 +78,32 @@ def test_the_broadcast_of_a_bet_is_the_state_a_resync_reads(bacc_tier, make_play
     assert shown["you"] == {"balance": 9_970, "stakes": {"player": 30}, "staked": 30}
     totals = {a["area"]: (a["total"], a["mine"]) for a in shown["round"]["areas"]}
     assert totals["player"] == (30, 30) and totals["banker"] == (30, 0)
+
+
+def test_a_bets_broadcast_reveals_the_last_finished_shoe_as_a_resync_does(
+    bacc_tier, make_player, monkeypatch
+):
+    """The bet reads the table's last finished shoe with its round: the seed shown is the resync's."""
+    from django.utils import timezone
+
+    from rooms.rounds.models import Shoe
+
+    alice = make_player(10_000)
+    table, rnd = open_round(bacc_tier, alice)
+    # The shoe in play is the table's second; its first was finished, and its seed is revealed.
+    Shoe.objects.filter(pk=rnd.shoe_id).update(number=2)
+    first = Shoe.objects.create(
+        table=table, number=1, seed=bytes(range(32)), state={}, finished_at=timezone.now()
+    )
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    services.round_bet(table_id=table.pk, user=alice, area="banker", amount=10)
+
+    (_group, change) = sent[-1]
+    shown = broadcast.merge(change["state"], change["parts"][str(alice.pk)])
+    assert shown == selectors.round_snapshot(table_id=table.pk, user=alice)
+    assert (
+        shown["last_shoe"]["number"] == first.number and shown["last_shoe"]["seed"] == bytes(range(32)).hex()
+    )
+    assert shown["round"]["shoe"] == 2
+    assert shown["you"] == {"balance": 9_990, "stakes": {"banker": 10}, "staked": 10}
