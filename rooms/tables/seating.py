@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -152,21 +152,27 @@ def _fill_bots(table: Table) -> int:
 def _maybe_start(table: Table) -> Hand | None:
     if table.status != Table.Status.WAITING:
         return None
-    seats = lock_seats(table)
+    return _start_with(table, lock_seats(table))
+
+
+def _start_with(table: Table, seats: list[Seat]) -> Hand | None:
+    """Deal a hand at the waiting ``table`` if every one of its locked ``seats`` is ready (and not only bots)."""
     if not all(seat.user_id and seat.ready for seat in seats):
         return None
     if not any(not seat.is_bot for seat in seats):
         return None  # never play bots against bots alone
-    if _unready_below_minimum(table, seats):
+    wallets = _unready_below_minimum(table, seats)
+    if wallets is None:
         return None
-    hand = hands.hand_start(table=table, seats=seats)
+    hand = hands.hand_start(table=table, seats=seats, wallets=wallets)
     if hand is not None:
         schedule_next(table, hand, seats)
     return hand
 
 
-def _unready_below_minimum(table: Table, seats: list[Seat]) -> bool:
-    """Mark not ready every human whose wallet fell below the tier's minimum; say if any did.
+def _unready_below_minimum(table: Table, seats: list[Seat]) -> dict | None:
+    """Mark not ready every human whose wallet fell below the tier's minimum; return None if any did,
+    else the humans' wallets (locked, current) by user id, for the stake.
 
     The minimum is checked at quick start and at ``ready``, but coins can leave
     the wallet while the seat waits for the others (a 百家乐 bet from another
@@ -179,18 +185,22 @@ def _unready_below_minimum(table: Table, seats: list[Seat]) -> bool:
     from wallets.models import Account
 
     humans = {seat.user_id: seat for seat in seats if not seat.is_bot}
-    balances = dict(
-        Account.objects.select_for_update(of=("self",))
+    wallets = {
+        account.user_id: account
+        for account in Account.objects.select_for_update(of=("self",))
         .filter(user_id__in=humans)
         .order_by("pk")
-        .values_list("user_id", "balance")
-    )
+    }
     minimum = table.tier.minimum_coins
-    refused = [seat for user_id, seat in humans.items() if balances.get(user_id, 0) < minimum]
+    refused = [
+        seat
+        for user_id, seat in humans.items()
+        if (wallets[user_id].balance if user_id in wallets else 0) < minimum
+    ]
     for seat in refused:
         seat.ready = False
         seat.save(update_fields=["ready"])
-    return bool(refused)
+    return None if refused else wallets
 
 
 def table_fill_bots(*, table_id: int) -> int:
@@ -213,68 +223,130 @@ def table_ready(*, table_id: int, user) -> Table:
     that has another ready human and a free (empty or bot) seat, or stays here.
     Returns the table the player now sits at.
     """
+    from platform.staff.audit import audit_staff_only
+
     from rooms.services import tier_entry_check
 
-    with transaction.atomic(durable=True):
-        table = lock_table(table_id)
-        seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, user=user).first()
+    # A player's press, never a staff change: no audit read per saved seat (the trail is the same).
+    with transaction.atomic(durable=True), audit_staff_only():
+        # Every outcome ends in this table's broadcast, or raises and rolls the bump back.
+        table = lock_table(table_id, bump=True)
+        seat, balance = _lock_own_seat(table, user)
         if seat is None:
             raise NotSeated()
         if table.status != Table.Status.WAITING:
             raise NotNow()
-        tier_entry_check(tier=table.tier, user=user)
-        waiting_ids = set(
-            Seat.objects.filter(
-                table__tier=table.tier,
-                table__status=Table.Status.WAITING,
-                ready=True,
-                is_bot=False,
-                user__isnull=False,
-            )
-            .exclude(table=table)
-            .values_list("table_id", flat=True)
-        )
-        # skip_locked: another player regrouping at the same moment keeps their table; no deadlock.
-        # Still waiting, asked again under the lock: a table whose hand started since the list
-        # was read has no seat to give.
-        others = list(
-            Table.objects.select_for_update(of=("self",), skip_locked=True)
-            .filter(pk__in=waiting_ids, status=Table.Status.WAITING)
-            .order_by("pk")
-        )
-        choices = [table, *[t for t in others if _has_room(t)]]
+        tier_entry_check(tier=table.tier, user=user, balance=balance)
+        choices = [table, *_regroup_candidates(table)]
         target = secrets.choice(choices)
         if target.pk == table.pk:
             seat.ready = True
             seat.seated_at = timezone.now()
             seat.save(update_fields=["ready", "seated_at"])
-            _maybe_start(table)
-            table_changed(table)
+            seats, hand = _start_if_ready(table)
+            _changed_between_hands(table, seats, hand)
             return table
         _seat_clear(seat)
-        _release_bots_if_alone(table)
-        table_changed(table)
+        _changed_between_hands(table, _release_bots_if_alone(table), None)
         target_seats = lock_seats(target)
         _seat_user(target, _free_seat(target, target_seats), user, is_bot=False)
-        _maybe_start(target)
-        table_changed(target)
+        seats, hand = _start_if_ready(target, target_seats)
+        _changed_between_hands(target, seats, hand, bumped=False)
         return target
 
 
-def _has_room(table: Table) -> bool:
-    return table.seats.filter(user__isnull=True).exists() or table.seats.filter(is_bot=True).exists()
+def _lock_own_seat(table: Table, user) -> tuple[Seat | None, int]:
+    """Lock the user's seat at ``table`` (None if they sit elsewhere or nowhere) and read their balance.
+
+    One statement: the seat as ``select_for_update(of=("self",))`` returns it,
+    and the wallet's balance (0 before the wallet exists) as ``wallet_balance``
+    reads it, for the entry check.
+    """
+    from wallets.models import Account
+
+    balance = Account.objects.filter(user=user).values("balance")[:1]
+    seat = (
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table=table, user=user)
+        .annotate(_balance=Subquery(balance))
+        .first()
+    )
+    if seat is None:
+        return None, 0
+    return seat, seat.__dict__.pop("_balance") or 0
 
 
-def _release_bots_if_alone(table: Table) -> None:
-    """With no human left at a waiting table, bots stand up and the table closes."""
+def _regroup_candidates(table: Table) -> list[Table]:
+    """Lock and return the tier's other waiting tables where a human is ready and a seat is free (分组).
+
+    The tables with a ready human are listed and locked in one statement
+    (``skip_locked``: another player regrouping at the same moment keeps their
+    table; no deadlock), still waiting when locked (a table whose hand started
+    meanwhile has no seat to give), in primary-key order. Which of them has a
+    free (empty or bot) seat is asked once they are locked, in one statement.
+    """
+    ready_humans = Seat.objects.filter(
+        table__tier=table.tier_id,
+        table__status=Table.Status.WAITING,
+        ready=True,
+        is_bot=False,
+        user__isnull=False,
+    ).exclude(table=table.pk)
+    others = list(
+        Table.objects.select_for_update(of=("self",), skip_locked=True)
+        .select_related("tier__game")
+        .filter(pk__in=ready_humans.values("table_id"), status=Table.Status.WAITING)
+        .order_by("pk")
+    )
+    if not others:
+        return []
+    free = Seat.objects.filter(Q(user__isnull=True) | Q(is_bot=True), table__in=[t.pk for t in others])
+    roomy = set(free.values_list("table_id", flat=True).distinct())
+    return [t for t in others if t.pk in roomy]
+
+
+def _start_if_ready(table: Table, seats: list[Seat] | None = None) -> tuple[list[Seat], Hand | None]:
+    """``_maybe_start``, returning the table's locked seats and the hand it dealt, if any.
+
+    ``seats``: the table's seats, already locked and current (no second locking read).
+    """
+    if seats is None:
+        seats = lock_seats(table)
+    if table.status != Table.Status.WAITING:
+        return seats, None
+    return seats, _start_with(table, seats)
+
+
+def _changed_between_hands(
+    table: Table, seats: list[Seat], hand: Hand | None, *, bumped: bool = True
+) -> None:
+    """``table_changed`` from the locked, current ``seats`` and the hand just dealt (``bumped``: by ``lock_table``).
+
+    Without a new hand the broadcast shows the table's latest hand as
+    ``load_context`` does: open (it never is at a table between hands), or
+    over and shown as the last one.
+    """
+    last_hand = None
+    if hand is None:
+        latest = Hand.objects.filter(table=table).order_by("-number").first()
+        if latest is not None and latest.status in (Hand.Status.PLAYING, Hand.Status.FINISHED):
+            hand = latest
+        else:
+            last_hand = latest
+    table_changed(table, locked=(seats, hand), last_hand=last_hand, bumped=bumped)
+
+
+def _release_bots_if_alone(table: Table) -> list[Seat]:
+    """With no human left at a waiting table, bots stand up and the table closes. Return its locked seats."""
     seats = lock_seats(table)
     if any(seat.user_id and not seat.is_bot for seat in seats):
-        return
+        return seats
     for seat in seats:
         if seat.user_id:
             _seat_clear(seat)
     table.status = Table.Status.CLOSED
     table.save(update_fields=["status", "updated_at"])
+    return seats
 
 
 def table_leave(*, table_id: int, user) -> None:
