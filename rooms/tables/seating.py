@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
-from django.db.models import Count, Q, Subquery
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,6 +22,7 @@ from rooms.tables.broadcast import table_changed
 from rooms.tables.core import lock_seats, lock_table, schedule_next, setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.ready_reads import latest_hand, own_seat_lock, regroup_candidates
 
 # What sitting down or standing up writes: a new occupant starts with no sockets recorded.
 SEATING_FIELDS = ["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since", "sockets"]
@@ -231,13 +232,13 @@ def table_ready(*, table_id: int, user) -> Table:
     with transaction.atomic(durable=True), audit_staff_only():
         # Every outcome ends in this table's broadcast, or raises and rolls the bump back.
         table = lock_table(table_id, bump=True)
-        seat, balance = _lock_own_seat(table, user)
+        seat, balance = own_seat_lock(table, user)
         if seat is None:
             raise NotSeated()
         if table.status != Table.Status.WAITING:
             raise NotNow()
         tier_entry_check(tier=table.tier, user=user, balance=balance)
-        choices = [table, *_regroup_candidates(table)]
+        choices = [table, *regroup_candidates(table)]
         target = secrets.choice(choices)
         if target.pk == table.pk:
             seat.ready = True
@@ -253,56 +254,6 @@ def table_ready(*, table_id: int, user) -> Table:
         seats, hand = _start_if_ready(target, target_seats)
         _changed_between_hands(target, seats, hand, bumped=False)
         return target
-
-
-def _lock_own_seat(table: Table, user) -> tuple[Seat | None, int]:
-    """Lock the user's seat at ``table`` (None if they sit elsewhere or nowhere) and read their balance.
-
-    One statement: the seat as ``select_for_update(of=("self",))`` returns it,
-    and the wallet's balance (0 before the wallet exists) as ``wallet_balance``
-    reads it, for the entry check.
-    """
-    from wallets.models import Account
-
-    balance = Account.objects.filter(user=user).values("balance")[:1]
-    seat = (
-        Seat.objects.select_for_update(of=("self",))
-        .filter(table=table, user=user)
-        .annotate(_balance=Subquery(balance))
-        .first()
-    )
-    if seat is None:
-        return None, 0
-    return seat, seat.__dict__.pop("_balance") or 0
-
-
-def _regroup_candidates(table: Table) -> list[Table]:
-    """Lock and return the tier's other waiting tables where a human is ready and a seat is free (分组).
-
-    The tables with a ready human are listed and locked in one statement
-    (``skip_locked``: another player regrouping at the same moment keeps their
-    table; no deadlock), still waiting when locked (a table whose hand started
-    meanwhile has no seat to give), in primary-key order. Which of them has a
-    free (empty or bot) seat is asked once they are locked, in one statement.
-    """
-    ready_humans = Seat.objects.filter(
-        table__tier=table.tier_id,
-        table__status=Table.Status.WAITING,
-        ready=True,
-        is_bot=False,
-        user__isnull=False,
-    ).exclude(table=table.pk)
-    others = list(
-        Table.objects.select_for_update(of=("self",), skip_locked=True)
-        .select_related("tier__game")
-        .filter(pk__in=ready_humans.values("table_id"), status=Table.Status.WAITING)
-        .order_by("pk")
-    )
-    if not others:
-        return []
-    free = Seat.objects.filter(Q(user__isnull=True) | Q(is_bot=True), table__in=[t.pk for t in others])
-    roomy = set(free.values_list("table_id", flat=True).distinct())
-    return [t for t in others if t.pk in roomy]
 
 
 def _start_if_ready(table: Table, seats: list[Seat] | None = None) -> tuple[list[Seat], Hand | None]:
@@ -328,7 +279,7 @@ def _changed_between_hands(
     """
     last_hand = None
     if hand is None:
-        latest = Hand.objects.filter(table=table).order_by("-number").first()
+        latest = latest_hand(table)
         if latest is not None and latest.status in (Hand.Status.PLAYING, Hand.Status.FINISHED):
             hand = latest
         else:

@@ -346,3 +346,45 @@ def test_the_broadcasts_of_a_regrouping_ready_are_the_states_a_resync_reads(
         (True, True),
         (False, False),
     ]
+
+
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
+def test_the_ready_reads_return_what_the_querysets_return(human_table, ddz_tier, make_player):
+    from django.db import transaction
+    from django.utils import timezone
+
+    from rooms.tables import ready_reads
+    from rooms.tables.models import Table
+
+    def fields(obj) -> dict:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    players = _between_hands(human_table)
+    _full_waiting_tables(ddz_tier, make_player, 2)
+    roomy = Table.objects.create(tier=ddz_tier, seat_count=3)
+    Seat.objects.bulk_create([Seat(table=roomy, index=i) for i in range(3)])
+    Seat.objects.filter(table=roomy, index=0).update(user=make_player(), ready=True, seated_at=timezone.now())
+    stranger = make_player()  # seated nowhere, no coins yet
+    for user in [players[0], stranger]:
+        with transaction.atomic():
+            seat, balance = ready_reads.own_seat_lock(human_table, user)
+            orm_seat, orm_balance = ready_reads.own_seat_lock_orm(human_table, user)
+        assert (fields(seat) if seat else None, balance) == (
+            fields(orm_seat) if orm_seat else None,
+            orm_balance,
+        )
+    assert balance == 0 and seat is None and players[0].pk != stranger.pk
+
+    with transaction.atomic():
+        others = ready_reads.regroup_candidates(human_table)
+        orm_others = ready_reads.regroup_candidates_orm(human_table)
+    assert [t.pk for t in others] == [roomy.pk]
+    assert [(fields(t), fields(t.tier), fields(t.tier.game)) for t in others] == [
+        (fields(t), fields(t.tier), fields(t.tier.game)) for t in orm_others
+    ]
+
+    hand = ready_reads.latest_hand(human_table)
+    orm_hand = ready_reads.latest_hand_orm(human_table)
+    assert fields(hand) == fields(orm_hand) and hand.status == "cancelled"
+    assert isinstance(hand.state, dict) and hand.state == orm_hand.state
+    assert ready_reads.latest_hand(roomy) is None
