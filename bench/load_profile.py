@@ -76,6 +76,21 @@ def main() -> int:
         help="deal every hand from seeds drawn from random.Random(N) instead of secrets, so two "
         "versions of the code play the very same hands (compare --callgrind counts)",
     )
+    parser.add_argument(
+        "--readies",
+        type=int,
+        default=0,
+        help="measure this many table_ready calls (the three presses between hands, from the second "
+        "hand's end on) instead of actions; the actions are played unmeasured",
+    )
+    parser.add_argument(
+        "--waiting-tables",
+        type=int,
+        default=0,
+        help="also seat three users at each of this many other tables of the tier, between hands, one "
+        "of them ready and none with a free seat: every ready's 分组 finds and locks them, as under "
+        "the load bench (whose waiting tables are mostly full of humans)",
+    )
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--sort", default="cumulative", help="profile order: cumulative or tottime")
     parser.add_argument("--profile-out", help="also write the profile's stats to this file (pstats)")
@@ -183,6 +198,8 @@ def main() -> int:
 
         hands_module.secrets = _SeededSecrets  # only hand_start draws from it
 
+    if args.waiting_tables:
+        _waiting_tables(tier, args.waiting_tables)
     table = None
     for user in users:
         table = services.table_quick_start(tier_id=tier.pk, user=user)
@@ -208,7 +225,10 @@ def main() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         backend = _Backend(cursor.fetchone()[0])
-    while done < args.actions:
+    # The presses that leave the table waiting for the others, and the last one, which deals.
+    readies = _Tally(backend, args.no_sql_log, profiler)
+    dealing = _Tally(backend, args.no_sql_log, profiler)
+    while (readies.n + dealing.n < args.readies) if args.readies else (done < args.actions):
         hand = Hand.objects.filter(table=table, status="playing").first()
         if hand is None:
             idle += 1
@@ -218,9 +238,13 @@ def main() -> int:
             hands_ended += 1
             if finished is not None:
                 services.hand_settle(hand_id=finished.pk)
-            for user in users:
+            for i, user in enumerate(users):
                 try:
-                    services.table_ready(table_id=table.pk, user=user)
+                    if args.readies and hands_ended > 1:
+                        tally = dealing if i == len(users) - 1 else readies
+                        tally.measure(lambda user=user: services.table_ready(table_id=table.pk, user=user))
+                    else:
+                        services.table_ready(table_id=table.pk, user=user)
                 except TableError:
                     pass
             continue
@@ -237,7 +261,7 @@ def main() -> int:
         else:
             options = view["choices"]
         action = rng.choice(options)
-        if warm < args.warmup or (args.warmup and not hands_ended):
+        if args.readies or warm < args.warmup or (args.warmup and not hands_ended):
             services.table_act(table_id=table.pk, user=by_seat[seat], action=action)
             warm += 1
             continue
@@ -272,6 +296,15 @@ def main() -> int:
         if not sample and queries is not None:
             sample = [q["sql"][:300] for q in queries.captured_queries]
         done += 1
+    if args.readies:
+        readies.report("table_ready (others still to press)", show_sql=args.show_sql)
+        dealing.report("table_ready (the last press: deals the hand)", show_sql=args.show_sql)
+        _Tally.total(readies, dealing)
+        if profiler:
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(45)
+            print(out.getvalue())
+        return 0
     print(
         f"{done} actions: {sum(per_action) / done:.1f} SQL queries per action (min {min(per_action)}, max {max(per_action)})"
     )
@@ -302,6 +335,108 @@ def main() -> int:
             profiler.dump_stats(args.profile_out)
         print(out.getvalue())
     return 0
+
+
+class _Tally:
+    """Statements, time and CPU of measured calls (``--readies``), per call."""
+
+    def __init__(self, backend: _Backend, no_sql_log: bool, profiler=None) -> None:
+        self.backend = backend
+        self.profiler = profiler
+        self.no_sql_log = no_sql_log
+        self.n = 0
+        self.statements: list[int] = []
+        self.kinds: Counter = Counter()
+        self.sample: list[str] = []
+        self.elapsed = self.thread_cpu = self.backend_cpu = 0.0
+
+    def measure(self, call) -> None:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with (
+            contextlib.nullcontext(None) if self.no_sql_log else CaptureQueriesContext(connection) as queries
+        ):
+            started, thread_started = time.perf_counter(), time.thread_time()
+            backend_started = self.backend.cpu()
+            if self.profiler:
+                self.profiler.enable()
+            try:
+                call()
+            finally:
+                if self.profiler:
+                    self.profiler.disable()
+                self.elapsed += time.perf_counter() - started
+                self.thread_cpu += time.thread_time() - thread_started
+                self.backend_cpu += self.backend.cpu() - backend_started
+                self.n += 1
+        captured = queries.captured_queries if queries is not None else []
+        if not self.sample:
+            self.sample = [q["sql"][:4000] for q in captured]
+        self.statements.append(len(captured))
+        for q in captured:
+            self.kinds[" ".join(re.sub(r'"[^"]*"\.', "", q["sql"]).split()[:3])[:60]] += 1
+
+    @staticmethod
+    def total(*tallies: _Tally) -> None:
+        n = sum(t.n for t in tallies)
+        statements = sum(sum(t.statements) for t in tallies)
+        cpu = sum(t.thread_cpu for t in tallies)
+        backend = sum(t.backend_cpu for t in tallies)
+        print(
+            f"all {n} calls: {statements / n:.1f} statements, {cpu / n * 1000:.2f} ms of CPU in the calling "
+            f"thread, {backend / n * 1000:.2f} ms in the backend, per call"
+        )
+
+    def report(self, what: str, *, show_sql: bool = False) -> None:
+        n = self.n
+        print(f"{n} {what} calls:", end=" ")
+        if not self.no_sql_log:
+            print(
+                f"{sum(self.statements) / n:.1f} SQL statements per call "
+                f"(transaction control included; min {min(self.statements)}, max {max(self.statements)})"
+            )
+        else:
+            print("statements not captured (--no-sql-log)")
+        print(
+            f"  {self.elapsed / n * 1000:.2f} ms per call, {self.thread_cpu / n * 1000:.2f} ms of CPU in the calling thread"
+        )
+        if self.backend.readable:
+            print(f"  {self.backend_cpu / n * 1000:.2f} ms of CPU in this connection's PostgreSQL backend")
+        if self.kinds:
+            print("  statements per call by kind:")
+            for kind, count in self.kinds.most_common(25):
+                print(f"    {count / n:5.2f}  {kind}")
+        if show_sql:
+            print("\n".join(f"    {sql}" for sql in self.sample))
+
+
+def _waiting_tables(tier, count: int) -> None:
+    """Seat three ``bench-w…`` users at each of ``count`` new waiting tables of ``tier``, one of them ready.
+
+    The tables of an earlier run are closed and emptied first (they never play: no wallets needed).
+    """
+    from platform.accounts.services import user_create
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from rooms.tables.models import Seat, Table
+
+    earlier = Seat.objects.filter(user__username__startswith="bench-w")
+    Table.objects.filter(pk__in=earlier.values("table_id")).update(status=Table.Status.CLOSED)
+    earlier.update(user=None, ready=False)
+    user_model = get_user_model()
+    for t in range(count):
+        table = Table.objects.create(tier=tier, seat_count=3)
+        seats = []
+        for i in range(3):
+            name = f"bench-w{t:03d}-{i}"
+            user = user_model.objects.filter(username=name).first() or user_create(
+                username=name, password="x"
+            )
+            seats.append(Seat(table=table, index=i, user=user, ready=i == 0, seated_at=timezone.now()))
+        Seat.objects.bulk_create(seats)
 
 
 if __name__ == "__main__":

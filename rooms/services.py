@@ -61,15 +61,20 @@ def tier_ensure(*, game: Game, code: str, name: str, base_stake: int, **fields: 
         return tier, True
 
 
-def tier_entry_check(*, tier: RoomTier, user) -> None:
+def tier_entry_check(*, tier: RoomTier, user, balance: int | None = None) -> None:
     """Raise ``EntryRefused`` unless ``user`` may sit down in ``tier`` now.
 
     Refuses a disabled or uninstalled game, a closed tier, an anonymous
     visitor, and a balance below the minimum (inclusive: equal may enter) or
-    above the optional maximum; the message names the numbers.
+    above the optional maximum; the message names the numbers. ``balance``:
+    the user's balance as ``wallet_balance`` returns it, when the caller has
+    just read it (else it is read here).
     """
     authenticated = bool(user is not None and user.is_authenticated)
-    balance = wallet_balance(user=user) if authenticated else None
+    if not authenticated:
+        balance = None
+    elif balance is None:
+        balance = wallet_balance(user=user)
     refusal = entry_refusal(tier=tier, authenticated=authenticated, balance=balance)
     if refusal is not None:
         raise refusal

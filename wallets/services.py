@@ -277,7 +277,9 @@ class Posting(NamedTuple):
     memo: str = ""
 
 
-def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerTransaction]:
+def ledger_post_many(
+    *, postings: Sequence[Posting], actor=None, savepoint: bool = True
+) -> list[LedgerTransaction]:
     """Post many balanced transactions at once, each once per key, in a handful of statements.
 
     The same rules as ``ledger_post`` for every posting (validation, one
@@ -287,7 +289,15 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
     of all postings are locked together in the global order (player wallets,
     then house accounts, each by primary key), so a batch of settlements
     takes each hot house row once. Runs in ``atomic()``; any refusal rolls
-    the whole batch back.
+    the whole batch back. ``savepoint=False``: inside the caller's
+    transaction without a savepoint of its own (two round trips fewer), for
+    a caller that lets every refusal end its whole transaction (it raises out
+    of it, or rolls back), as ``atomic(savepoint=False)`` requires.
+
+    The account instances of the posted legs are given the balance this batch
+    left them with (read under its lock), so a caller that shows it needs no
+    read of its own; a replayed posting moves nothing and leaves its legs' as
+    they were.
     """
     actor_id = getattr(actor, "pk", None)
     cleaned = []
@@ -307,7 +317,7 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
     if not cleaned:
         return []
 
-    with db_transaction.atomic():
+    with db_transaction.atomic(savepoint=savepoint):
         existing = _existing_by_key([item[0] for item in cleaned])
         for key, *_rest, fingerprint in cleaned:
             if key in existing and existing[key].fingerprint != fingerprint:
@@ -326,8 +336,10 @@ def ledger_post_many(*, postings: Sequence[Posting], actor=None) -> list[LedgerT
                 entries.extend(
                     (txn_id, row.pk, amount, after) for row, amount, after in _entries(legs, locked)
                 )
-            _save_balances(list(locked.values()))
-            _insert_entries(entries)
+            _save_balances_and_entries(list(locked.values()), entries)
+            for _key, _kind, legs, *_rest in fresh:
+                for account, _amount in legs:
+                    account.balance = locked[account.pk].balance
     return [existing[item[0]] for item in cleaned]
 
 
@@ -387,21 +399,35 @@ def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransact
 ENTRY_COLUMNS = ("transaction_id", "account_id", "amount", "balance_after")
 
 
-def _insert_entries(entries: list[tuple[int, int, int, int]]) -> None:
-    """Insert (transaction pk, account pk, amount, balance after) rows."""
+def _save_balances_and_entries(accounts: list, entries: list[tuple[int, int, int, int]]) -> None:
+    """Write the new balances of the locked ``accounts`` and insert the ``entries``.
+
+    ``entries``: (transaction pk, account pk, amount, balance after) rows. On
+    PostgreSQL in one statement, the balances' UPDATE in a CTE of the
+    entries' INSERT (the ledger's database rules are deferred to the commit:
+    the entries of a transaction must sum to zero; nothing checks a balance
+    against an entry while the statement runs).
+    """
     if _vendor() != "postgresql":
+        Account.objects.bulk_update(accounts, ["balance"])
         LedgerEntry.objects.bulk_create(
             [LedgerEntry(transaction_id=t, account_id=a, amount=m, balance_after=b) for t, a, m, b in entries]
         )
         return
     with db_transaction.get_connection().cursor() as cursor:
         cursor.execute(
+            f'WITH b AS (UPDATE "{Account._meta.db_table}" AS a SET "balance" = v.balance '
+            'FROM unnest(%s::bigint[], %s::bigint[]) AS v(id, balance) WHERE a."id" = v.id) '
             f'INSERT INTO "{LedgerEntry._meta.db_table}" '
             '("transaction_id", "account_id", "amount", "balance_after") '
             "SELECT v.transaction_id, v.account_id, v.amount, v.balance_after "
             "FROM json_to_recordset(%s::json) "
             "AS v(transaction_id bigint, account_id bigint, amount bigint, balance_after bigint)",
-            [_recordset([dict(zip(ENTRY_COLUMNS, entry, strict=True)) for entry in entries])],
+            [
+                [account.pk for account in accounts],
+                [account.balance for account in accounts],
+                _recordset([dict(zip(ENTRY_COLUMNS, entry, strict=True)) for entry in entries]),
+            ],
         )
 
 
@@ -420,37 +446,29 @@ class _Locked:
 
 
 def _lock_balances(legs: list[Leg]) -> dict:
-    """``_lock_accounts`` for a batch: the same locks in the same order, reading only kind and balance."""
+    """``_lock_accounts`` for a batch: the same locks in the same order, reading only kind and balance.
+
+    On PostgreSQL in one statement: its rows are sorted in the global order
+    (player wallets, then house accounts, each by pk) and only then locked,
+    one by one as they leave the sort (a locking SELECT's ORDER BY is applied
+    before its row locks), so the locks are taken in that order as when each
+    group had its own statement.
+    """
     if _vendor() != "postgresql":
         return _lock_accounts(legs)
-
-    def lock(pks: list[int]):
-        with db_transaction.get_connection().cursor() as cursor:
-            cursor.execute(
-                f'SELECT "id", "kind", "balance" FROM "{Account._meta.db_table}" '
-                'WHERE "id" = ANY(%s) ORDER BY "id" FOR UPDATE',
-                [pks],
-            )
-            return [_Locked(pk, kind, balance) for pk, kind, balance in cursor.fetchall()]
-
-    return _lock_in_order(legs, lock)
+    with db_transaction.get_connection().cursor() as cursor:
+        cursor.execute(
+            f'SELECT "id", "kind", "balance" FROM "{Account._meta.db_table}" '
+            f'WHERE "id" = ANY(%s) ORDER BY "kind" <> \'{Account.Kind.PLAYER}\', "id" FOR UPDATE',
+            [sorted({account.pk for account, _amount in legs})],
+        )
+        locked = {pk: _Locked(pk, kind, balance) for pk, kind, balance in cursor.fetchall()}
+    _refuse_missing(legs, locked)
+    return locked
 
 
 def _vendor() -> str:
     return db_transaction.get_connection().vendor
-
-
-def _save_balances(accounts: list) -> None:
-    """Write the new balances of the locked ``accounts`` in one statement."""
-    if _vendor() != "postgresql":
-        Account.objects.bulk_update(accounts, ["balance"])
-        return
-    with db_transaction.get_connection().cursor() as cursor:
-        cursor.execute(
-            f'UPDATE "{Account._meta.db_table}" AS a SET "balance" = v.balance '
-            'FROM unnest(%s::bigint[], %s::bigint[]) AS v(id, balance) WHERE a."id" = v.id',
-            [[account.pk for account in accounts], [account.balance for account in accounts]],
-        )
 
 
 def _replay(*, key: str, fingerprint: str) -> LedgerTransaction | None:
@@ -483,10 +501,14 @@ def _lock_in_order(legs: list[Leg], lock) -> dict:
     for pks in (player_pks, house_pks):
         if pks:
             locked.update((row.pk, row) for row in lock(pks))
+    _refuse_missing(legs, locked)
+    return locked
+
+
+def _refuse_missing(legs: list[Leg], locked: dict) -> None:
     missing = sorted({a.pk for a, _amount in legs} - set(locked))
     if missing:
         raise InvalidTransaction(_("Account #%(pk)d does not exist.") % {"pk": missing[0]})
-    return locked
 
 
 def _already_reversed(original: LedgerTransaction) -> AlreadyReversed:

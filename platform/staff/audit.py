@@ -17,9 +17,11 @@ a read on every leg of every settlement.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from contextvars import ContextVar
 
-from auditlog.context import set_actor
+from auditlog.context import disable_auditlog, set_actor
 from auditlog.registry import auditlog
 from auditlog.signals import pre_log
 from django.apps import apps
@@ -68,6 +70,22 @@ def _only_staff_changes(sender, instance, action, **kwargs) -> bool:
 def staff_audit_active() -> bool:
     """Say whether changes made now are recorded as a staff member's."""
     return _staff_request.get()
+
+
+@contextlib.contextmanager
+def audit_staff_only() -> Iterator[None]:
+    """Switch auditlog's receivers off for the block unless a staff member's admin request is served.
+
+    Outside such a request ``_only_staff_changes`` drops every entry anyway,
+    but only after auditlog has read each saved row's old version (a SELECT
+    per ``save()`` of an audited model) and sent its signals. A hot service
+    (``table_ready``) runs in this block: the same trail, without those reads.
+    """
+    if _staff_request.get():
+        yield
+        return
+    with disable_auditlog():
+        yield
 
 
 class StaffAuditMiddleware:

@@ -174,3 +174,27 @@ def test_the_audit_trail_is_read_only_and_open_to_support_but_not_to_other_staff
     clerk = django_user_model.objects.create_user(username="clerk", password="pw-Secret-123", is_staff=True)
     client.force_login(clerk)
     assert client.get(reverse("admin:auditlog_logentry_changelist")).status_code == 403
+
+
+def test_a_hot_service_block_skips_auditlogs_reads_outside_a_staff_request_and_not_inside(tier):
+    """``audit_staff_only``: outside a staff request a save is one UPDATE (the gate drops the entry
+    anyway); in a staff member's admin request the change is audited as before."""
+    from platform.staff import audit
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with audit.audit_staff_only(), CaptureQueriesContext(connection) as queries:
+        tier.base_stake = 2
+        tier.save(update_fields=["base_stake"])
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["UPDATE"]
+    assert not entries_for(tier).exists()
+
+    token = audit._staff_request.set(True)
+    try:
+        with audit.audit_staff_only():
+            tier.base_stake = 3
+            tier.save(update_fields=["base_stake"])
+    finally:
+        audit._staff_request.reset(token)
+    assert [entry.changes_dict["base_stake"] for entry in entries_for(tier)] == [["2", "3"]]

@@ -115,10 +115,15 @@ def _round_payload(rnd: Round, engine) -> dict:
 _UNREAD = object()
 
 
-def public_state(table: Table, rnd: Round | None | object = _UNREAD) -> dict:
+def public_state(
+    table: Table, rnd: Round | None | object = _UNREAD, finished_shoe: Shoe | None | object = _UNREAD
+) -> dict:
     """Return the ``state`` every viewer of ``table`` shares (``you`` and ``mine`` still empty).
 
     ``rnd``: the table's live round (with its shoe) as the caller holds it, saved, so it is not read again.
+    ``finished_shoe``: the newer finished shoe of the table's last two (its seed is revealed), as the
+    caller read it under the table's lock, or None; taken only with a live round before its result
+    (whose roads come from the round), when no shoe needs reading at all.
     """
     tier = table.tier
     slug = tier.game.slug
@@ -126,18 +131,21 @@ def public_state(table: Table, rnd: Round | None | object = _UNREAD) -> dict:
     if rnd is _UNREAD:
         rnd = live_round(table.pk)
     config = rnd.config if rnd is not None else tier_config(tier)
-    shoes = Shoe.objects.filter(table=table).order_by("-number")
-    if rnd is not None and rnd.phase != Round.Phase.RESULT:
-        shoes = shoes.defer("state")  # the roads come from the round: no shoe's cards are decoded
-    shoes = list(shoes[:2])
-    current = shoes[0] if shoes else None
-    if rnd is not None and rnd.phase != Round.Phase.RESULT:
-        roads = rnd.roads  # the coup being dealt is not on the road until its result shows
-    elif current is not None:
-        roads = engine.roads(current.state)
+    if rnd is not None and rnd.phase != Round.Phase.RESULT and finished_shoe is not _UNREAD:
+        roads, finished = rnd.roads, finished_shoe
     else:
-        roads = {}
-    finished = next((s for s in shoes if s.finished_at is not None), None)
+        shoes = Shoe.objects.filter(table=table).order_by("-number")
+        if rnd is not None and rnd.phase != Round.Phase.RESULT:
+            shoes = shoes.defer("state")  # the roads come from the round: no shoe's cards are decoded
+        shoes = list(shoes[:2])
+        current = shoes[0] if shoes else None
+        if rnd is not None and rnd.phase != Round.Phase.RESULT:
+            roads = rnd.roads  # the coup being dealt is not on the road until its result shows
+        elif current is not None:
+            roads = engine.roads(current.state)
+        else:
+            roads = {}
+        finished = next((s for s in shoes if s.finished_at is not None), None)
     last_shoe = None
     if finished is not None:
         seed = bytes(finished.seed)
@@ -287,6 +295,8 @@ def round_changed(
     bumped: bool = False,
     rnd: Round | None | object = _UNREAD,
     stakes: dict[int, dict[str, int]] | None = None,
+    balances: dict[int, int] | None = None,
+    finished_shoe: Shoe | None | object = _UNREAD,
 ) -> int:
     """Bump the table's event sequence and send the change (``change_message``) to its viewers after commit.
 
@@ -296,16 +306,19 @@ def round_changed(
     state on their bettors' sockets. What the caller already holds is not read
     again: ``bumped``, the seq was moved on with the table's lock
     (``lock_table(bump=True)``); ``rnd``, the live round, saved; ``stakes``,
-    a user's stakes on it by area.
+    a user's stakes on it by area; ``balances``, the balance of every user
+    concerned as the ledger left it (under its lock); ``finished_shoe``, as
+    ``public_state`` takes it.
     """
     if not bumped:
         Table.objects.filter(pk=table.pk).update(seq=F("seq") + 1)
         table.refresh_from_db(fields=["seq"])
-    public = public_state(table, rnd)
+    public = public_state(table, rnd, finished_shoe)
     seq = table.seq
     round_id = public["round"]["id"] if public["round"] else None
     users = set(users) | {p["user"] for p in payouts or []}
-    balances = balances_of(users)
+    if balances is None or not users <= set(balances):
+        balances = balances_of(users)
     stakes = stakes or {}
     parts = {
         user_id: user_part(

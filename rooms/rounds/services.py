@@ -26,14 +26,14 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games
 from games.base import IllegalAction, SeededRng, apply_rake
-from rooms.rounds.broadcast import engine_for, round_changed, tier_config, user_stakes
+from rooms.rounds.broadcast import engine_for, round_changed, tier_config
 from rooms.rounds.errors import (
     AreaClosed,
     BadAmount,
@@ -183,13 +183,18 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     (the event seq bumped with the table lock included).
 
     The statements are counted (``rooms/rounds/tests/test_queries.py``): the
-    table is locked with its seq bumped in one statement; the player's stakes
-    on the round, read once by area, serve the 限红 check, the first-bet test
-    and the broadcast's own part; the wallet and the escrow account come in
-    one read, whose balance also serves the entry rule; the bet is inserted
-    with its ledger key; the ledger posts through ``ledger_post_many``.
+    table is locked with its seq bumped in one statement; the live round is
+    locked with its shoe, and the bettor's stakes on it by area (the 限红
+    check, the first-bet test, the broadcast's own part), the wallet and
+    escrow accounts (the wallet's balance also serves the entry rule) and the
+    table's last finished shoe (the broadcast) are read with it in one more
+    (``betting.bet_read``); the bet is inserted with its ledger key and the
+    round's totals saved in one (``betting.bet_write``); the ledger posts
+    through ``ledger_post_many`` without a savepoint of its own, and leaves
+    the wallet with its balance after the bet for the broadcast.
     """
     from rooms.entry import entry_refusal
+    from rooms.rounds.betting import bet_read, bet_write
     from wallets.errors import InsufficientFunds
     from wallets.models import LedgerTransaction
     from wallets.services import Posting, ledger_post_many
@@ -200,7 +205,8 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         raise BadArea()
     with transaction.atomic(durable=True):
         table = _lock_banker_table(table_id, bump=True)
-        rnd = _live_round(table)
+        read = bet_read(table, user)
+        rnd = read.round
         if (
             rnd is None
             or rnd.phase != Round.Phase.BETTING
@@ -225,7 +231,7 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
             raise BelowMinimum(
                 _("The smallest bet at this table is %(minimum)s coins.") % {"minimum": minimum}
             )
-        stakes = user_stakes(rnd.pk, user.pk)  # the table lock keeps them from changing meanwhile
+        stakes = read.stakes  # the table lock keeps them from changing meanwhile
         limit = (config.get("area_limits") or {}).get(area)
         if limit is not None:
             mine = stakes.get(area, 0)
@@ -244,7 +250,7 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                 _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
                 % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
             )
-        wallet, escrow = _bet_accounts(user)
+        wallet, escrow = read.wallet, read.escrow
         if not stakes:
             # The tier's entry rule on the first bet of a round, on the balance just read
             # (as ``tier_entry_check`` reads it: unlocked; the ledger below refuses an overdraft).
@@ -260,7 +266,10 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
 
             wallet = wallet or wallet_for_user(user=user)
             escrow = escrow or house_account(code="escrow")
-        bet_key = _insert_bet(rnd, user, area, amount)
+        # The round's new totals go in with the bet (the ledger's refusal below rolls both back).
+        rnd.area_totals = {**rnd.area_totals, area: rnd.area_totals.get(area, 0) + amount}
+        rnd.staked += amount
+        bet_key = bet_write(rnd, user, area, amount)
         try:
             ledger_post_many(
                 postings=[
@@ -271,55 +280,24 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                         reference=f"round:{rnd.pk}",
                         memo=f"table {table.pk} round {rnd.number}: {amount} on {area}",
                     )
-                ]
+                ],
+                savepoint=False,  # a refusal raises out of this bet's one transaction, rolling it all back
             )
         except InsufficientFunds as exc:
             raise InsufficientCoins(
                 _("You have %(balance)s coins; that bet needs %(amount)s.")
                 % {"balance": exc.balance, "amount": amount}
             ) from exc
-        rnd.area_totals = {**rnd.area_totals, area: rnd.area_totals.get(area, 0) + amount}
-        rnd.staked += amount
-        rnd.save(update_fields=["area_totals", "staked"])
         stakes[area] = stakes.get(area, 0) + amount
-        return round_changed(table, users=[user.pk], bumped=True, rnd=rnd, stakes={user.pk: stakes})
-
-
-def _bet_accounts(user) -> tuple:
-    """The player's wallet and the escrow account in one read; either None when it does not exist yet."""
-    from wallets.models import Account
-
-    wallet = escrow = None
-    for account in Account.objects.filter(Q(user_id=user.pk) | Q(code="escrow")):
-        if account.user_id == user.pk:
-            wallet = account
-        elif account.code == "escrow":
-            escrow = account
-    return wallet, escrow
-
-
-def _insert_bet(rnd: Round, user, area: str, amount: int) -> str:
-    """Insert the bet with its ledger key ``round:<round>:bet:<bet>``; return the key.
-
-    On PostgreSQL in one statement: the bet's id is drawn from its sequence
-    first, so the key that names it goes in with the row.
-    """
-    if connection.vendor != "postgresql":
-        bet = Bet.objects.create(round=rnd, user=user, area=area, amount=amount)
-        bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
-        bet.save(update_fields=["ledger_key"])
-        return bet.ledger_key
-    qn = connection.ops.quote_name
-    table = qn(Bet._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH n AS (SELECT nextval(pg_get_serial_sequence(%s, 'id')) AS id) "
-            f"INSERT INTO {table} ({qn('id')}, {qn('round_id')}, {qn('user_id')}, {qn('area')}, "
-            f"{qn('amount')}, {qn('ledger_key')}, {qn('created_at')}) "
-            f"SELECT n.id, %s, %s, %s, %s, %s || n.id, %s FROM n RETURNING {qn('ledger_key')}",
-            [Bet._meta.db_table, rnd.pk, user.pk, area, amount, f"round:{rnd.pk}:bet:", timezone.now()],
+        return round_changed(
+            table,
+            users=[user.pk],
+            bumped=True,
+            rnd=rnd,
+            stakes={user.pk: stakes},
+            balances={user.pk: wallet.balance},  # the ledger's, under its lock
+            finished_shoe=read.finished_shoe,
         )
-        return cursor.fetchone()[0]
 
 
 # --- the clock ------------------------------------------------------------------

@@ -328,6 +328,7 @@ def table_changed(
     locked: tuple[list[Seat], Hand | None] | None = None,
     bumped: bool = False,
     counts: tuple[dict[int, int], dict[int, int]] | None = None,
+    last_hand: Hand | None = None,
 ) -> int:
     """Bump the table's event sequence and broadcast every viewer's state after commit.
 
@@ -338,7 +339,8 @@ def table_changed(
     ``bumped``: the caller locked the table with ``lock_table(..., bump=True)``,
     so ``table.seq`` is already this change's. ``counts``: the seated users'
     balances and wins, read under the lock with the seats (``lock_play``), when
-    nothing changed them since.
+    nothing changed them since. ``last_hand``: with ``locked`` and no open
+    hand, the table's latest hand (over), as ``load_context`` reads it.
     """
     play_forget(table.pk)  # whatever this process kept of the table's play is now behind
     if not bumped:
@@ -348,7 +350,7 @@ def table_changed(
         if hand is not None and hand.__dict__.get("_unsaved_actions"):  # core.UNSAVED_ACTIONS
             # A move recorded and never written would be missing from the log a replay checks.
             raise RuntimeError(f"hand {hand.pk}: actions recorded but not written")
-        ctx = _context(table, seats, hand, None, counts)
+        ctx = _context(table, seats, hand, None if hand is not None else last_hand, counts)
     else:
         ctx = load_context(table.pk)
     message = frames_message(ctx, notices or [])

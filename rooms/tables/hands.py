@@ -50,22 +50,30 @@ def carried_amount(*, tier, balance: int) -> int:
     return min(balance, CARRY_CAP)
 
 
-def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:
+def hand_start(*, table: Table, seats: list[Seat], wallets: dict | None = None) -> Hand | None:
     """Deal a new hand at the locked ``table`` and move every seat's carried coins into escrow.
 
-    Returns None (and changes nothing) if a wallet refuses the stake.
+    Returns None (and changes nothing but the humans' ``ready``) if a wallet
+    refuses the stake. ``wallets``: wallets by user id the caller has already
+    read (locked, so current); the others are read here, in one statement, and
+    a missing one is created (``wallet_for_user``). The ``seats`` given are
+    left not ready, as their rows are.
     """
     from wallets.errors import LedgerError
-    from wallets.models import LedgerTransaction
+    from wallets.models import Account, LedgerTransaction
     from wallets.services import house_account, ledger_post, wallet_for_user
 
     tier = table.tier
     info = games.REGISTRY[tier.game.slug]
     number = (table.hands.aggregate(n=Max("number"))["n"] or 0) + 1
+    known = dict(wallets or {})
+    missing = [seat.user_id for seat in seats if seat.user_id not in known]
+    if missing:
+        known.update((a.user_id, a) for a in Account.objects.filter(user_id__in=missing))
     players = []
     wallets = []
     for seat in seats:
-        wallet = wallet_for_user(user=seat.user)
+        wallet = known.get(seat.user_id) or wallet_for_user(user=seat.user)
         wallets.append(wallet)
         players.append(
             {
@@ -100,7 +108,8 @@ def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:
                 players=players,
                 state=state,
             )
-            hand.participants.set([p["user"] for p in players if not p["is_bot"]])
+            # A new hand has no participants yet: adding them is what ``set`` would do, without its read.
+            hand.participants.add(*[p["user"] for p in players if not p["is_bot"]])
             legs = [
                 (wallet, -p["carried"]) for wallet, p in zip(wallets, players, strict=True) if p["carried"]
             ]
@@ -118,8 +127,13 @@ def hand_start(*, table: Table, seats: list[Seat]) -> Hand | None:
     except LedgerError:
         logger.warning("table %s: a wallet refused the stake; no hand started", table.pk, exc_info=True)
         Seat.objects.filter(table=table, is_bot=False).update(ready=False)
+        for seat in seats:
+            if not seat.is_bot:
+                seat.ready = False
         return None
     Seat.objects.filter(table=table).update(ready=False)
+    for seat in seats:
+        seat.ready = False
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])
     return hand

@@ -22,6 +22,7 @@ from rooms.tables.broadcast import table_changed
 from rooms.tables.core import lock_seats, lock_table, schedule_next, setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.ready_reads import latest_hand, own_seat_lock, regroup_candidates
 
 # What sitting down or standing up writes: a new occupant starts with no sockets recorded.
 SEATING_FIELDS = ["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since", "sockets"]
@@ -152,21 +153,27 @@ def _fill_bots(table: Table) -> int:
 def _maybe_start(table: Table) -> Hand | None:
     if table.status != Table.Status.WAITING:
         return None
-    seats = lock_seats(table)
+    return _start_with(table, lock_seats(table))
+
+
+def _start_with(table: Table, seats: list[Seat]) -> Hand | None:
+    """Deal a hand at the waiting ``table`` if every one of its locked ``seats`` is ready (and not only bots)."""
     if not all(seat.user_id and seat.ready for seat in seats):
         return None
     if not any(not seat.is_bot for seat in seats):
         return None  # never play bots against bots alone
-    if _unready_below_minimum(table, seats):
+    wallets = _unready_below_minimum(table, seats)
+    if wallets is None:
         return None
-    hand = hands.hand_start(table=table, seats=seats)
+    hand = hands.hand_start(table=table, seats=seats, wallets=wallets)
     if hand is not None:
         schedule_next(table, hand, seats)
     return hand
 
 
-def _unready_below_minimum(table: Table, seats: list[Seat]) -> bool:
-    """Mark not ready every human whose wallet fell below the tier's minimum; say if any did.
+def _unready_below_minimum(table: Table, seats: list[Seat]) -> dict | None:
+    """Mark not ready every human whose wallet fell below the tier's minimum; return None if any did,
+    else the humans' wallets (locked, current) by user id, for the stake.
 
     The minimum is checked at quick start and at ``ready``, but coins can leave
     the wallet while the seat waits for the others (a 百家乐 bet from another
@@ -179,18 +186,22 @@ def _unready_below_minimum(table: Table, seats: list[Seat]) -> bool:
     from wallets.models import Account
 
     humans = {seat.user_id: seat for seat in seats if not seat.is_bot}
-    balances = dict(
-        Account.objects.select_for_update(of=("self",))
+    wallets = {
+        account.user_id: account
+        for account in Account.objects.select_for_update(of=("self",))
         .filter(user_id__in=humans)
         .order_by("pk")
-        .values_list("user_id", "balance")
-    )
+    }
     minimum = table.tier.minimum_coins
-    refused = [seat for user_id, seat in humans.items() if balances.get(user_id, 0) < minimum]
+    refused = [
+        seat
+        for user_id, seat in humans.items()
+        if (wallets[user_id].balance if user_id in wallets else 0) < minimum
+    ]
     for seat in refused:
         seat.ready = False
         seat.save(update_fields=["ready"])
-    return bool(refused)
+    return None if refused else wallets
 
 
 def table_fill_bots(*, table_id: int) -> int:
@@ -213,68 +224,80 @@ def table_ready(*, table_id: int, user) -> Table:
     that has another ready human and a free (empty or bot) seat, or stays here.
     Returns the table the player now sits at.
     """
+    from platform.staff.audit import audit_staff_only
+
     from rooms.services import tier_entry_check
 
-    with transaction.atomic(durable=True):
-        table = lock_table(table_id)
-        seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, user=user).first()
+    # A player's press, never a staff change: no audit read per saved seat (the trail is the same).
+    with transaction.atomic(durable=True), audit_staff_only():
+        # Every outcome ends in this table's broadcast, or raises and rolls the bump back.
+        table = lock_table(table_id, bump=True)
+        seat, balance = own_seat_lock(table, user)
         if seat is None:
             raise NotSeated()
         if table.status != Table.Status.WAITING:
             raise NotNow()
-        tier_entry_check(tier=table.tier, user=user)
-        waiting_ids = set(
-            Seat.objects.filter(
-                table__tier=table.tier,
-                table__status=Table.Status.WAITING,
-                ready=True,
-                is_bot=False,
-                user__isnull=False,
-            )
-            .exclude(table=table)
-            .values_list("table_id", flat=True)
-        )
-        # skip_locked: another player regrouping at the same moment keeps their table; no deadlock.
-        # Still waiting, asked again under the lock: a table whose hand started since the list
-        # was read has no seat to give.
-        others = list(
-            Table.objects.select_for_update(of=("self",), skip_locked=True)
-            .filter(pk__in=waiting_ids, status=Table.Status.WAITING)
-            .order_by("pk")
-        )
-        choices = [table, *[t for t in others if _has_room(t)]]
+        tier_entry_check(tier=table.tier, user=user, balance=balance)
+        choices = [table, *regroup_candidates(table)]
         target = secrets.choice(choices)
         if target.pk == table.pk:
             seat.ready = True
             seat.seated_at = timezone.now()
             seat.save(update_fields=["ready", "seated_at"])
-            _maybe_start(table)
-            table_changed(table)
+            seats, hand = _start_if_ready(table)
+            _changed_between_hands(table, seats, hand)
             return table
         _seat_clear(seat)
-        _release_bots_if_alone(table)
-        table_changed(table)
+        _changed_between_hands(table, _release_bots_if_alone(table), None)
         target_seats = lock_seats(target)
         _seat_user(target, _free_seat(target, target_seats), user, is_bot=False)
-        _maybe_start(target)
-        table_changed(target)
+        seats, hand = _start_if_ready(target, target_seats)
+        _changed_between_hands(target, seats, hand, bumped=False)
         return target
 
 
-def _has_room(table: Table) -> bool:
-    return table.seats.filter(user__isnull=True).exists() or table.seats.filter(is_bot=True).exists()
+def _start_if_ready(table: Table, seats: list[Seat] | None = None) -> tuple[list[Seat], Hand | None]:
+    """``_maybe_start``, returning the table's locked seats and the hand it dealt, if any.
+
+    ``seats``: the table's seats, already locked and current (no second locking read).
+    """
+    if seats is None:
+        seats = lock_seats(table)
+    if table.status != Table.Status.WAITING:
+        return seats, None
+    return seats, _start_with(table, seats)
 
 
-def _release_bots_if_alone(table: Table) -> None:
-    """With no human left at a waiting table, bots stand up and the table closes."""
+def _changed_between_hands(
+    table: Table, seats: list[Seat], hand: Hand | None, *, bumped: bool = True
+) -> None:
+    """``table_changed`` from the locked, current ``seats`` and the hand just dealt (``bumped``: by ``lock_table``).
+
+    Without a new hand the broadcast shows the table's latest hand as
+    ``load_context`` does: open (it never is at a table between hands), or
+    over and shown as the last one.
+    """
+    last_hand = None
+    if hand is None:
+        latest = latest_hand(table)
+        if latest is not None and latest.status in (Hand.Status.PLAYING, Hand.Status.FINISHED):
+            hand = latest
+        else:
+            last_hand = latest
+    table_changed(table, locked=(seats, hand), last_hand=last_hand, bumped=bumped)
+
+
+def _release_bots_if_alone(table: Table) -> list[Seat]:
+    """With no human left at a waiting table, bots stand up and the table closes. Return its locked seats."""
     seats = lock_seats(table)
     if any(seat.user_id and not seat.is_bot for seat in seats):
-        return
+        return seats
     for seat in seats:
         if seat.user_id:
             _seat_clear(seat)
     table.status = Table.Status.CLOSED
     table.save(update_fields=["status", "updated_at"])
+    return seats
 
 
 def table_leave(*, table_id: int, user) -> None:

@@ -81,3 +81,62 @@ def test_crossing_transfers_through_house_accounts_do_not_deadlock():
     assert wallet_balance(user=a) + wallet_balance(user=b) == 2000 - 30
     assert house_account(code="rake").balance == 30
     assert ledger_check() == []
+
+
+def test_a_batch_locks_the_player_wallets_before_the_house_accounts():
+    """The batch's one locking statement keeps the global order: with escrow held, it holds the wallet and waits.
+
+    Taken the other way round (escrow first, as its lower pk would put it), the
+    posting would wait for escrow without holding the wallet.
+    """
+    from django.db import OperationalError, transaction
+
+    from wallets.models import Account
+    from wallets.services import Posting, ledger_post_many
+
+    player = UserFactory()
+    wallet_grant(user=player, amount=100, key="start", reason="start")
+    wallet, escrow = wallet_for_user(user=player), house_account(code="escrow")
+    held, release = threading.Event(), threading.Event()
+    posted: list = []
+
+    def hold_escrow():
+        try:
+            with transaction.atomic():
+                Account.objects.select_for_update().get(pk=escrow.pk)
+                held.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    def post():
+        try:
+            held.wait(20)
+            with transaction.atomic():
+                legs = [(wallet, -10), (escrow, 10)]
+                posted.extend(ledger_post_many(postings=[Posting(key="bet:1", kind="bet", legs=legs)]))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=hold_escrow), threading.Thread(target=post)]
+    for thread in threads:
+        thread.start()
+    try:
+        wallet_taken = False
+        for _ in range(200):  # up to ~10 s on a busy host
+            try:
+                with transaction.atomic():
+                    Account.objects.select_for_update(nowait=True).get(pk=wallet.pk)
+            except OperationalError:
+                wallet_taken = True
+                break
+            threading.Event().wait(0.05)
+        assert wallet_taken, "the posting never held the wallet while escrow was held"
+        assert not posted  # still waiting for escrow
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(30)
+    assert len(posted) == 1
+    assert wallet_balance(user=player) == 90
+    assert ledger_check() == []

@@ -315,3 +315,39 @@ def test_a_leg_on_a_missing_account_or_an_unsaved_reversal_is_refused(player):
     with pytest.raises(InvalidTransaction, match="Only a posted transaction can be reversed"):
         ledger_reverse(transaction=LedgerTransaction(kind="grant"), key="r", actor=None, reason="undo")
     assert LedgerTransaction.objects.count() == 0
+
+
+def test_a_batch_leaves_its_legs_accounts_with_the_balance_it_wrote(player, make_player):
+    from wallets.services import Posting, ledger_post_many
+
+    wallet_grant(user=player, amount=300, key="g", reason="start")
+    other = make_player()
+    wallet_grant(user=other, amount=50, key="g2", reason="start")
+    a, b = wallet_for_user(user=player), wallet_for_user(user=other)
+    a.balance = b.balance = -1  # stale copies: the batch gives them what it wrote under its lock
+    ledger_post_many(
+        postings=[
+            Posting(key="m:1", kind="adjustment", legs=[(a, -100), (b, 100)]),
+            Posting(key="m:2", kind="adjustment", legs=[(b, -30), (a, 30)]),
+        ]
+    )
+    assert (a.balance, b.balance) == (230, 120) == (wallet_balance(user=player), wallet_balance(user=other))
+    a.balance = -1
+    ledger_post_many(postings=[Posting(key="m:1", kind="adjustment", legs=[(a, -100), (b, 100)])])
+    assert a.balance == -1  # a replay moves nothing and writes nothing
+
+
+def test_a_batch_without_a_savepoint_leaves_a_refusal_to_the_callers_transaction(player, make_player):
+    from wallets.services import Posting, ledger_post_many
+
+    wallet_grant(user=player, amount=100, key="g", reason="start")
+    a, b = wallet_for_user(user=player), wallet_for_user(user=make_player())
+    before = snapshot()
+    with pytest.raises(InsufficientFunds, match="cannot pay 150"):
+        with transaction.atomic():
+            wallet_grant(user=player, amount=1, key="inside", reason="rolled back with the rest")
+            ledger_post_many(
+                postings=[Posting(key="s:1", kind="adjustment", legs=[(a, -150), (b, 150)])], savepoint=False
+            )
+    assert snapshot() == before
+    assert wallet_balance(user=player) == 100

@@ -79,3 +79,68 @@ def test_two_players_betting_from_two_connections_each_never_overdraw(bacc_tier,
     assert escrow.aggregate(s=Sum("amount"))["s"] == 0
     assert Account.objects.get(code="escrow").balance == 0
     call_command("ledger_check")
+
+
+def test_a_bet_that_waited_for_the_table_sees_the_stake_placed_meanwhile(make_player):
+    """限红 holds for two bets that queued on the table's lock together: the second sees the first's stake.
+
+    The bet's reads run in a statement of their own after the table's lock
+    (``rooms/rounds/betting.py``): read in the locking statement, they would
+    use a snapshot taken before the wait, miss the first bet and take both.
+    """
+    from rooms.rounds.tests.conftest import make_tier
+    from rooms.tables.models import Table
+
+    tier = make_tier(code="limited", area_limits={"player": 100})
+    alice = make_player(coins=COINS)
+    table, rnd = open_round(tier, alice)
+    Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() + timezone.timedelta(minutes=5))
+    outcomes: list[str] = []
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_table():
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                Table.objects.select_for_update().get(pk=table.pk)
+                holding.set()
+                release.wait(20)
+        finally:
+            connection.close()
+
+    def bet():
+        try:
+            holding.wait(20)
+            services.round_bet(table_id=table.pk, user=alice, area="player", amount=60)
+            outcomes.append("ok")
+        except RoundError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [
+        threading.Thread(target=hold_table),
+        threading.Thread(target=bet),
+        threading.Thread(target=bet),
+    ]
+    for thread in threads:
+        thread.start()
+    # Both bets are queued on the table's row before it is let go.
+    with connection.cursor() as cursor:
+        for _ in range(200):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND wait_event_type = 'Lock' AND state = 'active'"
+            )
+            if cursor.fetchone()[0] >= 2:
+                break
+            threading.Event().wait(0.05)
+        else:
+            raise AssertionError("the bets never queued on the table's lock")
+    release.set()
+    for thread in threads:
+        thread.join(60)
+    assert sorted(outcomes) == ["ok", "over_area_limit"]
+    assert Bet.objects.filter(round=rnd, user=alice).aggregate(s=Sum("amount"))["s"] == 60
+    assert wallet_balance(user=alice) == COINS - 60

@@ -18,19 +18,22 @@ from wallets.services import house_account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
 
-# Lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING; read
-# the live round with its shoe; the bettor's stakes on the round by area (限红, first bet, the
-# bettor's part of the broadcast); the wallet and escrow accounts (their balance also serves
-# the entry rule on a first bet); insert the bet with its ledger key; the ledger: the key's
-# replay check, the transaction, the wallet's lock then escrow's (the global order), both
-# balances, the entries; save the round's totals; the broadcast: the table's last two shoes
-# (without their cards while betting) and the bettor's balance. Before (30 Nov 2026): 24, and
-# 25 on a player's first bet of a round (the wallet read twice, the round's and the table's
-# rows read again for the broadcast, the bet inserted then updated with its key, the stakes
-# summed three times).
-STATEMENTS_PER_BET = 14
-# BEGIN, COMMIT and the ledger's savepoint (SAVEPOINT, RELEASE); before: eight.
-TRANSACTION_CONTROL_PER_BET = 4
+# Lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING; lock
+# the live round (with its shoe) and read with it the bettor's stakes on the round by area
+# (限红, first bet, the bettor's part of the broadcast), the wallet and escrow accounts (their
+# balance also serves the entry rule on a first bet) and the table's last finished shoe (the
+# broadcast) in one SELECT; insert the bet with its ledger key and save the round's totals in
+# one UPDATE with the INSERT in a CTE; the ledger: the key's replay check, the transaction, the
+# wallet's lock then escrow's (the global order, one statement), the balances with the entries
+# (one statement). The broadcast reads nothing: the wallet's balance is the one the ledger wrote
+# under its lock. Before (30 Nov 2026, 23:40): 14 (the round, the stakes, the accounts, the
+# shoes and the balance each read apart, the round's totals saved after the ledger, the two
+# locks and the balances apart from the entries). Before that: 24, and 25 on a player's first
+# bet of a round.
+STATEMENTS_PER_BET = 7
+# BEGIN and COMMIT: the ledger posts without a savepoint of its own (a refusal ends the bet's
+# whole transaction anyway). Before: four (SAVEPOINT, RELEASE), and before that eight.
+TRANSACTION_CONTROL_PER_BET = 2
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
@@ -75,3 +78,32 @@ def test_the_broadcast_of_a_bet_is_the_state_a_resync_reads(bacc_tier, make_play
     assert shown["you"] == {"balance": 9_970, "stakes": {"player": 30}, "staked": 30}
     totals = {a["area"]: (a["total"], a["mine"]) for a in shown["round"]["areas"]}
     assert totals["player"] == (30, 30) and totals["banker"] == (30, 0)
+
+
+def test_a_bets_broadcast_reveals_the_last_finished_shoe_as_a_resync_does(
+    bacc_tier, make_player, monkeypatch
+):
+    """The bet reads the table's last finished shoe with its round: the seed shown is the resync's."""
+    from django.utils import timezone
+
+    from rooms.rounds.models import Shoe
+
+    alice = make_player(10_000)
+    table, rnd = open_round(bacc_tier, alice)
+    # The shoe in play is the table's second; its first was finished, and its seed is revealed.
+    Shoe.objects.filter(pk=rnd.shoe_id).update(number=2)
+    first = Shoe.objects.create(
+        table=table, number=1, seed=bytes(range(32)), state={}, finished_at=timezone.now()
+    )
+    sent: list = []
+    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    services.round_bet(table_id=table.pk, user=alice, area="banker", amount=10)
+
+    (_group, change) = sent[-1]
+    shown = broadcast.merge(change["state"], change["parts"][str(alice.pk)])
+    assert shown == selectors.round_snapshot(table_id=table.pk, user=alice)
+    assert (
+        shown["last_shoe"]["number"] == first.number and shown["last_shoe"]["seed"] == bytes(range(32)).hex()
+    )
+    assert shown["round"]["shoe"] == 2
+    assert shown["you"] == {"balance": 9_990, "stakes": {"banker": 10}, "staked": 10}

@@ -234,3 +234,159 @@ def test_the_written_out_statements_are_prepared_and_read_the_same(human_table):
     # The same aware datetimes, in the same zone, as the ORM's own loader gives.
     assert last[1].hand.started_at == orm_hand.started_at
     assert last[1].hand.started_at.tzinfo is orm_hand.started_at.tzinfo
+
+
+# A press of ready that leaves the table waiting for the others: lock the table and bump its seq
+# (one UPDATE … RETURNING); lock the player's seat with their balance for the entry check; list
+# and lock the tier's other waiting tables with a ready human (分组), then ask which of them has
+# a free seat (only when any was locked); save the seat; lock the seats for the start check and
+# the broadcast; read the latest hand and the balances and levels for the broadcast. Before
+# 30 Nov: 13 statements alone in the tier, 20 with three other waiting tables (two per table).
+STATEMENTS_PER_READY = 8
+# The press that deals: the same up to the seats' lock, then the humans' wallets locked for
+# the minimum check, the hand's number, the hand and its participants, the escrow account, the
+# stake through ledger_post (its own 9 statements here: the key's replay check, the
+# transaction, the players' and the house's locks, one UPDATE per leg, the entries), the
+# stake's key, the seats and the table, the deadline, and the balances for the broadcast.
+# Before 30 Nov: 35 alone in the tier, 42 with three other waiting tables.
+STATEMENTS_PER_DEALING_READY = 25
+
+
+def _between_hands(table) -> list:
+    """Cancel the table's hand: it waits, every human to press ready. Return its players by seat."""
+    services.hand_cancel(hand_id=open_hand(table).pk, reason="test")
+    return [s.user for s in Seat.objects.filter(table=table).select_related("user").order_by("index")]
+
+
+def _full_waiting_tables(tier, make_player, count: int) -> None:
+    """Other tables of the tier between hands, each full of humans, one of them ready (no seat for 分组)."""
+    from django.utils import timezone
+
+    from rooms.tables.models import Table
+
+    for _ in range(count):
+        table = Table.objects.create(tier=tier, seat_count=3)
+        players = [make_player(coins=5000) for _ in range(3)]
+        Seat.objects.bulk_create(
+            [
+                Seat(table=table, index=i, user=user, ready=i == 0, seated_at=timezone.now())
+                for i, user in enumerate(players)
+            ]
+        )
+
+
+def _statements(queries) -> list[str]:
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)]
+
+
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
+@pytest.mark.parametrize("others", [0, 3], ids=["alone-in-the-tier", "three-tables-waiting"])
+def test_a_ready_costs_a_fixed_number_of_statements_whatever_waits_in_the_tier(
+    human_table, ddz_tier, make_player, others
+):
+    players = _between_hands(human_table)
+    _full_waiting_tables(ddz_tier, make_player, others)
+    counts = []
+    for user in players:
+        with CaptureQueriesContext(connection) as queries:
+            assert services.table_ready(table_id=human_table.pk, user=user) == human_table
+        counts.append(len(_statements(queries)))
+    free_seats_asked = 1 if others else 0  # only when 分组 locked another table
+    waiting = STATEMENTS_PER_READY - 1 + free_seats_asked
+    assert counts == [waiting, waiting, STATEMENTS_PER_DEALING_READY - 1 + free_seats_asked], counts
+    assert open_hand(human_table).status == "playing"
+
+
+def test_the_broadcasts_of_readies_are_the_states_a_resync_reads(human_table, monkeypatch):
+    """Each press's frames (built from the rows the press locked) are what ``load_context`` reads."""
+    players = _between_hands(human_table)
+    sent = _sent(monkeypatch)
+    for n, user in enumerate(players, 1):
+        sent.clear()
+        services.table_ready(table_id=human_table.pk, user=user)
+        fresh = _fresh_states(human_table)
+        assert {group: message["events"][0] for group, message in sent} == fresh
+        watch = fresh[broadcast.watch_group(human_table.pk)]
+        if n < len(
+            players
+        ):  # still waiting: the cancelled hand is the last one, the presses so far are ready
+            assert watch["hand"] is None and watch["last_hand"]["status"] == "cancelled"
+            assert [s["ready"] for s in watch["table"]["seats"]] == [i < n for i in range(len(players))]
+        else:  # dealt: nobody is ready any more, the new hand is on
+            assert watch["hand"]["number"] == 2 and watch["last_hand"] is None
+            assert [s["ready"] for s in watch["table"]["seats"]] == [False] * len(players)
+            assert [s["carried"] for s in watch["table"]["seats"]] == [5000] * len(players)
+
+
+def test_the_broadcasts_of_a_regrouping_ready_are_the_states_a_resync_reads(
+    human_table, ddz_tier, make_player, monkeypatch
+):
+    """分组 moves the player: both tables' frames are what ``load_context`` reads of each."""
+    from django.utils import timezone
+
+    from rooms.tables import seating
+    from rooms.tables.models import Table
+
+    players = _between_hands(human_table)
+    there = Table.objects.create(tier=ddz_tier, seat_count=3)
+    Seat.objects.bulk_create([Seat(table=there, index=i) for i in range(3)])
+    Seat.objects.filter(table=there, index=0).update(
+        user=make_player(coins=5000), ready=True, seated_at=timezone.now()
+    )
+    monkeypatch.setattr(seating.secrets, "choice", lambda choices: choices[-1])
+    sent = _sent(monkeypatch)
+
+    assert services.table_ready(table_id=human_table.pk, user=players[0]) == there
+
+    fresh = {**_fresh_states(human_table), **_fresh_states(there)}
+    assert {group: message["events"][0] for group, message in sent} == fresh
+    mine = fresh[broadcast.watch_group(human_table.pk)]["table"]["seats"]
+    theirs = fresh[broadcast.watch_group(there.pk)]["table"]["seats"]
+    assert [s["name"] is not None for s in mine] == [False, True, True]
+    assert [(s["name"] is not None, s["ready"]) for s in theirs] == [
+        (True, True),
+        (True, True),
+        (False, False),
+    ]
+
+
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
+def test_the_ready_reads_return_what_the_querysets_return(human_table, ddz_tier, make_player):
+    from django.db import transaction
+    from django.utils import timezone
+
+    from rooms.tables import ready_reads
+    from rooms.tables.models import Table
+
+    def fields(obj) -> dict:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    players = _between_hands(human_table)
+    _full_waiting_tables(ddz_tier, make_player, 2)
+    roomy = Table.objects.create(tier=ddz_tier, seat_count=3)
+    Seat.objects.bulk_create([Seat(table=roomy, index=i) for i in range(3)])
+    Seat.objects.filter(table=roomy, index=0).update(user=make_player(), ready=True, seated_at=timezone.now())
+    stranger = make_player()  # seated nowhere, no coins yet
+    for user in [players[0], stranger]:
+        with transaction.atomic():
+            seat, balance = ready_reads.own_seat_lock(human_table, user)
+            orm_seat, orm_balance = ready_reads.own_seat_lock_orm(human_table, user)
+        assert (fields(seat) if seat else None, balance) == (
+            fields(orm_seat) if orm_seat else None,
+            orm_balance,
+        )
+    assert balance == 0 and seat is None and players[0].pk != stranger.pk
+
+    with transaction.atomic():
+        others = ready_reads.regroup_candidates(human_table)
+        orm_others = ready_reads.regroup_candidates_orm(human_table)
+    assert [t.pk for t in others] == [roomy.pk]
+    assert [(fields(t), fields(t.tier), fields(t.tier.game)) for t in others] == [
+        (fields(t), fields(t.tier), fields(t.tier.game)) for t in orm_others
+    ]
+
+    hand = ready_reads.latest_hand(human_table)
+    orm_hand = ready_reads.latest_hand_orm(human_table)
+    assert fields(hand) == fields(orm_hand) and hand.status == "cancelled"
+    assert isinstance(hand.state, dict) and hand.state == orm_hand.state
+    assert ready_reads.latest_hand(roomy) is None
