@@ -46,13 +46,13 @@ class RequestThreadsHandler(ASGIHandler):
     own, closed before the next request waiting in this process starts: so the
     HTTP side of a process never holds more than ``HTTP_REQUEST_THREADS``
     connections, however many requests arrive at once. A waiting request holds
-    no thread and no connection; reading the request's body and sending the
-    response (static files included) happen outside the limit.
+    no connection; reading the request's body and sending the response (static
+    files included) happen outside the limit.
     """
 
     def __init__(self) -> None:
         super().__init__()
-        self.limit = settings.HTTP_REQUEST_THREADS
+        self.limit = max(1, settings.HTTP_REQUEST_THREADS)
         self.slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop → its semaphore
 
     async def get_response_async(self, request):
