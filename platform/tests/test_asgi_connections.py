@@ -20,10 +20,13 @@ import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
+from platform.accounts.services import user_create
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.db import connection
+from django.urls import reverse
 
 from rooms.tables.tests.servers import ChildServer, port_open
 from rooms.tables.tests.test_consumers import session_cookie
@@ -94,11 +97,17 @@ def asgi_server():
     server.kill()
 
 
-def load_lobby(cookie: str) -> None:
-    request = urllib.request.Request(f"http://127.0.0.1:{PORT}/", headers={"Cookie": f"sessionid={cookie}"})
+def fetch(path: str, cookie: str) -> bytes:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{PORT}{path}", headers={"Cookie": f"sessionid={cookie}"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         assert response.status == 200
-        assert b'name="csrfmiddlewaretoken"' in response.read()  # the signed-in lobby (its log-out form)
+        return response.read()
+
+
+def load_lobby(cookie: str) -> None:
+    assert b'name="csrfmiddlewaretoken"' in fetch("/", cookie)  # the signed-in lobby (its log-out form)
 
 
 def test_requests_one_after_another_leave_no_connection_open(asgi_server):
@@ -132,3 +141,16 @@ def test_a_burst_of_browsers_holds_no_more_connections_than_request_threads(asgi
 
     assert peak <= REQUEST_THREADS, f"{peak} connections during a burst of {BROWSERS} browsers"
     _settle(lambda count: count == 0, "connections left open by the burst")
+
+
+def test_a_csv_that_reads_the_ledger_while_it_is_sent_leaves_no_connection_open(asgi_server):
+    for n in range(3):
+        user_create(username=f"player-{n}", password="a long enough password")  # each a sign-up grant
+    finance = UserFactory(username="finance-member", is_staff=True)
+    finance.groups.add(Group.objects.get(name="finance"))
+
+    # The rows are read from the database as the response is sent, after the view has returned.
+    csv = fetch(f"{reverse('finance:search_csv')}?kind=grant", session_cookie(finance)).decode()
+
+    assert csv.count("\n") == 1 + 3, csv  # the header and the three grants
+    _settle(lambda count: count == 0, "the CSV's connection was left open")
