@@ -21,7 +21,7 @@ def close_request_connections(**kwargs) -> None:
     its own (asgiref's ``ThreadSensitiveContext``), which ends with the
     request. With ``DB_CONN_MAX_AGE`` set, Django keeps that thread's
     connection for a next request that never comes to that thread: it stayed
-    open, idle, until the garbage collector found it (45-55 per process in a
+    open, idle, until the garbage collector found it (49-64 per process in a
     burst of sign-ins and quick starts, and PostgreSQL then refused every other
     client). Threads that live on keep theirs (the table threads, Channels'
     thread, Celery workers). Elsewhere (a test client, a WSGI server) this does
