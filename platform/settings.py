@@ -252,6 +252,9 @@ TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
 # (rooms/tables/consumers.py, TableLane); 0 runs them all on Channels' single database
 # thread. Each thread holds one connection.
 TABLE_DB_THREADS = int(os.environ.get("TABLE_DB_THREADS", "8"))
+# HTTP requests per ASGI process that compute their response at once, each on a thread and a
+# database connection of its own, closed when it is done (platform/asgi.py); the others wait.
+HTTP_REQUEST_THREADS = env_int("HTTP_REQUEST_THREADS", 8)
 # Tables whose open hand's last committed state each process keeps, so that its next move
 # need not read the state back (rooms/tables/state_cache.py); 0 reads it every time.
 TABLE_STATE_CACHE = int(os.environ.get("TABLE_STATE_CACHE", "1024"))
