@@ -70,7 +70,7 @@ def sample(*, started: float, baseline) -> dict:
     figures["fanout_ready"] = sum(len(h.ready) for h in hubs)
     figures["fanout_unconfirmed"] = sum(len(h.unconfirmed) for h in hubs)
     figures["fanout_unsent"] = sum(len(h.unsent) for h in hubs)
-    figures["fanout_keepers"] = sum(len(h.keepers) for h in hubs)
+    figures["fanout_changers"] = sum(len(h.changers) for h in hubs)
     figures["fanout_answers"] = sum(len(h.answers) for h in hubs)
     layer = channel_layers.backends.get("default")
     buffer = getattr(layer, "receive_buffer", None)

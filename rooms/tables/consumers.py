@@ -890,26 +890,26 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._call(services.table_act, ref=seq, action=action, client_seq=seq)
 
     async def _forwarded(self, action: dict, ref: int) -> bool:
-        """Have the process that made the table's last change make this move; False: make it here.
+        """Have the process chosen to keep the table's play make this move; False: make it here.
 
-        That process keeps the table's play (rooms/tables/owner.py): the move
-        costs it no read and joins its group commit, where here it would take
-        the locking path and make the other process's next move take it too.
-        Its frames come back as every change's do; a refusal comes as its
-        answer. No answer in time: the player is told to try again (the move
-        may or may not have been made there), and this process stops
-        forwarding the table's moves until another process changes it again.
+        That process (``TableFanout.keeper``) makes all the table's moves on its
+        kept play (rooms/tables/owner.py): the move costs it no read and joins
+        its group commit, where made here it would take the locking path and
+        make that process's next move take it too. Its frames come back as
+        every change's do; a refusal comes as its answer. No answer in time:
+        the player is told to try again (the move may or may not have been made
+        there), and this process stops choosing that one for the table until
+        it hears from it again.
         """
         hub = self.fanout
-        keeper = hub.keepers.get(self.table_id) if hub is not None else None
+        keeper = hub.keeper(self.table_id) if hub is not None else None
         if keeper is None or not kept_play_enabled():
             return False
         request = {"table": self.table_id, "user": self.user.pk, "action": action, "language": self.language}
         answer = await hub.forward(keeper, request, getattr(settings, "TABLE_FORWARD_WAIT", FORWARD_WAIT))
         error = None if answer is None else answer.get("error", ())
         if error is None:
-            if hub.keepers.get(self.table_id) == keeper:
-                hub.keepers.pop(self.table_id, None)
+            hub.keeper_gone(self.table_id, keeper)
             await self._tell_unavailable(ref)
         elif error:
             code, text = error

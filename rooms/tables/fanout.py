@@ -36,6 +36,7 @@ a full channel-layer channel did; its client resyncs on the gap.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import threading
@@ -242,9 +243,9 @@ class TableFanout:
         self.handed: list[list[tuple[int, dict, bytes]]] = []
         self.handed_lock = threading.Lock()
         self.flush_due = False  # a ``_flush`` is scheduled on the loop
-        # Forwarded moves (``forward``): the process whose change of a table came last, when it is
-        # another ASGI process (its play of the table is the one kept), and the answers awaited.
-        self.keepers: dict[int, bytes] = {}
+        # Forwarded moves (``forward``): the ASGI processes heard changing each table shown here
+        # (``keeper`` picks one), and the answers awaited.
+        self.changers: dict[int, set[bytes]] = {}
         self.answers: dict[int, asyncio.Future] = {}
         self.requests = 0
 
@@ -276,7 +277,7 @@ class TableFanout:
         if inboxes:
             return
         del self.inboxes[table_id]
-        self.keepers.pop(table_id, None)
+        self.changers.pop(table_id, None)
         self.ready.pop(table_id, None)
         self.unconfirmed.pop(table_id, None)
         if self.subscriber is not None:
@@ -392,14 +393,11 @@ class TableFanout:
                     self._answer_or_serve(msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False))
                 return
             # Another process changed the table: a play this one kept is behind (owner.py),
-            # and its next move here reads the table again instead of failing the check. A
-            # move made here from now on goes to the process that changed it, if that was one.
+            # and its next move here reads the table again instead of failing the check.
             play_forget(table_id)
             origin = bytes(data[:ORIGIN_SIZE])
-            if origin == NO_ORIGIN:
-                self.keepers.pop(table_id, None)
-            elif table_id in self.inboxes:
-                self.keepers[table_id] = origin
+            if origin != NO_ORIGIN and table_id in self.inboxes:
+                self.changers.setdefault(table_id, set()).add(origin)  # an ASGI process that shows it
             inboxes = self.inboxes.get(table_id) if table_id is not None else None
             if inboxes:
                 event = msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False)  # once for all the sockets
@@ -476,9 +474,9 @@ class TableFanout:
         subscription skips it.
         """
         for table_id, message, _data in packed:
-            self.keepers.pop(table_id, None)  # this process made the table's last change
             inboxes = self.inboxes.get(table_id)
             if inboxes:
+                self.changers.setdefault(table_id, set()).add(self.origin)
                 for inbox in inboxes:
                     _deliver(inbox, message, table_id)
         commands = b"".join(
@@ -506,6 +504,29 @@ class TableFanout:
             self.publisher_task = self.loop.create_task(self._publisher(), name="table-fanout-publisher")
 
     # --- moves forwarded to the process that keeps the table's play -------------------------
+
+    def keeper(self, table_id: int) -> bytes | None:
+        """The process that should make the table's moves, when it is another one; None: this one.
+
+        Among the ASGI processes heard changing the table (each socket's
+        arrival is such a change, so every process with a player of the table
+        is there once it has one), the one whose origin hashes highest with the
+        table's id: every process that has heard the same ones picks the same,
+        and the tables spread evenly over the processes. That process's kept
+        play then takes every move of the table.
+        """
+        changers = self.changers.get(table_id)
+        if not changers or len(changers) == 1 and self.origin in changers:
+            return None
+        key = table_id.to_bytes(8, "big", signed=True)
+        chosen = max(changers, key=lambda origin: hashlib.blake2b(origin + key, digest_size=8).digest())
+        return None if chosen == self.origin else chosen
+
+    def keeper_gone(self, table_id: int, origin: bytes) -> None:
+        """``origin`` did not answer a forwarded move: stop choosing it for the table until it changes it again."""
+        changers = self.changers.get(table_id)
+        if changers is not None:
+            changers.discard(origin)
 
     def process_channel(self, origin: bytes) -> bytes:
         """The pub/sub channel of the process whose messages start with ``origin``."""

@@ -63,7 +63,7 @@ async def _stop(*hubs: fanout.TableFanout) -> None:
         hub._drop(hub.subscriber)
 
 
-async def test_a_process_learns_who_changed_its_table_last_and_forwards_there(monkeypatch):
+async def test_processes_that_show_a_table_agree_on_its_keeper_and_forward_there(monkeypatch):
     served = []
 
     async def handler(request):
@@ -75,20 +75,39 @@ async def test_a_process_learns_who_changed_its_table_last_and_forwards_there(mo
     try:
         await _joined(here, 7)
         await _joined(there, 7)
-        there.publish([(7, {"type": "table.frames", "seq": 40}, b"\x80")])  # its change of table 7
+        assert here.keeper(7) is None and there.keeper(7) is None  # nobody else heard yet: make it here
+        here.publish([(7, {"type": "table.frames", "seq": 39}, b"\x80")])  # each process's player arrives
+        there.publish([(7, {"type": "table.frames", "seq": 40}, b"\x80")])
         for _ in range(100):
-            if here.keepers.get(7) == there.origin:
+            if len(here.changers.get(7, ())) == len(there.changers.get(7, ())) == 2:
                 break
             await asyncio.sleep(0.01)
-        assert here.keepers[7] == there.origin
-        assert 7 not in there.keepers  # its own change: it keeps the play itself
-        answer = await here.forward(there.origin, {"table": 7, "user": 3, "action": {"type": "pass"}}, 5)
+        picks = {here.keeper(7), there.keeper(7)}
+        assert picks in ({None, here.origin}, {None, there.origin})  # one process keeps it, for both
+        asker, keeper = (here, there) if here.keeper(7) == there.origin else (there, here)
+        answer = await asker.forward(keeper.origin, {"table": 7, "user": 3, "action": {"type": "pass"}}, 5)
         assert answer["seq"] == 41
         assert [(r["table"], r["user"], r["action"]) for r in served] == [(7, 3, {"type": "pass"})]
-        here.publish([(7, {"type": "table.frames", "seq": 42}, b"\x80")])  # now this one changed it
-        assert 7 not in here.keepers
+        asker.keeper_gone(7, keeper.origin)  # no answer once: that process is not chosen again
+        assert asker.keeper(7) is None
     finally:
         await _stop(here, there)
+
+
+def test_the_tables_spread_over_the_processes():
+    loop = asyncio.new_event_loop()
+    try:
+        hubs = [fanout.TableFanout("redis://127.0.0.1:1/0", "test:frames:0:", loop=loop) for _ in range(2)]
+        for hub in hubs:
+            for table_id in range(1, 201):
+                hub.changers[table_id] = {h.origin for h in hubs}
+        first = [t for t in range(1, 201) if hubs[0].keeper(t) is None]
+        assert first == [t for t in range(1, 201) if hubs[1].keeper(t) == hubs[0].origin]
+        assert (
+            60 <= len(first) <= 140
+        )  # about half each (a binomial of 200 at 1/2 lies here but once in 10^8)
+    finally:
+        loop.close()
 
 
 async def test_a_forward_nobody_answers_gives_none_in_time():
