@@ -35,6 +35,7 @@ from rooms.tables.core import (
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.owner import play_keep_on_commit, table_act_kept
+from rooms.tables.ready_reads import latest_hand
 from rooms.tables.seating import table_fill_bots, table_leave, table_quick_start, table_ready
 
 logger = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ def table_trustee(*, table_id: int, user, on: bool) -> None:
         hand = open_hand(table)
         if _acting(hand, seat):
             schedule_next(table, hand, seats)
-        table_changed(table, locked=(seats, hand))
+        table_changed(table, locked=(seats, hand), last_hand=latest_hand(table) if hand is None else None)
 
 
 def _acting(hand: Hand | None, seat: Seat) -> bool:
@@ -126,7 +127,7 @@ def table_presence(*, table_id: int, user, connected: bool, channel: str | None 
         hand = open_hand(table)
         if _acting(hand, seat):
             schedule_next(table, hand, seats)
-        table_changed(table, locked=(seats, hand))
+        table_changed(table, locked=(seats, hand), last_hand=latest_hand(table) if hand is None else None)
     return True
 
 

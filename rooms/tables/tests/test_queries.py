@@ -350,6 +350,41 @@ def test_the_broadcasts_of_a_regrouping_ready_are_the_states_a_resync_reads(
     ]
 
 
+def test_the_broadcasts_of_presence_and_trustee_between_hands_show_the_last_hand_as_a_resync_does(
+    human_table, monkeypatch
+):
+    """A page closing and a 托管 switch after a hand: everyone's frames keep the finished hand's panel."""
+    from rooms.tables.tests.helpers import play_until_over
+
+    players = [
+        s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")
+    ]
+    hand, engine, seat = _actor(human_table)
+    # Someone bids: 托管 never does, and three seats under it would pass and redeal for good.
+    services.table_act(
+        table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[0]
+    )
+    for user in players:
+        services.table_trustee(table_id=human_table.pk, user=user, on=True)
+    hand = play_until_over(open_hand(human_table).pk)
+    assert hand.status == "settled" and open_hand(human_table) is None
+    sent = _sent(monkeypatch)
+    changes = [
+        lambda: services.table_presence(table_id=human_table.pk, user=players[0], connected=False),
+        lambda: services.table_trustee(table_id=human_table.pk, user=players[1], on=False),
+    ]
+    for change in changes:
+        sent.clear()
+        change()
+        fresh = _fresh_states(human_table)
+        assert {group: message["events"][0] for group, message in sent} == fresh
+        watch = fresh[broadcast.watch_group(human_table.pk)]
+        assert watch["hand"] is None and watch["last_hand"]["id"] == hand.pk
+        assert watch["last_hand"]["status"] == "settled" and watch["last_hand"]["view"]
+    mine = fresh[broadcast.seat_group(human_table.pk, 1)]
+    assert mine["you"]["trustee"] is False and mine["last_hand"]["seed"] == bytes(hand.seed).hex()
+
+
 @pytest.mark.postgres  # the written-out statements; another database runs the querysets
 def test_the_ready_reads_return_what_the_querysets_return(human_table, ddz_tier, make_player):
     from django.db import transaction
