@@ -60,6 +60,7 @@ def sample(*, started: float, baseline) -> dict:
         "users_counted": len(consumers._sockets_per_user),
         "forgetting": len(consumers._forgetting),
         "state_cache": len(state_cache._known),
+        "kept_plays": len(state_cache._plays),
         "missing_since": len(table_presence._missing_since),
     }
     hubs = list(fanout._fanouts.values())
@@ -69,6 +70,8 @@ def sample(*, started: float, baseline) -> dict:
     figures["fanout_ready"] = sum(len(h.ready) for h in hubs)
     figures["fanout_unconfirmed"] = sum(len(h.unconfirmed) for h in hubs)
     figures["fanout_unsent"] = sum(len(h.unsent) for h in hubs)
+    figures["fanout_changers"] = sum(len(h.changers) for h in hubs)
+    figures["fanout_answers"] = sum(len(h.answers) for h in hubs)
     layer = channel_layers.backends.get("default")
     buffer = getattr(layer, "receive_buffer", None)
     if buffer is not None:

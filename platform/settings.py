@@ -258,6 +258,14 @@ HTTP_REQUEST_THREADS = env_int("HTTP_REQUEST_THREADS", 8)
 # Tables whose open hand's last committed state each process keeps, so that its next move
 # need not read the state back (rooms/tables/state_cache.py); 0 reads it every time.
 TABLE_STATE_CACHE = int(os.environ.get("TABLE_STATE_CACHE", "1024"))
+# A player's move made on the play this process kept in memory and written in one group
+# commit with other tables' moves (rooms/tables/owner.py); off ("0"), every move locks and
+# reads its table. Each group commit takes at most this many moves; its thread holds one
+# more connection.
+TABLE_KEPT_PLAY = env_bool("TABLE_KEPT_PLAY", True)
+TABLE_GROUP_COMMIT_MAX = env_int("TABLE_GROUP_COMMIT_MAX", 64)
+# Seconds a socket waits for the process that keeps its table's play to answer a forwarded move.
+TABLE_FORWARD_WAIT = env_float("TABLE_FORWARD_WAIT", 5.0)
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 # How often an open table or round socket asks whether its session still signs its user in

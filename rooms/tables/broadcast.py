@@ -26,6 +26,7 @@ from django.db import connection, transaction
 import games
 from rooms.tables.fanout import fanout_publish
 from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.state_cache import play_forget
 
 logger = logging.getLogger(__name__)
 
@@ -341,6 +342,7 @@ def table_changed(
     nothing changed them since. ``last_hand``: with ``locked`` and no open
     hand, the table's latest hand (over), as ``load_context`` reads it.
     """
+    play_forget(table.pk)  # whatever this process kept of the table's play is now behind
     if not bumped:
         table.seq = _seq_bump(table.pk)
     if locked is not None:
@@ -355,6 +357,14 @@ def table_changed(
     group = table_group(table.pk)
     transaction.on_commit(lambda: send_messages([(group, message)]))
     return ctx.table.seq
+
+
+def change_message(
+    table: Table, seats: list[Seat], hand: Hand | None, counts: tuple[dict[int, int], dict[int, int]]
+) -> dict:
+    """The ``table.frames`` message of a change whose seats, hand and counts the caller holds, current
+    (``table.seq`` already the change's): what ``table_changed`` sends with ``locked`` and ``counts``."""
+    return frames_message(_context(table, seats, hand, None, counts), [])
 
 
 def table_group(table_id: int) -> str:

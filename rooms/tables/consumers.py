@@ -31,11 +31,12 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from rooms.tables import selectors, services
+from rooms.tables import fanout, selectors, services
 from rooms.tables.broadcast import frame_text, table_group
 from rooms.tables.errors import TableError
 from rooms.tables.fanout import INBOX_SIZE, fanout_for, serving
 from rooms.tables.models import Table
+from rooms.tables.owner import ActingUser, kept_play_enabled
 from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.statements import drop_if_closed_by_server
 from rooms.tables.timers import timers_ensure_started
@@ -353,6 +354,9 @@ def table_executors_close() -> None:
 
     if _pool is not None:
         _pool.on_every_thread(connections.close_all)
+    from rooms.tables.owner import group_commit_close
+
+    group_commit_close()
 
 
 _check_kept_connection = None
@@ -422,6 +426,39 @@ def table_sync_to_async(table_id: int, func):
     if cacheable:
         kept[func] = wrapped
     return wrapped
+
+
+# Seconds a socket waits for the answer of a move forwarded to another process (``_forwarded``).
+FORWARD_WAIT = 5.0
+
+
+async def serve_forwarded_move(request: dict) -> dict:
+    """Make a move another ASGI process forwarded here, in the table's lane, in its player's language.
+
+    Returns the answer's fields: ``seq``, or ``error`` ([code, text] for a
+    refusal; None when the database failed, and the player is told to try
+    again). The player was signed in on that process's socket, which
+    checked the message as its own moves are checked.
+    """
+    table_id = int(request["table"])
+    try:
+        return await table_sync_to_async(table_id, _forwarded_move)(
+            table_id, int(request["user"]), request["action"], request.get("language")
+        )
+    except DATABASE_ERRORS:
+        logger.warning("table %s: a forwarded move failed on the database", table_id, exc_info=True)
+        return {"error": None}
+
+
+def _forwarded_move(table_id: int, user_id: int, action: dict, language: str | None) -> dict:
+    with translation.override(language or settings.LANGUAGE_CODE):
+        try:
+            return {"seq": services.table_act(table_id=table_id, user=ActingUser(user_id), action=action)}
+        except TableError as exc:
+            return {"error": [exc.code, str(exc)]}
+
+
+fanout.forward_handler = serve_forwarded_move
 
 
 class _Failed:
@@ -848,7 +885,36 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not isinstance(action.get("type"), str):
             await self._error("malformed", _("An action must have a type."), ref=seq)
             return
+        if await self._forwarded(action, seq):
+            return
         await self._call(services.table_act, ref=seq, action=action, client_seq=seq)
+
+    async def _forwarded(self, action: dict, ref: int) -> bool:
+        """Have the process chosen to keep the table's play make this move; False: make it here.
+
+        That process (``TableFanout.keeper``) makes all the table's moves on its
+        kept play (rooms/tables/owner.py): the move costs it no read and joins
+        its group commit, where made here it would take the locking path and
+        make that process's next move take it too. Its frames come back as
+        every change's do; a refusal comes as its answer. No answer in time:
+        the player is told to try again (the move may or may not have been made
+        there), and this process stops choosing that one for the table until
+        it hears from it again.
+        """
+        hub = self.fanout
+        keeper = hub.keeper(self.table_id) if hub is not None else None
+        if keeper is None or not kept_play_enabled():
+            return False
+        request = {"table": self.table_id, "user": self.user.pk, "action": action, "language": self.language}
+        answer = await hub.forward(keeper, request, getattr(settings, "TABLE_FORWARD_WAIT", FORWARD_WAIT))
+        error = None if answer is None else answer.get("error", ())
+        if error is None:
+            hub.keeper_gone(self.table_id, keeper)
+            await self._tell_unavailable(ref)
+        elif error:
+            code, text = error
+            await self._error(code, text, ref=ref)
+        return True
 
     async def on_resync(self, message: dict) -> None:
         if self.seat_unsure:

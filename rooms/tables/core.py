@@ -426,15 +426,32 @@ def _countdown_update(hand: Hand, actors: list[int], seconds: int | None, now: d
 
 def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
     """Save the hand with its next deadline (and a new token), or finish it if the engine says so."""
-    engine = engine_for(hand.game_slug)
     now = timezone.now()
+    outcome = plan_next(hand, seats, now)
+    if outcome is not None:
+        hands.hand_finish(table=table, hand=hand, outcome=outcome)
+        return
+    hand_write(hand)
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
+    if timer_wanted(deadline, now):  # a human's turn is left to the beat tick: no hook at all
+        transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
+
+
+def plan_next(hand: Hand, seats: list[Seat], now: datetime):
+    """Set the hand's next deadline and a new token in memory; return the engine's outcome if it is over.
+
+    Writes nothing: ``schedule_next`` saves the hand (or finishes it), the
+    kept-play path (``rooms/tables/owner.py``) hands the write to its group commit.
+    """
+    engine = engine_for(hand.game_slug)
     outcome = engine.outcome(hand.state)
     hand.deadline_token += 1
     if outcome is not None:
         if TURN_KEY in hand.state:  # the engine copied the last turn's clock; a finished hand has none
             hand.state = {k: v for k, v in hand.state.items() if k != TURN_KEY}
-        hands.hand_finish(table=table, hand=hand, outcome=outcome)
-        return
+        return outcome
     actors = engine.actors(hand.state)
     seconds = engine.deadline_seconds(hand.state)
     clock = _countdown_update(hand, actors, seconds, now)
@@ -454,12 +471,7 @@ def schedule_next(table: Table, hand: Hand, seats: list[Seat]) -> None:
         hand.deadline = clock
     else:
         hand.deadline = now + timedelta(seconds=seconds or 0) if (seconds is not None or not actors) else None
-    hand_write(hand)
-    from rooms.tables.timers import timer_enqueue, timer_wanted
-
-    hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
-    if timer_wanted(deadline, now):  # a human's turn is left to the beat tick: no hook at all
-        transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
+    return None
 
 
 # What a move saves of the hand (``hand.save(update_fields=...)``); a finished hand saves more.

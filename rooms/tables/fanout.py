@@ -36,12 +36,15 @@ a full channel-layer channel did; its client resyncs on the gap.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import os
 import threading
 import urllib.parse
 
 import msgpack
+
+from rooms.tables.state_cache import play_forget
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +65,10 @@ NO_ORIGIN = bytes(ORIGIN_SIZE)
 # The message types carried over pub/sub (to the table's group otherwise): a seated table's
 # frames and a banker table's change.
 FANOUT_TYPES = frozenset({"table.frames", "round.change"})
+
+# The table runtime's handler of a move another process forwards here (``TableFanout.forward``):
+# an async callable taking the request and returning the answer's fields.
+forward_handler = None
 
 _publishers: dict[str, object] = {}
 _fanouts: dict[int, TableFanout] = {}
@@ -236,6 +243,11 @@ class TableFanout:
         self.handed: list[list[tuple[int, dict, bytes]]] = []
         self.handed_lock = threading.Lock()
         self.flush_due = False  # a ``_flush`` is scheduled on the loop
+        # Forwarded moves (``forward``): the ASGI processes heard changing each table shown here
+        # (``keeper`` picks one), and the answers awaited.
+        self.changers: dict[int, set[bytes]] = {}
+        self.answers: dict[int, asyncio.Future] = {}
+        self.requests = 0
 
     # --- subscription -----------------------------------------------------------
 
@@ -265,6 +277,7 @@ class TableFanout:
         if inboxes:
             return
         del self.inboxes[table_id]
+        self.changers.pop(table_id, None)
         self.ready.pop(table_id, None)
         self.unconfirmed.pop(table_id, None)
         if self.subscriber is not None:
@@ -300,7 +313,8 @@ class TableFanout:
                 replies = _Replies()
                 self.watcher = self.loop.create_task(self._watch(writer), name="table-fanout-watch")
                 # This process's own channel keeps the subscription open while it shows no table.
-                writer.write(_command([b"SUBSCRIBE", f"{self.prefix}process:{id(self)}".encode()]))
+                # It also carries the moves other processes forward here, and the answers to ours.
+                writer.write(_command([b"SUBSCRIBE", self.process_channel(self.origin)]))
                 self.subscriber = writer
                 self.unconfirmed.clear()
                 self._subscribe(list(self.inboxes))
@@ -374,6 +388,16 @@ class TableFanout:
             if data[:ORIGIN_SIZE] == self.origin:
                 return  # this process's own change: its sockets got it from ``publish``
             table_id = self._table(channel)
+            if table_id is None:
+                if channel == self.process_channel(self.origin):
+                    self._answer_or_serve(msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False))
+                return
+            # Another process changed the table: a play this one kept is behind (owner.py),
+            # and its next move here reads the table again instead of failing the check.
+            play_forget(table_id)
+            origin = bytes(data[:ORIGIN_SIZE])
+            if origin != NO_ORIGIN and table_id in self.inboxes:
+                self.changers.setdefault(table_id, set()).add(origin)  # an ASGI process that shows it
             inboxes = self.inboxes.get(table_id) if table_id is not None else None
             if inboxes:
                 event = msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False)  # once for all the sockets
@@ -452,27 +476,101 @@ class TableFanout:
         for table_id, message, _data in packed:
             inboxes = self.inboxes.get(table_id)
             if inboxes:
+                self.changers.setdefault(table_id, set()).add(self.origin)
                 for inbox in inboxes:
                     _deliver(inbox, message, table_id)
         commands = b"".join(
             _command([b"PUBLISH", frames_channel(self.prefix, table_id).encode(), self.origin + data])
             for table_id, _message, data in packed
         )
+        self._send(commands, len(packed))
+
+    def _send(self, commands: bytes, count: int) -> None:
+        """Write ``count`` PUBLISH commands on the publisher's connection, or keep them until it is up."""
         if self.publisher is not None:
             try:
                 self.publisher.write(commands)
-                self.sent += len(packed)
+                self.sent += count
                 return
             except Exception:  # noqa: BLE001 - broken: connect again below
                 logger.warning("the table fan-out's publisher broke; connecting again", exc_info=True)
                 self.publisher = None
         if len(self.unsent) < UNSENT_MAX:
             self.unsent.append(commands)
-            self.unsent_count += len(packed)
+            self.unsent_count += count
         else:  # Redis is away: a lost broadcast for the other processes, whose subscriptions resync
-            logger.warning("table fan-out: Redis unreachable, dropped the frames of %d tables", len(packed))
+            logger.warning("table fan-out: Redis unreachable, dropped %d messages", count)
         if self.publisher_task is None or self.publisher_task.done():
             self.publisher_task = self.loop.create_task(self._publisher(), name="table-fanout-publisher")
+
+    # --- moves forwarded to the process that keeps the table's play -------------------------
+
+    def keeper(self, table_id: int) -> bytes | None:
+        """The process that should make the table's moves, when it is another one; None: this one.
+
+        Among the ASGI processes heard changing the table (each socket's
+        arrival is such a change, so every process with a player of the table
+        is there once it has one), the one whose origin hashes highest with the
+        table's id: every process that has heard the same ones picks the same,
+        and the tables spread evenly over the processes. That process's kept
+        play then takes every move of the table.
+        """
+        changers = self.changers.get(table_id)
+        if not changers or len(changers) == 1 and self.origin in changers:
+            return None
+        key = table_id.to_bytes(8, "big", signed=True)
+        chosen = max(changers, key=lambda origin: hashlib.blake2b(origin + key, digest_size=8).digest())
+        return None if chosen == self.origin else chosen
+
+    def keeper_gone(self, table_id: int, origin: bytes) -> None:
+        """``origin`` did not answer a forwarded move: stop choosing it for the table until it changes it again."""
+        changers = self.changers.get(table_id)
+        if changers is not None:
+            changers.discard(origin)
+
+    def process_channel(self, origin: bytes) -> bytes:
+        """The pub/sub channel of the process whose messages start with ``origin``."""
+        return f"{self.prefix}process:{origin.hex()}".encode()
+
+    def _direct(self, origin: bytes, message: dict) -> None:
+        """Publish ``message`` to the one process whose origin is ``origin``."""
+        data = self.origin + msgpack.packb(message, use_bin_type=True)
+        self._send(_command([b"PUBLISH", self.process_channel(origin), data]), 1)
+
+    async def forward(self, keeper: bytes, request: dict, wait: float) -> dict | None:
+        """Have the process ``keeper`` make a move of one of its tables; its answer, or None after ``wait`` seconds.
+
+        The answer says what the call gave there (``seq``, or ``error``: code
+        and text); the move's frames come as every change's do. None: no answer
+        in time (that process may be gone, or slow): the move may or may not
+        have been made there.
+        """
+        self.requests += 1
+        ident = self.requests
+        answer = self.answers[ident] = self.loop.create_future()
+        self._direct(keeper, {"type": "forward", "id": ident, "from": self.origin, **request})
+        try:
+            return await asyncio.wait_for(answer, wait)
+        except TimeoutError:
+            return None
+        finally:
+            self.answers.pop(ident, None)
+
+    def _answer_or_serve(self, message: dict) -> None:
+        if message.get("type") == "answer":
+            answer = self.answers.get(message.get("id"))
+            if answer is not None and not answer.done():
+                answer.set_result(message)
+        elif message.get("type") == "forward" and forward_handler is not None:
+            self.loop.create_task(self._serve(message), name="table-forwarded-move")
+
+    async def _serve(self, message: dict) -> None:
+        try:
+            answer = await forward_handler(message)
+        except Exception:  # noqa: BLE001 - the asking process tells its player to try again
+            logger.exception("a forwarded move of table %s failed", message.get("table"))
+            answer = {"error": None}
+        self._direct(message["from"], {"type": "answer", "id": message["id"], **answer})
 
     async def _publisher(self) -> None:
         """Connect the publisher, send what waited, then read (and check) its replies until it breaks."""

@@ -34,6 +34,7 @@ from rooms.tables.core import (
 )
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.owner import play_keep_on_commit, table_act_kept
 from rooms.tables.ready_reads import latest_hand
 from rooms.tables.seating import table_fill_bots, table_leave, table_quick_start, table_ready
 
@@ -139,6 +140,9 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
     Refusals (``NotSeated``, ``NoHand``, ``NotYourTurn``, ``ActionRefused``)
     change nothing. Acting while under 托管 takes back control.
     """
+    seq = table_act_kept(table_id=table_id, user=user, action=action)  # rooms/tables/owner.py
+    if seq is not None:
+        return seq
     with transaction.atomic(durable=True):
         # Every path below ends in table_changed or raises (rolling the bump back).
         table = lock_table(table_id, bump=True)
@@ -164,7 +168,9 @@ def table_act(*, table_id: int, user, action: dict, client_seq: int | None = Non
             seat.save(update_fields=["trustee", "connected"])
         record_action(hand, seat.index, action, auto=False, state=state)
         schedule_next(table, hand, seats)
-        return table_changed(table, locked=(seats, hand), bumped=True, counts=(play.balances, play.wins))
+        seq = table_changed(table, locked=(seats, hand), bumped=True, counts=(play.balances, play.wins))
+        play_keep_on_commit(table, seats, hand, (play.balances, play.wins))  # for the next move here
+        return seq
 
 
 def illegal_action_text(exc: IllegalAction) -> str:

@@ -82,9 +82,63 @@ def state_forget(table_id: int) -> None:
     """Drop what was kept for the table (its hand is over); forgetting is always safe."""
     with _lock:
         _known.pop(table_id, None)
+        _plays.pop(table_id, None)
 
 
 def states_clear() -> None:
-    """Forget every kept state (tests)."""
+    """Forget every kept state and play (tests)."""
     with _lock:
         _known.clear()
+        _plays.clear()
+
+
+# --- whole plays, for the kept-play path of an action (rooms/tables/owner.py) -----------------
+
+
+@dataclass(frozen=True, slots=True)
+class KeptPlay:
+    """A table in play as this process committed it: what ``lock_play`` would read back.
+
+    ``table.seq`` is the committed event sequence; ``hand`` is the open hand
+    (row version ``xmin``/``ctid``); ``seats`` carry their users. Shared and
+    read-only, as ``KnownState``: a move works on copies.
+    """
+
+    table: object  # Table, with its tier and game
+    seats: list
+    hand: object  # Hand
+    balances: dict[int, int]
+    wins: dict[int, int]
+    xmin: str
+    ctid: str
+
+
+_plays: dict[int, KeptPlay] = {}  # by table id, oldest first
+
+
+def play_kept(table_id: int) -> KeptPlay | None:
+    """The play this process last committed at the table, if it kept one."""
+    return _plays.get(table_id)
+
+
+def play_keep(table_id: int, play: KeptPlay) -> None:
+    """Keep ``play`` (already committed) and its hand's state for the next move at the table."""
+    capacity = _capacity()
+    with _lock:
+        _plays.pop(table_id, None)
+        _known.pop(table_id, None)
+        if capacity <= 0:
+            return
+        _plays[table_id] = play
+        _known[table_id] = KnownState(play.hand.pk, play.xmin, play.ctid, play.hand.state)
+        while len(_plays) > capacity:
+            del _plays[next(iter(_plays))]
+        while len(_known) > capacity:
+            del _known[next(iter(_known))]
+
+
+def play_forget(table_id: int) -> None:
+    """Drop the kept play of the table (something else changed it); its kept state stays."""
+    if table_id in _plays:
+        with _lock:
+            _plays.pop(table_id, None)

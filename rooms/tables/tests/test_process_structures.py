@@ -159,7 +159,7 @@ async def test_a_socket_that_fails_leaves_its_table_s_fan_out_and_group(long_tie
     else:
         await fail(comm, alice)
 
-    assert table.pk not in hub.inboxes and table.pk not in hub.ready
+    assert table.pk not in hub.inboxes and table.pk not in hub.ready and table.pk not in hub.changers
     layer = get_channel_layer()
     members = await layer.connection(layer.consistent_hash(table_group(table.pk))).zrange(
         layer._group_key(table_group(table.pk)), 0, -1

@@ -34,7 +34,9 @@ def _actor(table):
 
 
 @pytest.mark.postgres  # the written-out statements; another database runs the querysets
-def test_one_action_costs_a_fixed_number_of_statements(human_table):
+def test_one_action_costs_a_fixed_number_of_statements(human_table, settings):
+    # The locking path, every move (after one, a move goes on the kept play: test_owner.py).
+    settings.TABLE_KEPT_PLAY = False
     counts = []
     for n in range(1, 7):
         hand, engine, seat = _actor(human_table)

@@ -1,0 +1,324 @@
+"""A player's move from the play this process keeps in memory, committed with other tables' moves.
+
+The locking path of ``services.table_act`` costs five round trips to
+PostgreSQL a move (begin, lock the table, lock the seats and the hand, write,
+commit) while the table's thread waits, and PostgreSQL reads back the seats,
+users, balances and hand that this very process committed one move earlier.
+Here a process keeps, per table, the play it last committed
+(``state_cache.KeptPlay``: the table with its event sequence, the seats, the
+open hand and the row version that holds it, the balances and wins its frames
+show). The next player's move is checked and applied to that play in memory,
+its frames are built, and its write joins one **group commit** with the moves
+of every other table this process has in flight: one transaction locks all
+their tables and hands in table order, checks that each is still the version
+the move was made on, writes those that are (each table's sequence moved on,
+its hand's state, deadline and token, its log entry) and commits. Only then
+do the move's frames go out: no frame shows a move the database may not
+have.
+
+The database stays the truth. Every other writer of a table (another ASGI
+process, the clock, settlement, staff, seating) locks its row and moves its
+sequence on, and every write of a hand changes its row version, so a kept
+play that is behind fails the check: that move, and any move the kept play
+cannot judge alone (a refusal, a hand that ends, a seat under 托管 or away),
+runs the locking path instead, which reads everything again. Forgetting is
+always safe; a kept play is only ever a shortcut.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.utils import timezone
+
+from rooms.tables import broadcast, statements
+from rooms.tables.broadcast import change_message, engine_for, table_group
+from rooms.tables.core import (
+    PLAY_FIELDS,
+    UNSAVED_ACTIONS,
+    _actions_insert_sql,
+    _actions_params,
+    _postgres,
+    _sql,
+    plan_next,
+    record_action,
+    setting,
+)
+from rooms.tables.models import Hand, Table
+from rooms.tables.state_cache import KeptPlay, play_forget, play_keep, play_kept, state_known
+
+logger = logging.getLogger(__name__)
+
+
+class ActingUser(NamedTuple):
+    """The player of a move another process forwarded (``services.table_act`` needs only the pk)."""
+
+    pk: int
+
+
+def kept_play_enabled() -> bool:
+    return bool(setting("TABLE_KEPT_PLAY", True)) and _postgres()
+
+
+def play_keep_on_commit(table: Table, seats: list, hand: Hand | None, counts) -> None:
+    """After the current transaction commits, keep the play a locking move just wrote.
+
+    Call last in a move of a hand still playing, after its ``hand_write``: the
+    hand's row version comes from what that write kept (``state_cache``).
+    """
+    if hand is None or hand.status != Hand.Status.PLAYING or not kept_play_enabled():
+        return
+    balances, wins = counts
+
+    def keep() -> None:
+        known = state_known(table.pk)
+        if known is None or known.hand_id != hand.pk or known.state is not hand.state:
+            return  # the write kept nothing (or something later did): nothing to build on
+        play_keep(table.pk, KeptPlay(table, seats, hand, balances, wins, known.xmin, known.ctid))
+
+    connections[DEFAULT_DB_ALIAS].on_commit(keep)
+
+
+def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
+    """Make the move on the kept play and commit it with others; the new sequence, or None.
+
+    None: nothing was changed and the locking path must take the move (no kept
+    play, a move it cannot judge alone, or the play was behind the database).
+    Database errors propagate as from the locking path.
+    """
+    kept = play_kept(table_id)
+    if kept is None or not kept_play_enabled():
+        return None
+    seat = next((s for s in kept.seats if s.user_id == user.pk), None)
+    if seat is None or seat.trustee or not seat.connected:
+        return None  # not seated here (as far as this process knows), or taking back control
+    hand = kept.hand
+    engine = engine_for(hand.game_slug)
+    if seat.index not in engine.actors(hand.state):
+        return None  # the refusal comes from the database's state, not a kept one
+    try:
+        state = engine.apply(hand.state, seat.index, action)
+    except Exception:  # noqa: BLE001 - refused or not understood: the locking path says which
+        return None
+    hand = copy.copy(hand)  # the kept one is shared; a failed commit must leave it as it was
+    hand.__dict__.pop(UNSAVED_ACTIONS, None)
+    record_action(hand, seat.index, action, auto=False, state=state)
+    now = timezone.now()
+    if plan_next(hand, kept.seats, now) is not None:
+        return None  # the hand ends: settlement is queued by the locking path
+    table = copy.copy(kept.table)
+    table.seq = kept.table.seq + 1
+    message = change_message(table, kept.seats, hand, (kept.balances, kept.wins))
+    write = _Write(
+        table_id=table_id,
+        seq=kept.table.seq,
+        hand=hand,
+        xmin=kept.xmin,
+        ctid=kept.ctid,
+        actions=hand.__dict__.pop(UNSAVED_ACTIONS),
+    )
+    try:
+        version = group_commit().commit(write)
+    except BaseException:
+        play_forget(table_id)
+        raise
+    if version is None:
+        play_forget(table_id)  # something else changed the table: read it again
+        return None
+    play_keep(table_id, KeptPlay(table, kept.seats, hand, kept.balances, kept.wins, *version))
+    broadcast.send_messages([(table_group(table_id), message)])
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    if timer_wanted(hand.deadline, now):
+        timer_enqueue(hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline)
+    return table.seq
+
+
+@dataclass(slots=True, eq=False)
+class _Write:
+    """One move's write: the table's sequence it was made on, the hand's version, what changed."""
+
+    table_id: int
+    seq: int
+    hand: Hand
+    xmin: str
+    ctid: str
+    actions: list[list]
+
+
+class GroupCommit:
+    """One thread that commits the waiting moves of every table together, then answers each.
+
+    A move's caller waits for its answer: the hand's new row version, or None
+    when its table or hand was no longer what the move was made on. While a
+    transaction runs, the next moves gather; each transaction takes up to
+    ``TABLE_GROUP_COMMIT_MAX`` of them.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._waiting: list[tuple[_Write, Future]] = []
+        self._thread: threading.Thread | None = None
+        self.transactions = 0  # figures for benches and tests
+        self.moves = 0
+
+    def commit(self, write: _Write) -> tuple[str, str] | None:
+        return self._submit(write)
+
+    def close_connection(self) -> None:
+        """Close the thread's database connection (tests: the test database is dropped at the end)."""
+        if self._thread is not None and self._thread.is_alive():
+            self.on_thread(connections.close_all)
+
+    def on_thread(self, func):
+        """Run ``func`` on the commit thread, between two transactions, and return its result."""
+        return self._submit(func)
+
+    def _submit(self, item):
+        future: Future = Future()
+        with self._cond:
+            self._waiting.append((item, future))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="table-group-commit", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+        return future.result()
+
+    def _run(self) -> None:
+        most = max(1, int(setting("TABLE_GROUP_COMMIT_MAX", 64)))
+        while True:
+            with self._cond:
+                while not self._waiting:
+                    self._cond.wait()
+                taken, self._waiting = self._waiting[:most], self._waiting[most:]
+            try:
+                self._serve(taken)
+            except BaseException as exc:  # noqa: BLE001 - a caller left waiting would wait for good
+                if not isinstance(exc, DatabaseError):  # the callers report those, as the locking path's
+                    logger.exception("the group commit failed")
+                for _item, future in taken:
+                    if not future.done():
+                        future.set_exception(exc)
+
+    def _serve(self, taken: list[tuple[object, Future]]) -> None:
+        batch = []
+        for item, future in taken:
+            if isinstance(item, _Write):
+                batch.append((item, future))
+                continue
+            try:
+                future.set_result(item())
+            except BaseException as exc:  # noqa: BLE001 - the caller gets it
+                future.set_exception(exc)
+        if not batch:
+            return
+        try:
+            versions = self._write([write for write, _future in batch])
+        except BaseException:
+            _close_after_failure()
+            raise  # every waiting move gets the error
+        self.transactions += 1
+        self.moves += len(batch)
+        for (_write, future), version in zip(batch, versions, strict=True):
+            future.set_result(version)
+
+    def _write(self, writes: list[_Write]) -> list[tuple[str, str] | None]:
+        db = connections[DEFAULT_DB_ALIAS]
+        statements.drop_if_closed_by_server(db)
+        # Two moves of one table cannot both be in a batch (a table's moves are made one at a
+        # time), but should they, the later one must fail its check, not overwrite.
+        seen: set[int] = set()
+        with transaction.atomic(durable=True):
+            rows = statements.run(
+                _sql("group_lock", _lock_sql),
+                [[w.table_id for w in writes], [w.hand.pk for w in writes]],
+                statements.fetch_all,
+                db=db,
+            )
+            current = {row[0]: row[1:] for row in rows}
+            good = []
+            for w in writes:
+                if w.table_id not in seen and current.get(w.table_id) == (w.seq, w.hand.pk, w.xmin, w.ctid):
+                    good.append(w)
+                seen.add(w.table_id)
+            versions: dict[int, tuple[str, str]] = {}
+            if good:
+                count = sum(len(w.actions) for w in good)
+                sql = _sql(f"group_write:{len(good)}:{count}", lambda: _write_sql(len(good), count))
+                params = []
+                for w in good:
+                    hand = w.hand
+                    params += [w.table_id, hand.pk]
+                    params += [
+                        Hand._meta.get_field(f).get_db_prep_save(getattr(hand, f), db) for f in PLAY_FIELDS
+                    ]
+                params += _actions_params([a for w in good for a in w.actions], db)
+                for hand_id, xmin, ctid in statements.run(sql, params, statements.fetch_all, db=db):
+                    versions[hand_id] = (xmin, ctid)
+        written = {id(w) for w in good}
+        return [versions.get(w.hand.pk) if id(w) in written else None for w in writes]
+
+
+def _close_after_failure() -> None:
+    db = connections[DEFAULT_DB_ALIAS]
+    try:
+        db.close_if_unusable_or_obsolete()
+    except Exception:  # noqa: BLE001 - the next batch opens a new connection
+        logger.exception("closing the group commit's connection failed")
+
+
+def _lock_sql() -> str:
+    qn = connection.ops.quote_name
+    hand_table = qn(Hand._meta.get_field("table").column)
+    return (
+        f"SELECT t.{qn('id')}, t.{qn('seq')}, h.{qn('id')}, h.xmin::text, h.ctid::text "
+        f"FROM {qn(Table._meta.db_table)} t JOIN {qn(Hand._meta.db_table)} h ON h.{hand_table} = t.{qn('id')} "
+        f"WHERE t.{qn('id')} = ANY(%s) AND h.{qn('id')} = ANY(%s) "
+        f"ORDER BY t.{qn('id')} FOR UPDATE OF t, h"
+    )
+
+
+def _write_sql(moves: int, actions: int) -> str:
+    qn = connection.ops.quote_name
+    meta = Hand._meta
+    fields = [meta.get_field(name) for name in PLAY_FIELDS]
+    first = ", ".join(["%s::bigint", "%s::bigint", *(f"%s::{f.db_type(connection)}" for f in fields)])
+    rest = ", ".join(["%s"] * (2 + len(fields)))
+    rows = ", ".join([f"({first})", *[f"({rest})"] * (moves - 1)])
+    names = ", ".join(["tid", "hid", *(f"f{i}" for i in range(len(fields)))])
+    columns = ", ".join(f"{qn(f.column)} = v.f{i}" for i, f in enumerate(fields))
+    table = qn(Table._meta.db_table)
+    logged = f", logged AS ({_actions_insert_sql(actions)})" if actions else ""
+    return (
+        f"WITH v ({names}) AS (VALUES {rows}), "
+        f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid)"
+        f"{logged} "
+        f"UPDATE {qn(meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
+        f"RETURNING h.{qn('id')}, h.xmin::text, h.ctid::text"
+    )
+
+
+_group_commit: GroupCommit | None = None
+_group_commit_lock = threading.Lock()
+
+
+def group_commit() -> GroupCommit:
+    """This process's group commit (one thread, started at its first move)."""
+    global _group_commit
+    if _group_commit is None:
+        with _group_commit_lock:
+            if _group_commit is None:
+                _group_commit = GroupCommit()
+    return _group_commit
+
+
+def group_commit_close() -> None:
+    """Close the group commit's database connection, if it has one (tests)."""
+    if _group_commit is not None:
+        _group_commit.close_connection()

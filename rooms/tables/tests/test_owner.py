@@ -1,0 +1,273 @@
+"""Moves made on the play a process keeps in memory and committed in groups (rooms/tables/owner.py).
+
+What a player must never see: a move lost, a move applied to a hand that had
+moved on, frames ahead of the database, or a refusal the database's state
+would not give. What the path is for: after one locking move, a table's next
+moves cost the calling thread no statement, and moves of several tables share
+one transaction.
+"""
+
+import random
+import threading
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from rooms.tables import owner, services, state_cache
+from rooms.tables.errors import NotYourTurn
+from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.replay import hand_replay
+from rooms.tables.tests.conftest import expire
+from rooms.tables.tests.helpers import open_hand
+from rooms.tables.tests.test_queries import TRANSACTION_CONTROL, _actor, _fresh_states, _sent
+from wallets.selectors import ledger_check
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("fast_tables"),
+    pytest.mark.postgres,  # the kept play needs PostgreSQL's row versions
+]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_group_commit(monkeypatch):
+    """Each test counts its own transactions; nothing kept from another test."""
+    monkeypatch.setattr(owner, "_group_commit", owner.GroupCommit())
+    state_cache.states_clear()
+    yield
+    owner.group_commit_close()
+    state_cache.states_clear()
+
+
+def _pass(table, n: int) -> int:
+    """The actor passes (while bidding the hand goes on); return the new seq."""
+    hand, engine, seat = _actor(table)
+    action = engine.legal_actions(hand.state, seat.index)[-1]
+    return services.table_act(table_id=table.pk, user=seat.user, action=action, client_seq=n)
+
+
+def test_after_one_locking_move_the_next_ones_cost_the_caller_no_statement(human_table):
+    counts = []
+    seqs = [Table.objects.get(pk=human_table.pk).seq]
+    for n in range(1, 4):
+        hand, engine, seat = _actor(human_table)
+        action = engine.legal_actions(hand.state, seat.index)[-1]
+        with CaptureQueriesContext(connection) as queries:
+            seqs.append(
+                services.table_act(table_id=human_table.pk, user=seat.user, action=action, client_seq=n)
+            )
+        counts.append(
+            len([q for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)])
+        )
+    assert counts == [3, 0, 0]  # test_queries.py pins the locking move's three
+    assert owner.group_commit().moves == 2 and owner.group_commit().transactions == 2
+    assert seqs == list(range(seqs[0], seqs[0] + 4))
+    table = Table.objects.get(pk=human_table.pk)
+    hand = open_hand(human_table)
+    assert table.seq == seqs[-1]
+    assert hand.action_count == 3
+    assert list(HandAction.objects.filter(hand=hand).order_by("n").values_list("n", flat=True)) == [1, 2, 3]
+
+
+def test_the_frames_of_a_kept_move_are_the_state_a_resync_reads(human_table, monkeypatch):
+    _pass(human_table, 1)
+    sent = _sent(monkeypatch)
+    seq = _pass(human_table, 2)
+    assert owner.group_commit().moves == 1
+    fresh = _fresh_states(human_table)
+    assert {group: message["events"][0] for group, message in sent} == fresh
+    assert all(state["seq"] == seq for state in fresh.values())
+
+
+def test_a_whole_hand_of_kept_moves_replays_and_settles_once(human_table):
+    """Random legal play to the end: the log replays to the stored state, and the ledger balances."""
+    chooser = random.Random(7)
+    hand = open_hand(human_table)
+    for n in range(1, 400):
+        if Hand.objects.get(pk=hand.pk).status != Hand.Status.PLAYING:
+            break
+        hand, engine, seat = _actor(human_table)
+        action = chooser.choice(engine.legal_actions(hand.state, seat.index))
+        services.table_act(table_id=human_table.pk, user=seat.user, action=action, client_seq=n)
+    done = Hand.objects.get(pk=hand.pk)
+    assert done.status in (Hand.Status.FINISHED, Hand.Status.SETTLED)
+    assert owner.group_commit().moves >= done.action_count - 3  # all but the first move and the last
+    replay = hand_replay(hand=done)
+    assert replay.problems == [] and replay.state_matches and replay.outcome_matches
+    assert ledger_check() == []
+
+
+def test_a_kept_play_the_clock_overtook_refuses_as_the_database_says(human_table):
+    """The server played for the actor elsewhere; this process still holds the play from before."""
+    _pass(human_table, 1)
+    behind = state_cache.play_kept(human_table.pk)
+    assert behind is not None
+    hand, engine, seat = _actor(human_table)
+    expire(hand)
+    hand.refresh_from_db()
+    assert services.table_timeout(hand_id=hand.pk, token=hand.deadline_token)  # plays for the actor
+    state_cache.play_keep(human_table.pk, behind)  # as another process that never saw it would hold it
+    before = (Table.objects.get(pk=human_table.pk).seq, HandAction.objects.filter(hand=hand).count())
+    with pytest.raises(NotYourTurn):
+        services.table_act(
+            table_id=human_table.pk,
+            user=seat.user,
+            action=engine.legal_actions(behind.hand.state, seat.index)[-1],
+            client_seq=2,
+        )
+    assert (Table.objects.get(pk=human_table.pk).seq, HandAction.objects.filter(hand=hand).count()) == before
+    assert owner.group_commit().moves == 1  # it was tried on the kept play, and refused by the check
+
+
+def test_a_kept_play_behind_a_seat_change_writes_nothing_of_its_own(human_table):
+    """Another writer moved the table on: the move runs on the database's play instead."""
+    _pass(human_table, 1)
+    behind = state_cache.play_kept(human_table.pk)
+    hand, engine, seat = _actor(human_table)
+    other = Seat.objects.select_related("user").exclude(pk=seat.pk).filter(table=human_table).first()
+    services.table_trustee(table_id=human_table.pk, user=other.user, on=True)
+    state_cache.play_keep(human_table.pk, behind)
+    seq = _pass(human_table, 2)
+    table = Table.objects.get(pk=human_table.pk)
+    assert seq == table.seq
+    assert Seat.objects.get(pk=other.pk).trustee  # the other writer's change stands
+    assert open_hand(human_table).action_count == 2
+    assert list(HandAction.objects.filter(hand=hand).order_by("n").values_list("n", flat=True)) == [1, 2]
+
+
+def test_a_refused_move_on_a_kept_play_changes_nothing(human_table):
+    from rooms.tables.errors import ActionRefused
+
+    _pass(human_table, 1)
+    hand, _engine, seat = _actor(human_table)
+    seq = Table.objects.get(pk=human_table.pk).seq
+    with pytest.raises(ActionRefused):
+        services.table_act(
+            table_id=human_table.pk, user=seat.user, action={"type": "bid", "value": 99}, client_seq=2
+        )
+    assert Table.objects.get(pk=human_table.pk).seq == seq
+    assert open_hand(human_table).action_count == 1
+    _pass(human_table, 3)  # and the kept play still serves the next move
+    assert owner.group_commit().moves == 1
+
+
+def test_moves_of_several_tables_waiting_together_share_one_transaction(ddz_tier, make_player):
+    ddz_tier.bots_enabled = False
+    ddz_tier.save(update_fields=["bots_enabled"])
+    tables = []
+    for _ in range(3):
+        for user in [make_player(coins=5000) for _ in range(3)]:
+            table = services.table_quick_start(tier_id=ddz_tier.pk, user=user)
+            services.table_presence(table_id=table.pk, user=user, connected=True)
+        tables.append(table)
+    assert len({t.pk for t in tables}) == 3
+    for n, table in enumerate(tables, 1):
+        _pass(table, n)  # the locking move: each table's play is now kept
+    seqs = {t.pk: Table.objects.get(pk=t.pk).seq for t in tables}
+    commit = owner.group_commit()
+    first_in, release = threading.Event(), threading.Event()
+    real_write = commit._write
+
+    def held_write(writes):
+        if not first_in.is_set():
+            first_in.set()
+            assert release.wait(10)
+        return real_write(writes)
+
+    commit._write = held_write
+    errors = []
+
+    def move(table, n):
+        try:
+            _pass(table, n)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+
+    first = threading.Thread(target=move, args=(tables[0], 10))
+    first.start()
+    assert first_in.wait(10)  # the first table's move holds the commit thread
+    others = [threading.Thread(target=move, args=(t, 11)) for t in tables[1:]]
+    for thread in others:
+        thread.start()
+    while len(commit._waiting) < 2:
+        threading.Event().wait(0.01)
+    release.set()
+    for thread in [first, *others]:
+        thread.join(10)
+    assert errors == []
+    assert commit.moves == 3 and commit.transactions == 2  # the two that waited went together
+    for table in tables:
+        assert open_hand(table).action_count == 2
+        assert Table.objects.get(pk=table.pk).seq == seqs[table.pk] + 1
+
+
+def test_a_group_commit_whose_connection_the_database_ended_reconnects(human_table):
+    from django.db import connections
+
+    _pass(human_table, 1)
+    _pass(human_table, 2)  # the commit thread now holds a connection
+    pids: list[int] = []
+    owner.group_commit().on_thread(lambda: pids.append(connections["default"].connection.info.backend_pid))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [pids[0]])
+    threading.Event().wait(0.2)
+    _pass(human_table, 3)
+    assert open_hand(human_table).action_count == 3
+    assert owner.group_commit().moves == 2
+
+
+def test_another_process_s_change_heard_on_the_subscription_forgets_the_kept_play(human_table):
+    """So the next move here reads the table again instead of failing the group commit's check."""
+    import asyncio
+
+    import msgpack
+
+    from rooms.tables import fanout
+
+    _pass(human_table, 1)
+    assert state_cache.play_kept(human_table.pk) is not None
+    loop = asyncio.new_event_loop()
+    try:
+        hub = fanout.TableFanout("redis://127.0.0.1:1/0", "test:frames:0:", loop=loop)
+        channel = fanout.frames_channel(hub.prefix, human_table.pk).encode()
+        body = msgpack.packb({"type": "table.frames", "seq": 99})
+        hub._handle([b"message", channel, hub.origin + body])  # this process's own: nothing to forget
+        assert state_cache.play_kept(human_table.pk) is not None
+        hub._handle([b"message", channel, fanout.NO_ORIGIN + body])  # the worker's, the clock's, another's
+        assert state_cache.play_kept(human_table.pk) is None
+    finally:
+        loop.close()
+    _pass(human_table, 2)  # a locking move, which keeps the play again
+    assert owner.group_commit().moves == 0
+    assert state_cache.play_kept(human_table.pk) is not None
+
+
+def test_a_failed_group_commit_fails_its_moves_and_the_next_ones_commit(human_table, monkeypatch):
+    from django.db import OperationalError
+
+    _pass(human_table, 1)
+    commit = owner.group_commit()
+    real_write = commit._write
+    failures = [OperationalError("the database went away"), RuntimeError("a defect")]
+
+    def failing_write(writes):
+        if failures:
+            raise failures.pop(0)
+        return real_write(writes)
+
+    monkeypatch.setattr(commit, "_write", failing_write)
+    for n, expected in ((2, OperationalError), (3, RuntimeError)):
+        hand = open_hand(human_table)
+        with pytest.raises(expected):
+            _pass(human_table, n)
+        assert open_hand(human_table).action_count == hand.action_count  # nothing written
+        assert state_cache.play_kept(human_table.pk) is None  # and nothing kept: the next move reads again
+        _pass(human_table, 10 + n)  # a locking move, which keeps the play again
+    _pass(human_table, 20)  # the thread is still there
+    assert open_hand(human_table).action_count == 4
+    assert commit.moves == 1
