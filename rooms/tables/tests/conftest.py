@@ -34,6 +34,18 @@ def fast_tables(settings):
 
 
 @pytest.fixture
+def fresh_group_commit(monkeypatch):
+    """A group commit of the test's own (its counts start at 0), and no play kept from another test."""
+    from rooms.tables import owner, state_cache
+
+    monkeypatch.setattr(owner, "_group_commit", owner.GroupCommit())
+    state_cache.states_clear()
+    yield
+    owner.group_commit_close()
+    state_cache.states_clear()
+
+
+@pytest.fixture
 def fake_game():
     games.REGISTRY[SLUG] = GAME
     yield GAME

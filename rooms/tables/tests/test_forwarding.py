@@ -15,7 +15,7 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from channels.layers import get_channel_layer
 
-from rooms.tables import consumers, fanout, owner, services, state_cache
+from rooms.tables import consumers, fanout, owner, services
 from rooms.tables.models import HandAction, Table
 from rooms.tables.tests.helpers import open_hand
 from rooms.tables.tests.servers import suite_redis_layer
@@ -23,7 +23,7 @@ from rooms.tables.tests.test_queries import _actor
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("fast_tables"),
+    pytest.mark.usefixtures("fast_tables", "fresh_group_commit"),
     pytest.mark.redis,
     pytest.mark.postgres,
 ]
@@ -32,15 +32,6 @@ pytestmark = [
 @pytest.fixture(autouse=True)
 def redis_layer(settings):
     yield from suite_redis_layer(settings)
-
-
-@pytest.fixture(autouse=True)
-def _fresh(monkeypatch):
-    monkeypatch.setattr(owner, "_group_commit", owner.GroupCommit())
-    state_cache.states_clear()
-    yield
-    owner.group_commit_close()
-    state_cache.states_clear()
 
 
 def _hubs() -> tuple[fanout.TableFanout, fanout.TableFanout]:

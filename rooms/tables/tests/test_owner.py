@@ -25,19 +25,9 @@ from wallets.selectors import ledger_check
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("fast_tables"),
+    pytest.mark.usefixtures("fast_tables", "fresh_group_commit"),
     pytest.mark.postgres,  # the kept play needs PostgreSQL's row versions
 ]
-
-
-@pytest.fixture(autouse=True)
-def _fresh_group_commit(monkeypatch):
-    """Each test counts its own transactions; nothing kept from another test."""
-    monkeypatch.setattr(owner, "_group_commit", owner.GroupCommit())
-    state_cache.states_clear()
-    yield
-    owner.group_commit_close()
-    state_cache.states_clear()
 
 
 def _pass(table, n: int) -> int:
