@@ -170,6 +170,10 @@ class DoudizhuEngine:
         _deal(state, rng, first if first in (0, 1, 2) else None)
         return state
 
+    def check_options(self, config: dict) -> None:
+        """Raise ValueError saying what is wrong with a room tier's options (checked when staff save it)."""
+        _options(config)
+
     def actors(self, state: State) -> list[int]:
         return [] if state["phase"] == "finished" else [state["turn"]]
 
