@@ -269,7 +269,8 @@ class DoudizhuEngine:
                 new["bids"][first] = 1
                 new["bid"] = 1
                 new["bidder"] = first
-                new["history"].append({"forced": first})
+                # Logged as his 1-point bid, marked forced (every history reader expects an action).
+                new["history"].append({"seat": first, "action": {"type": "bid", "points": 1}, "forced": True})
             else:
                 return _void(new)
         new["candidate"] = new["bidder"]
