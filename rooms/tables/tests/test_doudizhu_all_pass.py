@@ -39,3 +39,31 @@ def test_a_hand_where_every_seat_is_under_tuoguan_ends_void_and_every_coin_comes
     assert ledger_check() == []
     # The next hand is not dealt by itself: the table waits, no timer runs.
     assert open_hand(human_table) is None
+
+
+def test_under_the_first_bidder_rule_an_all_tuoguan_hand_is_played_out_and_settled(human_table, ddz_tier):
+    """The tier's other all-pass rule: after the third redeal the first bidder is landlord at 1 point."""
+    ddz_tier.options = {"variant": "classic", "all_pass": "first_bidder"}
+    ddz_tier.save(update_fields=["options"])
+    # The dealt hand keeps the options it was dealt under: cancel it and deal one under the new rule.
+    from rooms.tables.hands import hand_cancel
+
+    players = [
+        s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")
+    ]
+    assert hand_cancel(hand_id=open_hand(human_table).pk, reason="test") is True
+    for user in players:
+        services.table_trustee(table_id=human_table.pk, user=user, on=True)
+        services.table_ready(table_id=human_table.pk, user=user)
+    hand = open_hand(human_table)
+    assert hand is not None and hand.config.get("all_pass") == "first_bidder"
+
+    hand = play_until_over(hand.pk)
+
+    assert hand.status == "settled"
+    details = hand.outcome["details"]
+    assert details["bid"] == 1 and details["landlord"] == hand.state["first_bidder"]
+    assert sum(hand.outcome["deltas"]) == 0 and any(hand.outcome["deltas"])
+    rake = Account.objects.filter(code="rake").values_list("balance", flat=True).first() or 0
+    assert sum(wallet_balance(user=user) for user in players) + rake == 15000
+    assert ledger_check() == []
