@@ -189,6 +189,16 @@ class RoomTier(models.Model):
                         "unknown": ", ".join(unknown),
                         "known": ", ".join(sorted(info.default_options)),
                     }
+            check = getattr(info.engine, "check_options", None) if info else None
+            if check is not None and isinstance(self.options, dict) and "options" not in errors:
+                # A value the engine refuses would stop every hand of the tier at its deal.
+                try:
+                    check(dict(self.options))
+                except ValueError as exc:
+                    errors["options"] = _("%(game)s cannot use these options: %(reason)s") % {
+                        "game": game.name,
+                        "reason": exc,
+                    }
             if self.seats is not None and not game.min_seats <= self.seats <= game.max_seats:
                 errors["seats"] = _("%(game)s seats %(low)s to %(high)s players per table.") % {
                     "game": game.name,

@@ -50,7 +50,15 @@ DEFAULT_OPTIONS = {
     "doubling_cap": 4,
     "farmer_cap": 128,
     "landlord_cap": 256,
+    # Deals redone after everybody passed, before ``all_pass`` ends the bidding for good
+    # (the seeds redeal without a limit; see docs/rules/doudizhu.md, "All pass").
+    "redeal_limit": 3,
+    # "void": the hand ends with no result (every delta 0, 流局);
+    # "first_bidder": the first bidder is made landlord at 1 point.
+    "all_pass": "void",
 }
+
+ALL_PASS_RULES = ("void", "first_bidder")
 
 PASS = {"type": "pass"}
 # The keys each action carries, and nothing else (a "seat" or any other extra key is refused).
@@ -67,6 +75,11 @@ def _options(config: dict) -> dict:
     opts = {key: config.get(key, default) for key, default in DEFAULT_OPTIONS.items()}
     if opts["variant"] not in VARIANTS:
         raise ValueError(f"unknown 斗地主 variant {opts['variant']!r}")
+    if opts["all_pass"] not in ALL_PASS_RULES:
+        raise ValueError(f"unknown 斗地主 all_pass rule {opts['all_pass']!r}")
+    limit = opts["redeal_limit"]
+    if type(limit) is not int or limit < 0:
+        raise ValueError(f"斗地主 redeal_limit must be a whole number >= 0, not {limit!r}")
     opts.update(VARIANTS[opts["variant"]])
     opts["stake_amount"] = int(config.get(opts["stake"]) or 1)
     return opts
@@ -157,6 +170,10 @@ class DoudizhuEngine:
         _deal(state, rng, first if first in (0, 1, 2) else None)
         return state
 
+    def check_options(self, config: dict) -> None:
+        """Raise ValueError saying what is wrong with a room tier's options (checked when staff save it)."""
+        _options(config)
+
     def actors(self, state: State) -> list[int]:
         return [] if state["phase"] == "finished" else [state["turn"]]
 
@@ -244,7 +261,18 @@ class DoudizhuEngine:
             new["turn"] = _next(seat)
             return new
         if new["bid"] == 0:
-            return self._redeal(new)
+            if new["redeals"] < new["options"].get("redeal_limit", DEFAULT_OPTIONS["redeal_limit"]):
+                return self._redeal(new)
+            if new["options"].get("all_pass", "void") == "first_bidder":
+                # Forced landlord: the first bidder takes the hand at the lowest bid.
+                first = new["first_bidder"]
+                new["bids"][first] = 1
+                new["bid"] = 1
+                new["bidder"] = first
+                # Logged as his 1-point bid, marked forced (every history reader expects an action).
+                new["history"].append({"seat": first, "action": {"type": "bid", "points": 1}, "forced": True})
+            else:
+                return _void(new)
         new["candidate"] = new["bidder"]
         return self._open_robbing(new)
 
@@ -446,6 +474,34 @@ class DoudizhuEngine:
 
 
 _NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up
+
+
+def _void(state: State) -> State:
+    """End the hand with no result (流局): every deal was passed by all and no redeal is left."""
+    state["phase"] = "finished"
+    state["turn"] = None
+    state["result"] = {
+        "landlord": None,
+        "winner": "void",
+        "winners": [],
+        "bid": 0,
+        "multiple": 1,
+        "multiples": None,
+        "spring": None,
+        "bombs": 0,
+        "robs": 0,
+        "doubles": [False] * SEATS,
+        "scores": [0] * SEATS,
+        "deltas": [0] * SEATS,
+        "limited": False,
+        "void": True,
+        "redeals": state["redeals"],
+        "hands": [list(h) for h in state["hands"]],
+        "bottom": list(state["bottom"]),
+        # Nobody went out first: the same seat keeps the first bid next hand.
+        "next_first_seat": state["first_bidder"],
+    }
+    return state
 
 
 def _pass(state: State, seat: int) -> State:

@@ -231,6 +231,70 @@ def test_redeal_when_everyone_passes():
     assert "_seed" not in json.dumps(ENGINE.view(state, 0))
 
 
+def all_auto(state, limit=10_000):
+    """Let 托管 act for every seat until the hand ends; return the end state and the actions taken."""
+    steps = 0
+    while state["phase"] != "finished":
+        assert steps < limit, f"the hand did not end after {steps} automatic actions"
+        state = ENGINE.on_deadline(state)
+        steps += 1
+    return state, steps
+
+
+@pytest.mark.parametrize("variant", ["classic", "yifa", "jiabei"])
+def test_all_tuoguan_hand_is_void_after_the_redeal_limit(variant):
+    """Every seat under 托管 never bids: after 3 redeals the 4th all-pass deal ends the hand with no result."""
+    state = ENGINE.new_hand(config(variant, first_seat=1), seats(), rng("all-auto"))
+    end, steps = all_auto(state)
+    assert steps == 4 * 3  # four deals, three passes each, then nothing more
+    assert end["redeals"] == 3 and end["turn"] is None
+    assert ENGINE.actors(end) == [] and ENGINE.deadline_seconds(end) is None
+    outcome = ENGINE.outcome(end)
+    assert outcome.deltas == [0, 0, 0] and outcome.winners == []
+    assert outcome.details["winner"] == "void" and outcome.details["void"] is True
+    assert outcome.details["next_first_seat"] == end["first_bidder"]
+    assert apply_rake(outcome.deltas, 500) == ([0, 0, 0], 0)  # no fee on a void hand
+    view = ENGINE.view(end, 0)
+    assert view["phase"] == "finished" and view["result"]["winner"] == "void"
+    assert view["result"]["deltas"] == [0, 0, 0]
+    with pytest.raises(IllegalAction, match="The hand is over."):
+        ENGINE.apply(end, 1, PASS)
+
+
+def test_redeal_limit_is_a_tier_option():
+    state = ENGINE.new_hand(config("classic", first_seat=0, redeal_limit=0), seats(), rng())
+    for _ in range(3):
+        state = act(state, PASS)
+    assert state["phase"] == "finished" and state["redeals"] == 0
+    state = ENGINE.new_hand(config("classic", first_seat=0, redeal_limit=5), seats(), rng())
+    _end, steps = all_auto(state)
+    assert steps == 6 * 3
+    with pytest.raises(ValueError):
+        ENGINE.new_hand(config("classic", all_pass="landlord"), seats(), rng())
+    with pytest.raises(ValueError):
+        ENGINE.new_hand(config("classic", redeal_limit=-1), seats(), rng())
+
+
+@pytest.mark.parametrize("variant", ["classic", "yifa", "jiabei"])
+def test_all_pass_first_bidder_rule_forces_a_landlord_and_the_hand_is_played_out(variant):
+    """The other reading: after the last redeal the first bidder is landlord at 1 point; 托管 plays it out."""
+    state = ENGINE.new_hand(config(variant, first_seat=2, all_pass="first_bidder"), seats(), rng("forced"))
+    for _ in range(3 * 3):
+        state = ENGINE.on_deadline(state)
+    assert state["redeals"] == 3 and state["phase"] == "bidding"
+    first = state["first_bidder"]
+    for _ in range(3):
+        state = ENGINE.on_deadline(state)
+    assert state["bid"] == 1 and state["bids"][first] == 1 and state["phase"] != "bidding"
+    while state["phase"] != "playing":  # yifa: the others may still rob; 托管 does not
+        state = ENGINE.on_deadline(state)
+    assert state["landlord"] == first and len(state["hands"][first]) == 20
+    end, _steps = all_auto(state)
+    outcome = ENGINE.outcome(end)
+    assert outcome.details["landlord"] == first and outcome.details["bid"] == 1
+    assert sum(outcome.deltas) == 0 and any(outcome.deltas)
+
+
 def test_classic_bidding_three_ends_at_once_and_bids_must_rise():
     state = ENGINE.new_hand(config("classic", first_seat=0), seats(), rng())
     state = act(state, bid(1))

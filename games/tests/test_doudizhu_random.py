@@ -71,3 +71,27 @@ def test_thousand_random_hands(variant):
             == 54
         )
     assert wins["landlord"] > 100 and wins["farmers"] > 100
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("all_pass", ("void", "first_bidder"))
+def test_all_tuoguan_hands_keep_every_invariant_and_end(variant, all_pass):
+    """Every step is 托管 (nobody ever bids): the hand still ends, under the harness's checks."""
+    for hand in range(5):
+        rng = random.Random(f"auto-{variant}-{all_pass}-{hand}")
+        state, steps, outcome = check_engine_invariants(
+            ENGINE,
+            config(variant, all_pass=all_pass),
+            seats(_coins(rng)),
+            seed=f"auto-{variant}-{all_pass}-{hand}",
+            rng_for_choices=rng,
+            illegal_actions=illegal_actions,
+            view_check=view_check,
+            legal_check=legal_check,
+            deadline_rate=1.0,
+        )
+        assert state["redeals"] == 3
+        if all_pass == "void":
+            assert steps == 12 and outcome.deltas == [0, 0, 0] and outcome.winners == []
+        else:
+            assert outcome.details["landlord"] == state["first_bidder"] and outcome.details["bid"] == 1

@@ -94,6 +94,7 @@ TABLE_LABELS = {
     # Result panel.
     "landlord_wins": _("The landlord wins"),
     "farmers_win": _("The farmers win"),
+    "hand_void": _("Nobody bid: the hand is void, no coins moved"),
     "spring": _("Spring"),
     "anti_spring": _("Anti-spring"),
     "rake_total": _("Rake taken: {rake}"),

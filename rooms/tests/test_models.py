@@ -102,6 +102,30 @@ def test_clean_refuses_an_option_the_engine_does_not_know(registry, game):
     tier.full_clean()
 
 
+def test_clean_refuses_an_option_value_the_engine_refuses(db):
+    """A 斗地主 tier with a bad all-pass rule or redeal limit would fail every deal: refuse it on save."""
+    doudizhu, _ = Game.objects.get_or_create(
+        slug="doudizhu",
+        defaults={
+            "name_zh": "斗地主",
+            "name_en": "Fight the Landlord",
+            "family": "seated",
+            "min_seats": 3,
+            "max_seats": 3,
+        },
+    )
+    tier = RoomTier(game=doudizhu, code="x", name="初级场", base_stake=1, options={"all_pass": "landlord"})
+    with pytest.raises(
+        ValidationError, match="cannot use these options: unknown 斗地主 all_pass rule 'landlord'"
+    ):
+        tier.full_clean()
+    tier.options = {"redeal_limit": -1}
+    with pytest.raises(ValidationError, match="redeal_limit must be a whole number"):
+        tier.full_clean()
+    tier.options = {"variant": "jiabei", "all_pass": "first_bidder", "redeal_limit": 2}
+    tier.full_clean()
+
+
 def test_database_refuses_a_table_cap_rule_without_a_cap(game):
     with pytest.raises(IntegrityError):
         RoomTier.objects.create(game=game, code="nocap", name="无顶", base_stake=1, minimum_rule="table_cap")

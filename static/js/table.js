@@ -330,7 +330,8 @@ function renderResult(liveView) {
   panel.hidden = !show;
   if (!show) return;
   const winner = result?.winner || finished?.winner;
-  panel.querySelector(".title").textContent = winner === "landlord" ? t("landlord_wins") : t("farmers_win");
+  const titles = { landlord: "landlord_wins", farmers: "farmers_win", void: "hand_void" };
+  panel.querySelector(".title").textContent = t(titles[winner] || "farmers_win");
   const spring = view?.spring ?? result?.details?.spring;
   const multiple = result?.multiple ?? finished?.multiple;
   const bid = finished?.bid ?? result?.details?.bid;

@@ -360,7 +360,7 @@ def test_the_broadcasts_of_presence_and_trustee_between_hands_show_the_last_hand
         s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")
     ]
     hand, engine, seat = _actor(human_table)
-    # Someone bids: 托管 never does, and three seats under it would pass and redeal for good.
+    # Someone bids: 托管 never does, and three seats under it would pass every deal (a void hand).
     services.table_act(
         table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[0]
     )
