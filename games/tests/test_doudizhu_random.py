@@ -21,23 +21,28 @@ def _coins(rng: random.Random) -> tuple[int, int, int]:
     return tuple(rng.choice((30, 90, 250, 1000, 100000)) for _ in range(3))
 
 
+def _checked(cfg: dict, table, seed: str, rng: random.Random, deadline_rate: float):
+    """One hand through the harness with 斗地主's own checks; its final state, steps and outcome."""
+    return check_engine_invariants(
+        ENGINE,
+        cfg,
+        table,
+        seed=seed,
+        rng_for_choices=rng,
+        illegal_actions=illegal_actions,
+        view_check=view_check,
+        legal_check=legal_check,
+        deadline_rate=deadline_rate,
+    )
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_checked_random_hands(variant):
     """Every step: JSON round trip, no mutation, refused actions change nothing, no view leaks."""
     for hand in range(CHECKED_HANDS):
         rng = random.Random(f"{variant}-{hand}")
         table = seats(_coins(rng))
-        check_engine_invariants(
-            ENGINE,
-            config(variant),
-            table,
-            seed=f"checked-{variant}-{hand}",
-            rng_for_choices=rng,
-            illegal_actions=illegal_actions,
-            view_check=view_check,
-            legal_check=legal_check,
-            deadline_rate=0.1,
-        )
+        _checked(config(variant), table, f"checked-{variant}-{hand}", rng, deadline_rate=0.1)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -79,16 +84,12 @@ def test_all_tuoguan_hands_keep_every_invariant_and_end(variant, all_pass):
     """Every step is 托管 (nobody ever bids): the hand still ends, under the harness's checks."""
     for hand in range(5):
         rng = random.Random(f"auto-{variant}-{all_pass}-{hand}")
-        state, steps, outcome = check_engine_invariants(
-            ENGINE,
+        state, steps, outcome = _checked(
             config(variant, all_pass=all_pass),
             seats(_coins(rng)),
-            seed=f"auto-{variant}-{all_pass}-{hand}",
-            rng_for_choices=rng,
-            illegal_actions=illegal_actions,
-            view_check=view_check,
-            legal_check=legal_check,
-            deadline_rate=1.0,
+            f"auto-{variant}-{all_pass}-{hand}",
+            rng,
+            1.0,
         )
         assert state["redeals"] == 3
         if all_pass == "void":
