@@ -23,13 +23,7 @@ def catalogue_sync() -> None:
     existing = {game.slug: game for game in Game.objects.select_for_update(of=("self",)).order_by("pk")}
     next_order = max((game.sort_order for game in existing.values()), default=0)
     for info in games.REGISTRY.values():
-        facts = {
-            "name_zh": info.name_zh,
-            "name_en": info.name_en,
-            "family": info.family,
-            "min_seats": info.min_seats,
-            "max_seats": info.max_seats,
-        }
+        facts = game_facts(info)
         game = existing.get(info.slug)
         if game is None:
             next_order += 10
@@ -43,6 +37,17 @@ def catalogue_sync() -> None:
                 setattr(game, name, facts[name])
             game.full_clean()
             game.save(update_fields=changed)
+
+
+def game_facts(info) -> dict[str, Any]:
+    """The catalogue fields of a game that follow its engine (``games.REGISTRY`` entry ``info``)."""
+    return {
+        "name_zh": info.name_zh,
+        "name_en": info.name_en,
+        "family": info.family,
+        "min_seats": info.min_seats,
+        "max_seats": info.max_seats,
+    }
 
 
 def tier_ensure(*, game: Game, code: str, name: str, base_stake: int, **fields: Any) -> tuple[RoomTier, bool]:

@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 
+import games
 from rooms.models import Game, RoomTier
 from rooms.tests.conftest import FAKE_SEATED
 
@@ -104,16 +105,9 @@ def test_clean_refuses_an_option_the_engine_does_not_know(registry, game):
 
 def test_clean_refuses_an_option_value_the_engine_refuses(db):
     """A 斗地主 tier with a bad all-pass rule or redeal limit would fail every deal: refuse it on save."""
-    doudizhu, _ = Game.objects.get_or_create(
-        slug="doudizhu",
-        defaults={
-            "name_zh": "斗地主",
-            "name_en": "Fight the Landlord",
-            "family": "seated",
-            "min_seats": 3,
-            "max_seats": 3,
-        },
-    )
+    from rooms.services import game_facts
+
+    doudizhu, _ = Game.objects.get_or_create(slug="doudizhu", defaults=game_facts(games.REGISTRY["doudizhu"]))
     tier = RoomTier(game=doudizhu, code="x", name="初级场", base_stake=1, options={"all_pass": "landlord"})
     with pytest.raises(
         ValidationError, match="cannot use these options: unknown 斗地主 all_pass rule 'landlord'"
