@@ -68,14 +68,19 @@ def state_keep_on_commit(*, table_id: int, hand_id: int, xmin: str, ctid: str, s
 
 
 def _keep(table_id: int, entry: KnownState) -> None:
+    _put(_known, table_id, entry)
+
+
+def _put(kept: dict, table_id: int, entry) -> None:
+    """Keep ``entry`` for the table at the newest end of ``kept``, dropping the oldest past the capacity."""
     capacity = _capacity()
     with _lock:
-        _known.pop(table_id, None)  # to the newest end
+        kept.pop(table_id, None)  # to the newest end
         if capacity <= 0:
             return
-        _known[table_id] = entry
-        while len(_known) > capacity:
-            del _known[next(iter(_known))]
+        kept[table_id] = entry
+        while len(kept) > capacity:
+            del kept[next(iter(kept))]
 
 
 def state_forget(table_id: int) -> None:
@@ -123,18 +128,8 @@ def play_kept(table_id: int) -> KeptPlay | None:
 
 def play_keep(table_id: int, play: KeptPlay) -> None:
     """Keep ``play`` (already committed) and its hand's state for the next move at the table."""
-    capacity = _capacity()
-    with _lock:
-        _plays.pop(table_id, None)
-        _known.pop(table_id, None)
-        if capacity <= 0:
-            return
-        _plays[table_id] = play
-        _known[table_id] = KnownState(play.hand.pk, play.xmin, play.ctid, play.hand.state)
-        while len(_plays) > capacity:
-            del _plays[next(iter(_plays))]
-        while len(_known) > capacity:
-            del _known[next(iter(_known))]
+    _put(_plays, table_id, play)
+    _keep(table_id, KnownState(play.hand.pk, play.xmin, play.ctid, play.hand.state))
 
 
 def play_forget(table_id: int) -> None:
