@@ -24,7 +24,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
 import games
-from rooms.tables.fanout import fanout_publish
+from rooms.tables.fanout import fanout_publish, serving
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.state_cache import play_forget
 
@@ -446,16 +446,31 @@ def send_messages(messages: list[tuple[str, dict]]) -> None:
     messages = fanout_publish(layer, messages)  # a table's frames: one PUBLISH (rooms/tables/fanout.py)
     if not messages:
         return
-
-    async def send_all() -> None:
-        results = await asyncio.gather(
-            *(layer.group_send(group, message) for group, message in messages), return_exceptions=True
-        )
-        for (group, _message), result in zip(messages, results, strict=True):
-            if isinstance(result, Exception):  # a client resyncs on the next seq gap
-                logger.error("broadcast to %s failed", group, exc_info=result)
-
     try:
-        async_to_sync(send_all)()
+        async_to_sync(_group_send_all)(layer, messages)
     except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
         logger.exception("broadcast of %d messages failed", len(messages))
+
+
+async def send_messages_here(messages: list[tuple[str, dict]]) -> None:
+    """``send_messages`` from an event loop that serves table sockets (a kept move made on it).
+
+    The frames go to this loop's own fan-out as a table thread's do
+    (``serving``): to its sockets at once, and to Redis for the others.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    with serving(asyncio.get_running_loop()):
+        messages = fanout_publish(layer, messages)
+    if messages:
+        await _group_send_all(layer, messages)
+
+
+async def _group_send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in messages), return_exceptions=True
+    )
+    for (group, _message), result in zip(messages, results, strict=True):
+        if isinstance(result, Exception):  # a client resyncs on the next seq gap
+            logger.error("broadcast to %s failed", group, exc_info=result)

@@ -36,7 +36,7 @@ from rooms.tables.broadcast import frame_text, table_group
 from rooms.tables.errors import TableError
 from rooms.tables.fanout import INBOX_SIZE, fanout_for, serving
 from rooms.tables.models import Table
-from rooms.tables.owner import ActingUser, kept_play_enabled
+from rooms.tables.owner import ActingUser, kept_play_enabled, table_act_kept_here
 from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.statements import drop_if_closed_by_server
 from rooms.tables.timers import timers_ensure_started
@@ -442,6 +442,11 @@ async def serve_forwarded_move(request: dict) -> dict:
     """
     table_id = int(request["table"])
     try:
+        seq = await table_act_kept_here(
+            table_id=table_id, user=ActingUser(int(request["user"])), action=request["action"]
+        )
+        if seq is not None:
+            return {"seq": seq}
         return await table_sync_to_async(table_id, _forwarded_move)(
             table_id, int(request["user"]), request["action"], request.get("language")
         )
@@ -887,6 +892,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if await self._forwarded(action, seq):
             return
+        if await table_act_kept_here(table_id=self.table_id, user=self.user, action=action) is not None:
+            return  # made on this process's kept play, on this loop (rooms/tables/owner.py)
         await self._call(services.table_act, ref=seq, action=action, client_seq=seq)
 
     async def _forwarded(self, action: dict, ref: int) -> bool:

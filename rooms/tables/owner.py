@@ -27,11 +27,14 @@ always safe; a kept play is only ever a shortcut.
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import functools
 import logging
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
@@ -90,8 +93,89 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
 
     None: nothing was changed and the locking path must take the move (no kept
     play, a move it cannot judge alone, or the play was behind the database).
-    Database errors propagate as from the locking path.
+    Database errors propagate as from the locking path. From a table's thread;
+    a socket's own moves take ``table_act_kept_here``, on its event loop.
     """
+    move = _kept_move(table_id, user, action)
+    if move is None:
+        return None
+    try:
+        version = group_commit().commit(move.write)
+    except BaseException:
+        play_forget(table_id)
+        raise
+    if not _kept_done(move, version):
+        return None
+    broadcast.send_messages([(table_group(table_id), move.message)])
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    hand = move.write.hand
+    if timer_wanted(hand.deadline, move.now):
+        timer_enqueue(hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline)
+    return move.table.seq
+
+
+# The kept move of each table that an event loop is committing (``table_act_kept_here``).
+_in_flight: dict[int, asyncio.Future] = {}
+
+
+async def table_act_kept_here(*, table_id: int, user, action: dict) -> int | None:
+    """``table_act_kept`` on the event loop of the socket that asked: no hop to a table thread.
+
+    A kept move needs no database until its commit, and the group commit
+    thread does that: the loop judges the move, builds its frames, hands the
+    write to the group commit and awaits it while it serves other sockets,
+    then publishes the frames itself. The hop to the table's thread and back
+    (``TableSyncToAsync``) cost more of the process's one core than the move.
+    The loop makes one kept move of a table at a time: a second one waits for
+    the first to commit and is then judged on the play that one left.
+    """
+    loop = asyncio.get_running_loop()
+    while (busy := _in_flight.get(table_id)) is not None and busy.get_loop() is loop and not busy.done():
+        await asyncio.wait((busy,))  # never cancels the other move's future
+    done = loop.create_future()
+    _in_flight[table_id] = done
+    try:
+        move = _kept_move(table_id, user, action)
+        if move is None:
+            return None
+        try:
+            version = await asyncio.wrap_future(group_commit().submit(move.write))
+        except BaseException:
+            play_forget(table_id)
+            raise
+        if not _kept_done(move, version):
+            return None
+        await broadcast.send_messages_here([(table_group(table_id), move.message)])
+        from rooms.tables.timers import timer_enqueue, timer_wanted
+
+        hand = move.write.hand
+        if timer_wanted(hand.deadline, move.now):  # a near deadline goes to the workers: not on the loop
+            loop.run_in_executor(
+                None,
+                functools.partial(
+                    timer_enqueue, hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline
+                ),
+            )
+        return move.table.seq
+    finally:
+        if _in_flight.get(table_id) is done:
+            del _in_flight[table_id]
+        done.set_result(None)
+
+
+class _KeptMove(NamedTuple):
+    """A move judged and applied on a kept play, its frames built, its write not yet committed."""
+
+    kept: KeptPlay
+    table: Table  # a copy, its ``seq`` the move's
+    write: _Write
+    message: dict
+    now: datetime
+
+
+def _kept_move(table_id: int, user, action: dict) -> _KeptMove | None:
+    """Judge and apply the move on the kept play, in memory; None: the locking path must take it."""
     kept = play_kept(table_id)
     if kept is None or not kept_play_enabled():
         return None
@@ -123,21 +207,18 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
         ctid=kept.ctid,
         actions=hand.__dict__.pop(UNSAVED_ACTIONS),
     )
-    try:
-        version = group_commit().commit(write)
-    except BaseException:
-        play_forget(table_id)
-        raise
+    return _KeptMove(kept, table, write, message, now)
+
+
+def _kept_done(move: _KeptMove, version: tuple[str, str] | None) -> bool:
+    """Keep the play a committed move left; False (and forget the play) when the commit refused it."""
+    table_id = move.write.table_id
     if version is None:
         play_forget(table_id)  # something else changed the table: read it again
-        return None
-    play_keep(table_id, KeptPlay(table, kept.seats, hand, kept.balances, kept.wins, *version))
-    broadcast.send_messages([(table_group(table_id), message)])
-    from rooms.tables.timers import timer_enqueue, timer_wanted
-
-    if timer_wanted(hand.deadline, now):
-        timer_enqueue(hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline)
-    return table.seq
+        return False
+    kept = move.kept
+    play_keep(table_id, KeptPlay(move.table, kept.seats, move.write.hand, kept.balances, kept.wins, *version))
+    return True
 
 
 @dataclass(slots=True, eq=False)
@@ -169,6 +250,10 @@ class GroupCommit:
         self.moves = 0
 
     def commit(self, write: _Write) -> tuple[str, str] | None:
+        return self.submit(write).result()
+
+    def submit(self, write: _Write) -> Future:
+        """Queue the write for the next transaction; the future's result is what ``commit`` returns."""
         return self._submit(write)
 
     def close_connection(self) -> None:
@@ -178,9 +263,9 @@ class GroupCommit:
 
     def on_thread(self, func):
         """Run ``func`` on the commit thread, between two transactions, and return its result."""
-        return self._submit(func)
+        return self._submit(func).result()
 
-    def _submit(self, item):
+    def _submit(self, item) -> Future:
         future: Future = Future()
         with self._cond:
             self._waiting.append((item, future))
@@ -188,7 +273,7 @@ class GroupCommit:
                 self._thread = threading.Thread(target=self._run, name="table-group-commit", daemon=True)
                 self._thread.start()
             self._cond.notify()
-        return future.result()
+        return future
 
     def _run(self) -> None:
         most = max(1, int(setting("TABLE_GROUP_COMMIT_MAX", 64)))
