@@ -25,6 +25,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.urls import reverse
@@ -466,6 +467,19 @@ def _forwarded_move(table_id: int, user_id: int, action: dict, language: str | N
 fanout.forward_handler = serve_forwarded_move
 
 
+def _past_session_wrapper(send):
+    """The send under Channels' session middleware's: it only ever acts on an HTTP response's start.
+
+    For a socket's messages it only asked the session whether it was modified
+    or empty, a lazy object's lookups for every frame sent; the frames of
+    every change go through here once per socket.
+    """
+    wrapper = getattr(send, "__self__", None)
+    if isinstance(wrapper, InstanceSessionWrapper) and wrapper.save_message_types == ["http.response.start"]:
+        return wrapper.real_send
+    return send
+
+
 class _Failed:
     """Put in a socket's inbox by a source whose receive raised: the consumer raises it in turn."""
 
@@ -518,7 +532,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.channel_name = await self.channel_layer.new_channel()
                 self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
                 pumps.append(loop.create_task(_pump(self.channel_receive, inbox)))
-            self.base_send = send
+            self.base_send = _past_session_wrapper(send)
             dispatch = self.dispatch
             while True:
                 message = await inbox.get()
