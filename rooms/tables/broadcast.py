@@ -207,6 +207,7 @@ class _Change:
             "seats": [_seat_public(ctx, s) for s in ctx.seats],
         }
         # The hand's keys before and after the viewer's own ``view`` and ``hint``.
+        self.views: dict | None = None  # by viewer, when built together (``views_for``)
         self.actors: list[int] = []
         self.hand_head: dict | None = None
         self.seed_sha256: str | None = None
@@ -233,7 +234,16 @@ class _Change:
             self.last_seed = bytes(last.seed).hex()
 
     def view(self, ctx: TableContext, seat_index: int | None) -> dict:
+        views = self.views
+        if views is not None and seat_index in views:
+            return views[seat_index]
         return self.engine.view(ctx.hand.state, seat_index)
+
+    def views_for(self, ctx: TableContext, seat_indexes: list[int | None]) -> None:
+        """Build the views of all these viewers at once, if the engine can (``views``: a public part shared)."""
+        many = getattr(self.engine, "views", None)
+        if many is not None and ctx.hand is not None:
+            self.views = dict(zip(seat_indexes, many(ctx.hand.state, seat_indexes), strict=True))
 
     def hint(self, ctx: TableContext, seat_index: int | None) -> dict | None:
         return _hint(self.engine, ctx.hand, seat_index, self.actors)
@@ -406,7 +416,9 @@ def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
     """
     seq = ctx.table.seq
     extra = [frame_text({**notice, "seq": seq}) for notice in notices]
-    texts = _ChangeText(ctx, _Change(ctx))
+    change = _Change(ctx)
+    change.views_for(ctx, [*(seat.index for seat in ctx.seats), None])
+    texts = _ChangeText(ctx, change)
     seats = []
     for seat in ctx.seats:
         state = texts.state(seat.index, ctx.balances.get(seat.user_id))
