@@ -45,15 +45,13 @@ from rooms.tables.broadcast import change_message, engine_for, table_group
 from rooms.tables.core import (
     PLAY_FIELDS,
     UNSAVED_ACTIONS,
-    _actions_insert_sql,
-    _actions_params,
     _postgres,
     _sql,
     plan_next,
     record_action,
     setting,
 )
-from rooms.tables.models import Hand, Table
+from rooms.tables.models import Hand, HandAction, Table
 from rooms.tables.state_cache import KeptPlay, play_forget, play_keep, play_kept, state_known
 
 logger = logging.getLogger(__name__)
@@ -334,17 +332,10 @@ class GroupCommit:
                 seen.add(w.table_id)
             versions: dict[int, tuple[str, str]] = {}
             if good:
-                count = sum(len(w.actions) for w in good)
-                sql = _sql(f"group_write:{len(good)}:{count}", lambda: _write_sql(len(good), count))
-                params = []
-                for w in good:
-                    hand = w.hand
-                    params += [w.table_id, hand.pk]
-                    params += [
-                        Hand._meta.get_field(f).get_db_prep_save(getattr(hand, f), db) for f in PLAY_FIELDS
-                    ]
-                params += _actions_params([a for w in good for a in w.actions], db)
-                for hand_id, xmin, ctid in statements.run(sql, params, statements.fetch_all, db=db):
+                sql = _sql("group_write", _write_sql)
+                for hand_id, xmin, ctid in statements.run(
+                    sql, _write_params(good, db), statements.fetch_all, db=db
+                ):
                     versions[hand_id] = (xmin, ctid)
         written = {id(w) for w in good}
         return [versions.get(w.hand.pk) if id(w) in written else None for w in writes]
@@ -369,24 +360,53 @@ def _lock_sql() -> str:
     )
 
 
-def _write_sql(moves: int, actions: int) -> str:
+# The log entries' columns, in the order of ``record_action``'s entries.
+_ACTION_COLUMNS = ("hand", "n", "seat", "action", "auto", "created_at")
+
+
+def _write_sql() -> str:
+    """One statement for any number of moves: each column's values come as one array.
+
+    One text for every batch size, so psycopg parses it once and PostgreSQL
+    plans it once (prepared after ``DB_PREPARE_THRESHOLD`` runs); a text per
+    batch size (``VALUES`` rows) was parsed and planned anew for most batches.
+    """
     qn = connection.ops.quote_name
-    meta = Hand._meta
-    fields = [meta.get_field(name) for name in PLAY_FIELDS]
-    first = ", ".join(["%s::bigint", "%s::bigint", *(f"%s::{f.db_type(connection)}" for f in fields)])
-    rest = ", ".join(["%s"] * (2 + len(fields)))
-    rows = ", ".join([f"({first})", *[f"({rest})"] * (moves - 1)])
-    names = ", ".join(["tid", "hid", *(f"f{i}" for i in range(len(fields)))])
+
+    def arrays(model, names):
+        fields = [model._meta.get_field(name) for name in names]
+        return ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields), fields
+
+    play, fields = arrays(Hand, PLAY_FIELDS)
+    logged, log_fields = arrays(HandAction, _ACTION_COLUMNS)
+    names = ", ".join(f"f{i}" for i in range(len(fields)))
     columns = ", ".join(f"{qn(f.column)} = v.f{i}" for i, f in enumerate(fields))
     table = qn(Table._meta.db_table)
-    logged = f", logged AS ({_actions_insert_sql(actions)})" if actions else ""
     return (
-        f"WITH v ({names}) AS (VALUES {rows}), "
-        f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid)"
-        f"{logged} "
-        f"UPDATE {qn(meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
+        f"WITH v AS (SELECT * FROM unnest(%s::bigint[], %s::bigint[], {play}) AS v (tid, hid, {names})), "
+        f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid), "
+        f"logged AS (INSERT INTO {qn(HandAction._meta.db_table)} "
+        f"({', '.join(qn(f.column) for f in log_fields)}) SELECT * FROM unnest({logged})) "
+        f"UPDATE {qn(Hand._meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
         f"RETURNING h.{qn('id')}, h.xmin::text, h.ctid::text"
     )
+
+
+def _write_params(writes: list[_Write], db) -> list[list]:
+    """The arrays of ``_write_sql``: the tables, the hands, each play field, then each log column."""
+    meta = Hand._meta
+    params: list[list] = [[w.table_id for w in writes], [w.hand.pk for w in writes]]
+    for name in PLAY_FIELDS:
+        field = meta.get_field(name)
+        params.append([field.get_db_prep_save(getattr(w.hand, name), db) for w in writes])
+    entries = [entry for w in writes for entry in w.actions]
+    action_field = HandAction._meta.get_field("action")
+    for i, _name in enumerate(_ACTION_COLUMNS):
+        if i == 3:
+            params.append([action_field.get_db_prep_save(entry[i], db) for entry in entries])
+        else:
+            params.append([entry[i] for entry in entries])
+    return params
 
 
 _group_commit: GroupCommit | None = None
