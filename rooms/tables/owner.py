@@ -114,7 +114,7 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
 
 
 # The kept move of each table that an event loop is committing (``table_act_kept_here``).
-_in_flight: dict[int, asyncio.Future] = {}
+_in_flight: dict[int, asyncio.Task] = {}
 
 
 async def table_act_kept_here(*, table_id: int, user, action: dict) -> int | None:
@@ -126,40 +126,52 @@ async def table_act_kept_here(*, table_id: int, user, action: dict) -> int | Non
     then publishes the frames itself. The hop to the table's thread and back
     (``TableSyncToAsync``) cost more of the process's one core than the move.
     The loop makes one kept move of a table at a time: a second one waits for
-    the first to commit and is then judged on the play that one left.
+    the first to commit and is then judged on the play that one left. The
+    commit and its frames run as a task of their own, so a socket that goes
+    away meanwhile (its task cancelled) leaves no committed move unsent.
     """
     loop = asyncio.get_running_loop()
     while (busy := _in_flight.get(table_id)) is not None and busy.get_loop() is loop and not busy.done():
-        await asyncio.wait((busy,))  # never cancels the other move's future
-    done = loop.create_future()
-    _in_flight[table_id] = done
-    try:
-        move = _kept_move(table_id, user, action)
-        if move is None:
-            return None
-        try:
-            version = await asyncio.wrap_future(group_commit().submit(move.write))
-        except BaseException:
-            play_forget(table_id)
-            raise
-        if not _kept_done(move, version):
-            return None
-        await broadcast.send_messages_here([(table_group(table_id), move.message)])
-        from rooms.tables.timers import timer_enqueue, timer_wanted
+        await asyncio.wait((busy,))  # never cancels the other move
+    move = _kept_move(table_id, user, action)
+    if move is None:
+        return None
+    task = loop.create_task(_commit_here(move))
+    _in_flight[table_id] = task
+    task.add_done_callback(functools.partial(_committed_here, table_id))
+    return await asyncio.shield(task)
 
-        hand = move.write.hand
-        if timer_wanted(hand.deadline, move.now):  # a near deadline goes to the workers: not on the loop
-            loop.run_in_executor(
-                None,
-                functools.partial(
-                    timer_enqueue, hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline
-                ),
-            )
-        return move.table.seq
-    finally:
-        if _in_flight.get(table_id) is done:
-            del _in_flight[table_id]
-        done.set_result(None)
+
+async def _commit_here(move: _KeptMove) -> int | None:
+    table_id = move.write.table_id
+    try:
+        version = await asyncio.wrap_future(group_commit().submit(move.write))
+    except BaseException:
+        play_forget(table_id)
+        raise
+    if not _kept_done(move, version):
+        return None
+    await broadcast.send_messages_here([(table_group(table_id), move.message)])
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    hand = move.write.hand
+    if timer_wanted(hand.deadline, move.now):  # a near deadline goes to the workers: not on the loop
+        asyncio.get_running_loop().run_in_executor(
+            None,
+            functools.partial(
+                timer_enqueue, hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline
+            ),
+        )
+    return move.table.seq
+
+
+def _committed_here(table_id: int, task: asyncio.Task) -> None:
+    if _in_flight.get(table_id) is task:
+        del _in_flight[table_id]
+    if not task.cancelled():
+        # Marked as retrieved: a caller still waiting gets it through the shield; one that went
+        # away has nobody to tell (the move's play is forgotten, the next move reads it again).
+        task.exception()
 
 
 class _KeptMove(NamedTuple):

@@ -331,3 +331,45 @@ def test_a_move_the_kept_play_cannot_judge_leaves_the_loop_for_the_locking_path(
 
 async def _no_send(messages):
     return None
+
+
+def test_a_kept_move_whose_socket_goes_away_while_it_commits_is_still_committed_and_sent(
+    human_table, monkeypatch
+):
+    _pass(human_table, 1)
+    sent = []
+
+    async def send_here(messages):
+        sent.extend(per_group(messages))
+
+    monkeypatch.setattr(broadcast, "send_messages_here", send_here)
+    commit = owner.group_commit()
+    held, release = threading.Event(), threading.Event()
+    real_write = commit._write
+
+    def held_write(writes):
+        held.set()
+        assert release.wait(10)
+        return real_write(writes)
+
+    commit._write = held_write
+    hand, engine, seat = _actor(human_table)
+    before = Table.objects.get(pk=human_table.pk).seq
+
+    async def go_away():
+        move = asyncio.ensure_future(
+            _act_here(human_table, seat, engine.legal_actions(hand.state, seat.index)[-1])
+        )
+        while not held.is_set():
+            await asyncio.sleep(0.01)
+        move.cancel()  # the socket closed while its move waits for the commit
+        with pytest.raises(asyncio.CancelledError):
+            await move
+        (task,) = owner._in_flight.values()
+        release.set()
+        return await task
+
+    assert asyncio.run(go_away()) == before + 1
+    assert Table.objects.get(pk=human_table.pk).seq == before + 1
+    assert {group: message["events"][0] for group, message in sent} == _fresh_states(human_table)
+    assert owner._in_flight == {}
