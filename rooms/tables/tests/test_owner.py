@@ -373,3 +373,36 @@ def test_a_kept_move_whose_socket_goes_away_while_it_commits_is_still_committed_
     assert Table.objects.get(pk=human_table.pk).seq == before + 1
     assert {group: message["events"][0] for group, message in sent} == _fresh_states(human_table)
     assert owner._in_flight == {}
+
+
+async def test_a_socket_s_second_move_is_made_on_the_kept_play_without_the_table_s_thread(
+    human_table, monkeypatch
+):
+    from channels.db import database_sync_to_async
+
+    from rooms.tables.tests.test_consumers import latest_state, open_socket
+
+    seats = await database_sync_to_async(
+        lambda: list(human_table.seats.select_related("user").order_by("index"))
+    )()
+    sockets = {seat.index: await open_socket(human_table.pk, seat.user) for seat in seats}
+    locking = []
+    real_table_act = services.table_act
+    monkeypatch.setattr(
+        services, "table_act", lambda **kwargs: locking.append(kwargs["table_id"]) or real_table_act(**kwargs)
+    )
+    try:
+        latest = {index: await latest_state(socket) for index, socket in sockets.items()}
+        for n in (1, 2):
+            (actor,) = latest[0]["hand"]["actors"]
+            before = latest[0]["seq"]
+            choice = latest[actor]["hand"]["view"]["choices"][-1]
+            await sockets[actor].send_json_to({"type": "act", "seq": n, "action": choice})
+            latest = {index: await latest_state(socket) for index, socket in sockets.items()}
+            assert {state["seq"] for state in latest.values()} == {before + 1}  # every seat saw the move
+            assert actor not in latest[actor]["hand"]["actors"]
+        assert locking == [human_table.pk]  # the first move took the locking path in the table's lane
+        assert owner.group_commit().moves == 1  # the second was made on the kept play, on the loop
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
