@@ -1075,8 +1075,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # seq is below the last one), and sent after a newer one it broke the seq order.
             return
         self.seq = seq
+        send = self.base_send  # what ``self.send(text_data=...)`` comes to, without its two calls per frame
         for text in texts:
-            await self.send(text_data=text)
+            await send({"type": "websocket.send", "text": text})
 
     async def _refollow_seat(self) -> None:
         """A broadcast shows this user's seat changed: follow it, or tell the player it could not be followed.
