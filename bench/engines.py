@@ -33,8 +33,8 @@ import importlib
 import io
 import json
 import pstats
-import statistics
 import random
+import statistics
 import subprocess
 import sys
 import time
