@@ -22,7 +22,9 @@ in a fresh Python process (neither side runs on a heap or CPU caches the
 other left, and the two sides meet the same minutes of a shared host; the
 side that goes first swaps each round). It reports the medians of the wall
 rate and of the CPU-time rate (``time.process_time``, which other work on
-the host moves less) and the median of the per-round wall ratios.
+the host moves less) and the median of the per-round wall ratios. A third
+side, RLCard listing legal moves alone, is timed in the same rounds and
+reported beside the headline (see ``rlcard_playout``).
 """
 
 from __future__ import annotations
