@@ -19,8 +19,8 @@ playout (top functions by cumulative time).
 The 斗地主 comparison is alternated: ``--rounds`` rounds (default 5), each
 timing our playouts and RLCard's for ``--seconds`` apiece, every measurement
 in a fresh Python process (neither side runs on a heap or CPU caches the
-other left, and the two sides meet the same minutes of a shared host; the
-side that goes first swaps each round). It reports the medians of the wall
+other left, and the sides meet the same minutes of a shared host; their
+order turns by one side each round). It reports the medians of the wall
 rate and of the CPU-time rate (``time.process_time``, which other work on
 the host moves less) and the median of the per-round wall ratios. A third
 side, RLCard listing legal moves alone, is timed in the same rounds and
