@@ -896,10 +896,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         kept play (rooms/tables/owner.py): the move costs it no read and joins
         its group commit, where made here it would take the locking path and
         make that process's next move take it too. Its frames come back as
-        every change's do; a refusal comes as its answer. No answer in time:
-        the player is told to try again (the move may or may not have been made
-        there), and this process stops choosing that one for the table until
-        it hears from it again.
+        every change's do; a refusal comes as its answer. A keeper known gone
+        (its liveness lapsed, it said it stops) is never chosen, and a move
+        nobody received (no process listens on its channel: it died) is made
+        here at once. No answer in time: the player is told to try again (the
+        move may or may not have been made there), and this process stops
+        choosing that one for the table until it hears from it again.
         """
         hub = self.fanout
         keeper = hub.keeper(self.table_id) if hub is not None else None
@@ -907,6 +909,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return False
         request = {"table": self.table_id, "user": self.user.pk, "action": action, "language": self.language}
         answer = await hub.forward(keeper, request, getattr(settings, "TABLE_FORWARD_WAIT", FORWARD_WAIT))
+        if answer is fanout.UNHEARD:
+            return False  # nobody received it, so nobody made it: made here
         error = None if answer is None else answer.get("error", ())
         if error is None:
             hub.keeper_gone(self.table_id, keeper)
