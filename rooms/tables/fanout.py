@@ -31,6 +31,12 @@ does), and a socket that joins a table waits until its subscription is
 confirmed before it reads its first state. A socket whose inbox holds
 ``INBOX_SIZE`` messages (its client stopped reading) loses the next ones, as
 a full channel-layer channel did; its client resyncs on the gap.
+
+The same connections carry the moves forwarded to the process that keeps a
+table's play (``TableFanout.keeper``) and that process's liveness: a key it
+keeps alive in Redis (``_beat``), a word on the going channel when its loop
+ends, and Redis's count of who received each forward; docs/architecture.md
+(step 3) tells how a keeper that is gone costs no move.
 """
 
 from __future__ import annotations
