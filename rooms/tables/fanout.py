@@ -75,6 +75,7 @@ NO_ORIGIN = bytes(ORIGIN_SIZE)
 KEEPER_BEAT = 1.0
 KEEPER_ALIVE = 3.0
 GOING_WAIT = 1.0  # seconds a process that is going spends telling the others so
+WITHDRAWN_KEPT = 1024  # forwarded moves given up by their askers, remembered by the keeper (oldest forgotten)
 # ``TableFanout.forward``: nobody received the move (the keeper's subscription is gone), so it was not made.
 UNHEARD = object()
 
@@ -83,7 +84,8 @@ UNHEARD = object()
 FANOUT_TYPES = frozenset({"table.frames", "round.change"})
 
 # The table runtime's handler of a move another process forwards here (``TableFanout.forward``):
-# an async callable taking the request and returning the answer's fields.
+# an async callable taking the request and a callable that says whether its asker has given it
+# up meanwhile (then it must not be made), and returning the answer's fields.
 forward_handler = None
 
 _publishers: dict[str, object] = {}
@@ -289,6 +291,8 @@ class TableFanout:
         self.alive = alive
         self.lapsed: set[bytes] = set()
         self.beater: asyncio.Task | None = None
+        # (asker, request) of the forwarded moves whose askers gave up on them (``_serve``).
+        self.withdrawn: collections.OrderedDict[tuple[bytes, int], None] = collections.OrderedDict()
 
     # --- subscription -----------------------------------------------------------
 
@@ -681,11 +685,16 @@ class TableFanout:
                 self._gone(keeper)
                 return UNHEARD
             # None: the connection ended before Redis said; the move may have reached the keeper.
-            return await asyncio.wait_for(answer, max(0.0, deadline - self.loop.time()))
+            given = await asyncio.wait_for(answer, max(0.0, deadline - self.loop.time()))
         except TimeoutError:
-            return None
+            given = None
         finally:
             self.answers.pop(ident, None)
+        if given is None:
+            # The player is told to try again: a keeper that was only stalled must not make it
+            # when it wakes (its retry may be made meanwhile); one already making it does.
+            self._direct(keeper, {"type": "withdraw", "id": ident, "from": self.origin})
+        return given
 
     def _answer_or_serve(self, message: dict) -> None:
         if message.get("type") == "answer":
@@ -694,6 +703,10 @@ class TableFanout:
                 waiting[0].set_result(message)
         elif message.get("type") == "forward" and forward_handler is not None:
             self.loop.create_task(self._serve(message), name="table-forwarded-move")
+        elif message.get("type") == "withdraw":
+            self.withdrawn[(message.get("from"), message.get("id"))] = None
+            while len(self.withdrawn) > WITHDRAWN_KEPT:
+                self.withdrawn.popitem(last=False)
 
     def _gone(self, origin: bytes) -> None:
         """``origin`` stopped (it said so, or nobody listens on its channel): choose it for no table from now on."""
@@ -783,11 +796,17 @@ class TableFanout:
         await asyncio.gather(*tasks, return_exceptions=True)  # the reader says it is going as it ends
 
     async def _serve(self, message: dict) -> None:
+        """Make a forwarded move, unless its asker withdraws it before it is made; answer the asker."""
+        asked = (message.get("from"), message.get("id"))
+        withdrawn = self.withdrawn
         try:
-            answer = await forward_handler(message)
+            # Read from the table's thread: a dict lookup, safe while the loop adds to it.
+            answer = await forward_handler(message, lambda: asked in withdrawn)
         except Exception:  # noqa: BLE001 - the asking process tells its player to try again
             logger.exception("a forwarded move of table %s failed", message.get("table"))
             answer = {"error": None}
+        finally:
+            withdrawn.pop(asked, None)
         self._direct(message["from"], {"type": "answer", "id": message["id"], **answer})
 
     async def _publisher(self) -> None:

@@ -62,7 +62,7 @@ async def _stop(*hubs: fanout.TableFanout) -> None:
 async def test_processes_that_show_a_table_agree_on_its_keeper_and_forward_there(monkeypatch):
     served = []
 
-    async def handler(request):
+    async def handler(request, withdrawn):
         served.append(request)
         return {"seq": 41}
 
@@ -165,6 +165,29 @@ async def test_a_forward_received_but_not_answered_gives_none_in_time(monkeypatc
         answer = await here.forward(there.origin, {"table": 8, "user": 1, "action": {"type": "pass"}}, 0.3)
         assert answer is None  # it may have been made there: the player gets unavailable
         assert here.answers == {}
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_move_its_asker_gave_up_on_is_withdrawn_from_a_keeper_that_was_only_slow(monkeypatch):
+    seen = []
+
+    async def handler(request, withdrawn):
+        await asyncio.sleep(0.5)  # a stalled keeper: it gets to the move after the asker gave up
+        seen.append(withdrawn())
+        return {"seq": 41}
+
+    monkeypatch.setattr(fanout, "forward_handler", handler)
+    here, there = _hubs()
+    try:
+        await _joined(here, 8)
+        await _joined(there, 8)
+        await _connected(here, there)
+        answer = await here.forward(there.origin, {"table": 8, "user": 1, "action": {"type": "pass"}}, 0.2)
+        assert answer is None  # the player is told to try again ...
+        await _until(lambda: seen, 2)
+        assert seen == [True]  # ... and the keeper, told so, does not make it
+        await _until(lambda: not there.withdrawn, 1)  # nothing left to remember once it is served
     finally:
         await _stop(here, there)
 
@@ -278,6 +301,19 @@ async def test_the_keeper_makes_a_forwarded_move_on_its_kept_play(human_table):
     assert answer == {"seq": await sync_to_async(lambda: Table.objects.get(pk=human_table.pk).seq)()}
     assert owner.group_commit().moves == 1  # made on the kept play
     assert await sync_to_async(lambda: open_hand(human_table).action_count)() == 2
+
+
+async def test_a_withdrawn_forwarded_move_is_not_made(human_table):
+    hand, engine, seat = await sync_to_async(_actor)(human_table)
+    count = await sync_to_async(HandAction.objects.count)()
+    request = {
+        "table": human_table.pk,
+        "user": seat.user.pk,
+        "action": engine.legal_actions(hand.state, seat.index)[-1],
+        "language": "en",
+    }
+    assert await consumers.serve_forwarded_move(request, lambda: True) == {"error": None}
+    assert await sync_to_async(HandAction.objects.count)() == count
 
 
 @pytest.mark.parametrize(("language", "text"), [("en", "It is not your turn."), ("zh-hans", "还没轮到你。")])

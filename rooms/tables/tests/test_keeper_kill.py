@@ -10,6 +10,12 @@ move is made within a short bound, with no ``unavailable`` error, and the
 table's ``seq`` moves on once per move. Before the keepers' liveness, the first
 move of each table kept by the dead process waited ``TABLE_FORWARD_WAIT`` (5 s)
 and got ``unavailable``.
+
+Then the same with SIGSTOP (a machine lost without a word, or a process
+stalled): one move waits until the stopped process's liveness key lapses and
+gets ``unavailable``, every later one is made at once on the other process;
+woken with SIGCONT, the stopped process reads the moves sent to it and makes
+none of them (their askers withdrew them).
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ import asyncio
 import hashlib
 import itertools
 import json
+import os
+import signal
 import time
 
 import pytest
@@ -93,6 +101,7 @@ class Socket:
         from websockets.asyncio.client import connect
 
         self.port = port or self.port
+        self.seq = 0
         self.ws = await connect(
             f"ws://127.0.0.1:{self.port}/ws/tables/{self.table_id}/",
             origin=f"http://127.0.0.1:{self.port}",
@@ -120,6 +129,12 @@ class Socket:
             self.reader.cancel()
         if self.ws is not None:
             await self.ws.close()
+
+    def drop(self) -> None:
+        """Give the socket up without a close handshake (its server does not answer)."""
+        if self.reader is not None:
+            self.reader.cancel()
+        self.ws.transport.abort()
 
 
 def _tables(tier, make_player) -> list[tuple[int, list]]:
@@ -155,52 +170,97 @@ async def _wait(condition, seconds: float, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
-async def _move(table_id: int, sockets: dict[int, Socket]) -> float:
-    """The table's actor makes a move (a pass while bidding: the hand goes on); how long until its frame came."""
+async def _move(table_id: int, sockets: dict[int, Socket], *, retry: bool = False) -> tuple[float, int]:
+    """The table's actor makes a move (a pass while bidding: the hand goes on), once.
+
+    Returns how long until its frame came, and how many ``unavailable`` errors
+    it got first (``retry``: the client sends the move again on each, as the
+    browser's player would; else an error fails the test).
+    """
     hand, engine, seat = await sync_to_async(_actor)(Table(pk=table_id))
     socket = sockets[seat.user.pk]
     before = await sync_to_async(lambda: Table.objects.get(pk=table_id).seq)()
-    socket.changed.clear()
-    start = time.monotonic()
     action = engine.legal_actions(hand.state, seat.index)[-1]
-    await socket.ws.send(json.dumps({"type": "act", "seq": next(_acts), "action": action}))
-    while socket.seq <= before and not socket.errors:
+    start = time.monotonic()
+    unavailable = 0
+    while True:
+        socket.errors.clear()
         socket.changed.clear()
-        await asyncio.wait_for(socket.changed.wait(), 10)
+        await socket.ws.send(json.dumps({"type": "act", "seq": next(_acts), "action": action}))
+        while socket.seq <= before and not socket.errors:
+            socket.changed.clear()
+            await asyncio.wait_for(socket.changed.wait(), 15)
+        if socket.seq > before:
+            break
+        assert retry and [e["code"] for e in socket.errors] == ["unavailable"], socket.errors
+        unavailable += 1
     took = time.monotonic() - start
-    assert not socket.errors, socket.errors
     assert await sync_to_async(lambda: Table.objects.get(pk=table_id).seq)() == before + 1  # made once
-    return took
+    return took, unavailable
 
 
-async def test_the_players_of_a_killed_keeper_s_tables_play_on_at_once(servers, ddz_tier, make_player):
-    tables = await sync_to_async(_tables)(ddz_tier, make_player)
+async def _two_servers(servers, tables, client: redis.Redis, prefix: str) -> tuple[dict, dict]:
+    """Start both servers and seat every table's players over both; return the sockets and the origins.
+
+    Sockets: table -> user -> Socket. Origins: port -> the origin of the
+    process serving it, learnt from the liveness key its fan-out sets when
+    its first socket arrives.
+    """
+    sockets: dict[int, dict[int, Socket]] = {}
+    origins: dict[int, bytes] = {}
+    for server in servers:
+        await sync_to_async(server.start)()
+    for index, server in enumerate(servers):
+        for table_id, users in tables:
+            for user in users[index::2]:  # seats 0 and 2 on the first process, seat 1 on the second
+                cookie = await sync_to_async(session_cookie)(user)
+                socket = Socket(table_id, cookie, server.port)
+                await socket.open()
+                sockets.setdefault(table_id, {})[user.pk] = socket
+        await _wait(lambda n=index: len(_alive_origins(client, prefix)) == n + 1, 10, "no liveness key")
+        (origins[server.port],) = _alive_origins(client, prefix) - set(origins.values())
+    for table_id, _users in tables:  # moves forwarded to each table's keeper
+        for _ in range(2):
+            await _move(table_id, sockets[table_id])
+    return sockets, origins
+
+
+def _kept(origins: dict[int, bytes], tables) -> dict[int, list[int]]:
+    """Port -> the tables whose play its process keeps."""
+    return {
+        port: [t for t, _u in tables if _keeper(list(origins.values()), t) == origin]
+        for port, origin in origins.items()
+    }
+
+
+@pytest.fixture
+def redis_client():
     _address, prefix = fanout.layer_redis(get_channel_layer())
     client = redis.Redis.from_url(settings.REDIS_URL)
     for key in client.keys(f"{prefix}alive:*"):
         client.delete(key)
+    yield client, prefix
+    for key in client.keys(f"{prefix}alive:*"):
+        client.delete(key)
+    client.close()
+
+
+async def _close_all(sockets: dict[int, dict[int, Socket]]) -> None:
+    for table_sockets in sockets.values():
+        for socket in table_sockets.values():
+            await socket.close()
+    await sync_to_async(lambda: connection.close())()
+
+
+async def test_the_players_of_a_killed_keeper_s_tables_play_on_at_once(
+    servers, redis_client, ddz_tier, make_player
+):
+    client, prefix = redis_client
+    tables = await sync_to_async(_tables)(ddz_tier, make_player)
     sockets: dict[int, dict[int, Socket]] = {}
-    origins: dict[int, bytes] = {}  # port -> the origin of the process serving it
     try:
-        for server in servers:
-            await sync_to_async(server.start)()
-        # Each process's fan-out starts with its first socket: learn whose origin is whose.
-        for index, server in enumerate(servers):
-            for table_id, users in tables:
-                for user in users[index::2]:  # seats 0 and 2 on the first process, seat 1 on the second
-                    cookie = await sync_to_async(session_cookie)(user)
-                    socket = Socket(table_id, cookie, server.port)
-                    await socket.open()
-                    sockets.setdefault(table_id, {})[user.pk] = socket
-            await _wait(lambda n=index: len(_alive_origins(client, prefix)) == n + 1, 10, "no liveness key")
-            (origins[server.port],) = _alive_origins(client, prefix) - set(origins.values())
-        for table_id, _users in tables:  # the processes hear each other's players arrive
-            for _ in range(2):
-                await _move(table_id, sockets[table_id])
-        kept = {
-            port: [t for t, _u in tables if _keeper(list(origins.values()), t) == origin]
-            for port, origin in origins.items()
-        }
+        sockets, origins = await _two_servers(servers, tables, client, prefix)
+        kept = _kept(origins, tables)
         doomed = max(servers, key=lambda server: len(kept[server.port]))
         survivor = next(server for server in servers if server is not doomed)
         assert kept[doomed.port], kept
@@ -210,21 +270,61 @@ async def test_the_players_of_a_killed_keeper_s_tables_play_on_at_once(servers, 
             for socket in table_sockets.values():
                 if socket.port == doomed.port:
                     await socket.close()
-                    socket.seq = 0
                     await socket.open(survivor.port)
         # Its key usually still lives here (3 s): the moves then learn it is gone from Redis's count
         # of who received them (its subscription went with its connection), not from the key's expiry.
         still_alive = client.exists(f"{prefix}alive:{origins[doomed.port].hex()}")
         times = {}
         for table_id, _users in tables:
-            times[table_id] = [await _move(table_id, sockets[table_id]) for _ in range(3)]
+            times[table_id] = [(await _move(table_id, sockets[table_id]))[0] for _ in range(3)]
         slowest = max(took for took_list in times.values() for took in took_list)
         assert slowest < BOUND, (times, kept, still_alive)
     finally:
-        for table_sockets in sockets.values():
+        await _close_all(sockets)
+
+
+async def test_a_stalled_keeper_is_passed_over_once_its_key_lapses_and_makes_no_move_late(
+    servers, redis_client, ddz_tier, make_player
+):
+    """SIGSTOP, as a machine lost without a word: its connections stay open, the moves sent to it wait."""
+    client, prefix = redis_client
+    for server in servers:
+        server.env["TABLE_FORWARD_WAIT"] = "30"  # only the lapse of its key can end the wait in time
+    tables = await sync_to_async(_tables)(ddz_tier, make_player)
+    sockets: dict[int, dict[int, Socket]] = {}
+    stopped = None
+    try:
+        sockets, origins = await _two_servers(servers, tables, client, prefix)
+        kept = _kept(origins, tables)
+        stalled = max(servers, key=lambda server: len(kept[server.port]))
+        survivor = next(server for server in servers if server is not stalled)
+        assert kept[stalled.port], kept
+
+        stopped = stalled.process.pid
+        os.kill(stopped, signal.SIGSTOP)
+        for table_sockets in sockets.values():  # its players' browsers give up on it and reconnect
             for socket in table_sockets.values():
-                await socket.close()
-        for key in client.keys(f"{prefix}alive:*"):
-            client.delete(key)
-        client.close()
-        await sync_to_async(lambda: connection.close())()
+                if socket.port == stalled.port:
+                    socket.drop()
+                    await socket.open(survivor.port)
+        results = {}
+        for table_id, _users in tables:
+            results[table_id] = [await _move(table_id, sockets[table_id], retry=True) for _ in range(3)]
+        # One move waited for the key to lapse (at most TABLE_KEEPER_ALIVE and a beat after the
+        # stop) and got unavailable; the player sent it again and it was made here, as every later one.
+        waits = [took for moves in results.values() for took, _u in moves]
+        unavailable = sum(u for moves in results.values() for _t, u in moves)
+        assert max(waits) < 3.0 + 1.0 + BOUND, results
+        assert unavailable <= len(kept[stalled.port]), results
+        seqs = {t: await sync_to_async(lambda t=t: Table.objects.get(pk=t).seq)() for t, _u in tables}
+
+        os.kill(stopped, signal.SIGCONT)  # it wakes with the moves it was sent still to read
+        stopped = None
+        await _wait(lambda: len(_alive_origins(client, prefix)) == 2, 10, "the woken process never beat")
+        await asyncio.sleep(1.0)
+        after = {t: await sync_to_async(lambda t=t: Table.objects.get(pk=t).seq)() for t, _u in tables}
+        assert after == seqs  # the moves its askers gave up on were withdrawn: none made late
+    finally:
+        if stopped is not None:
+            os.kill(stopped, signal.SIGCONT)
+        await _close_all(sockets)
