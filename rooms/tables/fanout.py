@@ -658,18 +658,24 @@ class TableFanout:
 
         The answer says what the call gave there (``seq``, or ``error``: code
         and text); the move's frames come as every change's do. None: no answer
-        in time, or the keeper's liveness lapsed meanwhile (that process may be
-        gone, or slow): the move may or may not have been made there.
+        in time (that process may be gone, or slow), or it said it is going
+        before it answered: the move may or may not have been made there.
         ``UNHEARD``: the move was not sent (the publisher's connection is being
-        made), or Redis says no process listens on the keeper's channel (it
-        died: Redis drops a subscription as its connection closes); either way
-        nobody can make it, and the keeper is dropped from every table here.
+        made, or msgpack cannot carry it), or Redis says no process listens on
+        the keeper's channel (it died: Redis drops a subscription as its
+        connection closes); either way nobody can make it, and in the last
+        case the keeper is dropped from every table here. A keeper whose key
+        lapses while its answer is awaited still has the whole ``wait``: one
+        only slow may yet answer.
         """
         self.requests += 1
         ident = self.requests
-        data = self.origin + msgpack.packb(
-            {"type": "forward", "id": ident, "from": self.origin, **request}, use_bin_type=True
-        )
+        try:
+            data = self.origin + msgpack.packb(
+                {"type": "forward", "id": ident, "from": self.origin, **request}, use_bin_type=True
+            )
+        except (OverflowError, TypeError, ValueError):  # an integer past 64 bits, say: JSON has no limit
+            return UNHEARD  # made here, where the rules refuse what makes no sense
         receivers = self._ask([b"PUBLISH", self.process_channel(keeper), data])
         if receivers is None:
             return UNHEARD
@@ -677,10 +683,7 @@ class TableFanout:
         self.answers[ident] = (answer, keeper)
         deadline = self.loop.time() + wait
         try:
-            try:
-                heard = await asyncio.wait_for(receivers, wait)
-            except TimeoutError:
-                return None
+            heard = await asyncio.wait_for(receivers, wait)
             if heard == 0:
                 self._gone(keeper)
                 return UNHEARD
@@ -709,16 +712,15 @@ class TableFanout:
                 self.withdrawn.popitem(last=False)
 
     def _gone(self, origin: bytes) -> None:
-        """``origin`` stopped (it said so, or nobody listens on its channel): choose it for no table from now on."""
+        """``origin`` stopped (it said so, or nobody listens on its channel): choose it for no table from now on.
+
+        Its moves in flight get None at once: it will answer none of them.
+        """
         if origin == self.origin:
             return
         for changers in self.changers.values():
             changers.discard(origin)
-        self._lapse(origin)
-
-    def _lapse(self, origin: bytes) -> None:
-        """Choose ``origin`` for no table until its liveness key is seen again; its moves in flight get None now."""
-        self.lapsed.add(origin)
+        self.lapsed.add(origin)  # until a beat finds its key (one that lives on after a false alarm)
         for answer, keeper in self.answers.values():
             if keeper == origin and not answer.done():
                 answer.set_result(None)
@@ -764,7 +766,7 @@ class TableFanout:
                 logger.info(
                     "table fan-out: process %s stopped beating; its tables move elsewhere", origin.hex()
                 )
-                self._lapse(origin)
+                self.lapsed.add(origin)
 
     async def _say_going(self) -> None:
         """Tell the other processes that this one stops, so none forwards it a move again (at most ``GOING_WAIT``)."""

@@ -155,6 +155,20 @@ async def test_a_forward_nobody_receives_is_not_made_and_its_keeper_is_dropped_a
         await _stop(here, there)
 
 
+async def test_a_move_msgpack_cannot_carry_is_made_here(monkeypatch):
+    """JSON's integers have no limit, msgpack's stop at 64 bits: such a move is not forwarded, nor a crash."""
+    here, there = _hubs()
+    try:
+        await _joined(here, 8)
+        await _joined(there, 8)
+        await _connected(here)
+        action = {"type": "play", "cards": [2**64]}
+        answer = await here.forward(there.origin, {"table": 8, "user": 1, "action": action}, 5)
+        assert answer is fanout.UNHEARD  # made here, where the rules refuse it
+    finally:
+        await _stop(here, there)
+
+
 async def test_a_forward_received_but_not_answered_gives_none_in_time(monkeypatch):
     monkeypatch.setattr(fanout, "forward_handler", None)  # the keeper hears it and never answers
     here, there = _hubs()
