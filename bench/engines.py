@@ -2,7 +2,7 @@
 
 Run from the project root:
 
-    .venv/bin/python bench/engines.py [--seconds N] [--profile]
+    .venv/bin/python bench/engines.py [--seconds N] [--rounds R] [--profile]
 
 For every game in ``games.REGISTRY`` it plays seeded random legal hands (the
 same loop as ``games.testing.random_playout``; for a banker-family game, whole
@@ -15,6 +15,16 @@ treys' ``Evaluator.evaluate`` against ``games.texas.rules.hand_rank`` on the
 same random 7-card sets. A peer that cannot be installed is reported as such;
 our own figures are still printed. ``--profile`` adds a cProfile of the 斗地主
 playout (top functions by cumulative time).
+
+The 斗地主 comparison is alternated: ``--rounds`` rounds (default 5), each
+timing our playouts and RLCard's for ``--seconds`` apiece, every measurement
+in a fresh Python process (neither side runs on a heap or CPU caches the
+other left, and the sides meet the same minutes of a shared host; their
+order turns by one side each round). It reports the medians of the wall
+rate and of the CPU-time rate (``time.process_time``, which other work on
+the host moves less) and the median of the per-round wall ratios. A third
+side, RLCard listing legal moves alone, is timed in the same rounds and
+reported beside the headline (see ``rlcard_playout``).
 """
 
 from __future__ import annotations
@@ -23,8 +33,10 @@ import argparse
 import cProfile
 import importlib
 import io
+import json
 import pstats
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -57,7 +69,14 @@ def timed(work: Callable[[int], object], seconds: float) -> tuple[int, float]:
     ``work(0)`` runs first, untimed, so one-off set-up (lookup tables built on
     first use, imports) is not charged to the rate.
     """
+    calls, elapsed, _cpu = timed_cpu(work, seconds)
+    return calls, elapsed
+
+
+def timed_cpu(work: Callable[[int], object], seconds: float) -> tuple[int, float, float]:
+    """``timed``, also returning the process's CPU time over the same calls."""
     work(0)
+    cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     calls = 0
@@ -66,7 +85,7 @@ def timed(work: Callable[[int], object], seconds: float) -> tuple[int, float]:
         calls += 1
         now = time.perf_counter()
         if now >= deadline:
-            return calls, now - start
+            return calls, now - start, time.process_time() - cpu_start
 
 
 def our_playout(slug: str) -> Callable[[int], object]:
@@ -119,14 +138,30 @@ def ensure_peers(packages: list[str]) -> str | None:
     return None
 
 
-def rlcard_playout() -> Callable[[int], object]:
-    """Return a function that plays one RLCard 斗地主 hand with random legal choices."""
+def rlcard_playout(lean: bool = False) -> Callable[[int], object]:
+    """Return a function that plays one RLCard 斗地主 hand with random legal choices.
+
+    RLCard's ``step`` returns the next seat's state: its legal moves and also its observation
+    (its own hand and the other two hands as sorted strings, a copy of the trace), about a
+    third of RLCard's time, which our loop has no counterpart of (it never asks for a
+    view). ``lean`` replaces the game's ``get_state`` with one that lists the legal moves
+    alone, the least RLCard needs to play a hand: reported beside the headline figure.
+    """
     import numpy as np
     from rlcard.games.doudizhu.game import DoudizhuGame
 
     game = DoudizhuGame()
     game.np_random = np.random.RandomState(SEED)
     choices = random.Random(SEED)
+    if lean:
+
+        def legal_moves_only(player_id: int) -> dict:
+            player = game.players[player_id]
+            if game.is_over():
+                return {"actions": []}
+            return {"actions": list(player.available_actions(game.round.greater_player, game.judger))}
+
+        game.get_state = legal_moves_only
 
     def play(_i: int) -> object:
         # The raw game returns each state with its legal moves under "actions".
@@ -136,6 +171,70 @@ def rlcard_playout() -> Callable[[int], object]:
         return game
 
     return play
+
+
+# The sides of the 斗地主 comparison, each timed in its own process (``--measure``).
+DOUDIZHU_SIDES = {
+    "ours": lambda: our_playout("doudizhu"),
+    "rlcard": lambda: rlcard_playout(),
+    "rlcard-lean": lambda: rlcard_playout(lean=True),
+}
+
+
+def measure(side: str, seconds: float) -> dict:
+    """Time one side of the 斗地主 comparison in this process; return its wall and CPU rates."""
+    if side.startswith("rlcard"):
+        error = ensure_peers(["numpy", "rlcard"])
+        if error:
+            return {"error": error}
+    calls, elapsed, cpu = timed_cpu(DOUDIZHU_SIDES[side](), seconds)
+    return {"hands": calls, "wall": calls / elapsed, "cpu": calls / cpu if cpu > 0 else None}
+
+
+def measure_apart(side: str, seconds: float) -> dict:
+    """Run ``measure(side, seconds)`` in a fresh Python process and return what it printed."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--measure", side, "--seconds", str(seconds)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        tail = done.stderr.strip().splitlines()
+        return {"error": tail[-1] if tail else f"exit {done.returncode}"}
+    return json.loads(lines[-1])
+
+
+def doudizhu_rounds(rounds: int, seconds: float) -> dict:
+    """Alternate the 斗地主 sides in fresh processes for ``rounds`` rounds; return their medians.
+
+    The order turns by one side each round, so no side always runs first or last.
+    """
+    sides = list(DOUDIZHU_SIDES)
+    runs: dict[str, list[dict]] = {side: [] for side in sides}
+    for i in range(rounds):
+        for side in sides[i % len(sides) :] + sides[: i % len(sides)]:
+            result = measure_apart(side, seconds)
+            if "error" in result:
+                return {"error": f"{side}: {result['error']}"}
+            runs[side].append(result)
+        print(
+            f"  斗地主 round {i + 1}: "
+            + ", ".join(
+                f"{side} {runs[side][-1]['wall']:,.0f}/s (CPU {runs[side][-1]['cpu']:,.0f})" for side in sides
+            ),
+            flush=True,
+        )
+    medians = {
+        side: {key: statistics.median(r[key] for r in runs[side]) for key in ("wall", "cpu")}
+        for side in sides
+    }
+    ratios = {
+        peer: statistics.median(o["wall"] / r["wall"] for o, r in zip(runs["ours"], runs[peer], strict=True))
+        for peer in sides[1:]
+    }
+    return {"medians": medians, "round_ratio": ratios}
 
 
 def seven_card_sets(count: int) -> list[list[str]]:
@@ -174,17 +273,27 @@ def profile_doudizhu(hands: int = 300, top: int = 10) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="alternated 斗地主 rounds against RLCard (default 5)"
+    )
     parser.add_argument("--profile", action="store_true", help="also cProfile the 斗地主 playout")
+    parser.add_argument("--measure", choices=sorted(DOUDIZHU_SIDES), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.measure:  # one side of the 斗地主 comparison, in a process of its own
+        print(json.dumps(measure(args.measure, args.seconds)))
+        return
 
     rows: list[tuple[str, float, str, float | None]] = []
     ours: dict[str, float] = {}
     for slug in REGISTRY:
+        if slug == "doudizhu":
+            continue  # timed below, alternated with RLCard in fresh processes
         calls, elapsed = timed(our_playout(slug), args.seconds)
         ours[slug] = calls / elapsed
         print(f"  {slug}: {calls} hands in {elapsed:.2f} s", flush=True)
 
     peer_error = ensure_peers(["numpy", "rlcard", "treys"])
+    doudizhu: dict | None = None
     if peer_error:
         print(f"peers unavailable ({peer_error}); reporting our own figures only")
 
@@ -194,11 +303,18 @@ def main() -> None:
         else:
             label = f"{info.name_zh} {slug} playouts ({SEATS.get(slug, info.min_seats)} seats)"
         if slug == "doudizhu":
-            try:
-                calls, elapsed = timed(rlcard_playout(), args.seconds)
-                rows.append((label, ours[slug], "RLCard DoudizhuGame", calls / elapsed))
-            except Exception as exc:  # any peer failure is reported, not fatal
-                rows.append((label, ours[slug], f"RLCard unavailable: {exc}", None))
+            rounds = doudizhu_rounds(args.rounds, args.seconds) if not peer_error else None
+            if rounds is None or "error" in rounds:
+                calls, elapsed = timed(our_playout(slug), args.seconds)
+                reason = peer_error or rounds["error"]
+                rows.append((label, calls / elapsed, f"RLCard unavailable: {reason}", None))
+            else:
+                doudizhu = rounds
+                med = rounds["medians"]
+                rows.append((label, med["ours"]["wall"], "RLCard DoudizhuGame", med["rlcard"]["wall"]))
+                rows.append(
+                    (label, med["ours"]["wall"], "RLCard, legal moves only", med["rlcard-lean"]["wall"])
+                )
         else:
             rows.append((label, ours[slug], "-", None))
 
@@ -221,6 +337,16 @@ def main() -> None:
         peer_rate = f"{theirs:>12,.0f}" if theirs else f"{'':>12}"
         ratio = f"{mine / theirs:>6.1f}x" if theirs else f"{'':>7}"
         print(f"{label:<42} {mine:>12,.0f}  {peer:<22} {peer_rate} {ratio}")
+    if doudizhu:
+        med, ratio = doudizhu["medians"], doudizhu["round_ratio"]
+        print(f"\n斗地主, medians of {args.rounds} alternated rounds, each side in a fresh process:")
+        for peer, name in (("rlcard", "RLCard DoudizhuGame"), ("rlcard-lean", "RLCard, legal moves only")):
+            print(
+                f"  against {name}: wall {med['ours']['wall']:,.0f} against {med[peer]['wall']:,.0f}/s"
+                f" ({med['ours']['wall'] / med[peer]['wall']:.1f}x, per-round median {ratio[peer]:.1f}x),"
+                f" CPU time {med['ours']['cpu']:,.0f} against {med[peer]['cpu']:,.0f}/s"
+                f" ({med['ours']['cpu'] / med[peer]['cpu']:.1f}x)"
+            )
     print("\ntargets (reported, not asserted): 斗地主 >= 10x RLCard, hold'em evaluation >= 4x treys")
 
     if args.profile:

@@ -266,6 +266,11 @@ TABLE_KEPT_PLAY = env_bool("TABLE_KEPT_PLAY", True)
 TABLE_GROUP_COMMIT_MAX = env_int("TABLE_GROUP_COMMIT_MAX", 64)
 # Seconds a socket waits for the process that keeps its table's play to answer a forwarded move.
 TABLE_FORWARD_WAIT = env_float("TABLE_FORWARD_WAIT", 5.0)
+# Each ASGI process's liveness key in Redis (rooms/tables/fanout.py): refreshed every
+# TABLE_KEEPER_BEAT seconds, it lives TABLE_KEEPER_ALIVE seconds; a process whose key has
+# lapsed keeps no table's play for the others (their moves are made where they arrive).
+TABLE_KEEPER_BEAT = env_float("TABLE_KEEPER_BEAT", 1.0)
+TABLE_KEEPER_ALIVE = env_float("TABLE_KEEPER_ALIVE", 3.0)
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 # How often an open table or round socket asks whether its session still signs its user in

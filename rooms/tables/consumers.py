@@ -18,6 +18,7 @@ import queue
 import threading
 import time
 import types
+from collections.abc import Callable
 from concurrent.futures import Executor, Future
 
 from channels.consumer import get_handler_name
@@ -433,13 +434,15 @@ def table_sync_to_async(table_id: int, func):
 FORWARD_WAIT = 5.0
 
 
-async def serve_forwarded_move(request: dict) -> dict:
+async def serve_forwarded_move(request: dict, withdrawn: Callable[[], bool] = lambda: False) -> dict:
     """Make a move another ASGI process forwarded here, in the table's lane, in its player's language.
 
     Returns the answer's fields: ``seq``, or ``error`` ([code, text] for a
-    refusal; None when the database failed, and the player is told to try
-    again). The player was signed in on that process's socket, which
-    checked the message as its own moves are checked.
+    refusal; None when the database failed, or the move was ``withdrawn``
+    (its asker gave up waiting, and its player was told to try again) before
+    the lane reached it: then it is not made). The player was signed in on
+    that process's socket, which checked the message as its own moves are
+    checked.
     """
     table_id = int(request["table"])
     try:
@@ -449,14 +452,18 @@ async def serve_forwarded_move(request: dict) -> dict:
         if seq is not None:
             return {"seq": seq}
         return await table_sync_to_async(table_id, _forwarded_move)(
-            table_id, int(request["user"]), request["action"], request.get("language")
+            table_id, int(request["user"]), request["action"], request.get("language"), withdrawn
         )
     except DATABASE_ERRORS:
         logger.warning("table %s: a forwarded move failed on the database", table_id, exc_info=True)
         return {"error": None}
 
 
-def _forwarded_move(table_id: int, user_id: int, action: dict, language: str | None) -> dict:
+def _forwarded_move(
+    table_id: int, user_id: int, action: dict, language: str | None, withdrawn: Callable[[], bool]
+) -> dict:
+    if withdrawn():
+        return {"error": None}
     with translation.override(language or settings.LANGUAGE_CODE):
         try:
             return {"seq": services.table_act(table_id=table_id, user=ActingUser(user_id), action=action)}
@@ -917,10 +924,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         kept play (rooms/tables/owner.py): the move costs it no read and joins
         its group commit, where made here it would take the locking path and
         make that process's next move take it too. Its frames come back as
-        every change's do; a refusal comes as its answer. No answer in time:
-        the player is told to try again (the move may or may not have been made
-        there), and this process stops choosing that one for the table until
-        it hears from it again.
+        every change's do; a refusal comes as its answer. A keeper known gone
+        (its liveness lapsed, it said it stops) is never chosen, and a move
+        nobody received (no process listens on its channel: it died) is made
+        here at once. No answer in time: the player is told to try again (the
+        move may or may not have been made there), and this process stops
+        choosing that one for the table until it hears from it again.
         """
         hub = self.fanout
         keeper = hub.keeper(self.table_id) if hub is not None else None
@@ -928,6 +937,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return False
         request = {"table": self.table_id, "user": self.user.pk, "action": action, "language": self.language}
         answer = await hub.forward(keeper, request, getattr(settings, "TABLE_FORWARD_WAIT", FORWARD_WAIT))
+        if answer is fanout.UNHEARD:
+            return False  # nobody received it, so nobody made it: made here
         error = None if answer is None else answer.get("error", ())
         if error is None:
             hub.keeper_gone(self.table_id, keeper)

@@ -31,11 +31,18 @@ does), and a socket that joins a table waits until its subscription is
 confirmed before it reads its first state. A socket whose inbox holds
 ``INBOX_SIZE`` messages (its client stopped reading) loses the next ones, as
 a full channel-layer channel did; its client resyncs on the gap.
+
+The same connections carry the moves forwarded to the process that keeps a
+table's play (``TableFanout.keeper``) and that process's liveness: a key it
+keeps alive in Redis (``_beat``), a word on the going channel when its loop
+ends, and Redis's count of who received each forward; docs/architecture.md
+(step 3) tells how a keeper that is gone costs no move.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import hashlib
 import logging
 import os
@@ -62,12 +69,23 @@ UNSENT_MAX = 1000  # publishes kept while the publisher's connection is being ma
 ORIGIN_SIZE = 16
 NO_ORIGIN = bytes(ORIGIN_SIZE)
 
+# Keepers' liveness (``TableFanout._beat``): every ``KEEPER_BEAT`` seconds each process sets its
+# key to live ``KEEPER_ALIVE`` seconds more (Redis counts the time, so no two clocks are compared)
+# and reads the keys of the processes it may forward to; one whose key is missing is not chosen.
+KEEPER_BEAT = 1.0
+KEEPER_ALIVE = 3.0
+GOING_WAIT = 1.0  # seconds a process that is going spends telling the others so
+WITHDRAWN_KEPT = 1024  # forwarded moves given up by their askers, remembered by the keeper (oldest forgotten)
+# ``TableFanout.forward``: nobody received the move (the keeper's subscription is gone), so it was not made.
+UNHEARD = object()
+
 # The message types carried over pub/sub (to the table's group otherwise): a seated table's
 # frames and a banker table's change.
 FANOUT_TYPES = frozenset({"table.frames", "round.change"})
 
 # The table runtime's handler of a move another process forwards here (``TableFanout.forward``):
-# an async callable taking the request and returning the answer's fields.
+# an async callable taking the request and a callable that says whether its asker has given it
+# up meanwhile (then it must not be made), and returning the answer's fields.
 forward_handler = None
 
 _publishers: dict[str, object] = {}
@@ -205,7 +223,14 @@ def fanout_for(layer) -> TableFanout | None:
     loop = asyncio.get_running_loop()
     fanout = _fanouts.get(id(loop))
     if fanout is None or fanout.loop is not loop or fanout.address != target[0]:
-        fanout = _fanouts[id(loop)] = TableFanout(*target, loop=loop)
+        from django.conf import settings
+
+        fanout = _fanouts[id(loop)] = TableFanout(
+            *target,
+            loop=loop,
+            beat=getattr(settings, "TABLE_KEEPER_BEAT", KEEPER_BEAT),
+            alive=getattr(settings, "TABLE_KEEPER_ALIVE", KEEPER_ALIVE),
+        )
     return fanout
 
 
@@ -220,7 +245,15 @@ class TableFanout:
     and a publish from the committing thread was a blocking round trip there.
     """
 
-    def __init__(self, address: str, prefix: str, *, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        address: str,
+        prefix: str,
+        *,
+        loop: asyncio.AbstractEventLoop,
+        beat: float = KEEPER_BEAT,
+        alive: float = KEEPER_ALIVE,
+    ) -> None:
         self.address = address
         self.prefix = prefix
         self.loop = loop
@@ -239,15 +272,27 @@ class TableFanout:
         self.unsent_count = 0  # how many commands ``unsent`` holds
         # PUBLISH commands written on the publisher's connection, and replies read from it (``_watch_publisher``).
         self.sent = self.answered = 0
+        # The replies owed on the publisher's connection, in order: runs of [count, None] nobody reads,
+        # and [1, future] for a command whose reply is wanted (``_ask``).
+        self.owed: collections.deque[list] = collections.deque()
+        self.publisher_since = 0.0  # the loop's time when the publisher's connection was made
         # Frames handed over by the table threads (``hand``), published together by ``_flush``.
         self.handed: list[list[tuple[int, dict, bytes]]] = []
         self.handed_lock = threading.Lock()
         self.flush_due = False  # a ``_flush`` is scheduled on the loop
         # Forwarded moves (``forward``): the ASGI processes heard changing each table shown here
-        # (``keeper`` picks one), and the answers awaited.
+        # (``keeper`` picks one), and the answers awaited, each with the process asked.
         self.changers: dict[int, set[bytes]] = {}
-        self.answers: dict[int, asyncio.Future] = {}
+        self.answers: dict[int, tuple[asyncio.Future, bytes]] = {}
         self.requests = 0
+        # The keepers' liveness (``_beat``): processes not chosen because their key was missing,
+        # or because they said they are going, or their channel had no listener.
+        self.beat = beat
+        self.alive = alive
+        self.lapsed: set[bytes] = set()
+        self.beater: asyncio.Task | None = None
+        # (asker, request) of the forwarded moves whose askers gave up on them (``_serve``).
+        self.withdrawn: collections.OrderedDict[tuple[bytes, int], None] = collections.OrderedDict()
 
     # --- subscription -----------------------------------------------------------
 
@@ -286,6 +331,8 @@ class TableFanout:
     def _subscribe(self, tables: list[int]) -> None:
         if self.reader is None or self.reader.done():
             self.reader = self.loop.create_task(self._read(), name="table-fanout")
+        if self.beater is None or self.beater.done():
+            self.beater = self.loop.create_task(self._beat(), name="table-fanout-beat")
         if self.subscriber is None:
             return  # the reader subscribes every table once it is connected
         tables = [t for t in tables if t in self.inboxes]
@@ -313,8 +360,11 @@ class TableFanout:
                 replies = _Replies()
                 self.watcher = self.loop.create_task(self._watch(writer), name="table-fanout-watch")
                 # This process's own channel keeps the subscription open while it shows no table.
-                # It also carries the moves other processes forward here, and the answers to ours.
-                writer.write(_command([b"SUBSCRIBE", self.process_channel(self.origin)]))
+                # It also carries the moves other processes forward here, and the answers to ours;
+                # the going channel, the other processes' word that they stop.
+                writer.write(
+                    _command([b"SUBSCRIBE", self.process_channel(self.origin), self.going_channel()])
+                )
                 self.subscriber = writer
                 self.unconfirmed.clear()
                 self._subscribe(list(self.inboxes))
@@ -332,7 +382,9 @@ class TableFanout:
                         except Exception:  # noqa: BLE001 - one bad message must not stop every table's frames
                             logger.exception("table fan-out could not handle a message %r", reply[:2])
             except asyncio.CancelledError:
+                # The loop is ending (the server stops): this process serves no more forwarded moves.
                 self._drop(writer)
+                await self._say_going()
                 raise
             except Exception:  # noqa: BLE001 - Redis went away: start again, then resync every socket
                 if not broken:
@@ -391,6 +443,8 @@ class TableFanout:
             if table_id is None:
                 if channel == self.process_channel(self.origin):
                     self._answer_or_serve(msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False))
+                elif channel == self.going_channel():
+                    self._gone(bytes(data[:ORIGIN_SIZE]))
                 return
             # Another process changed the table: a play this one kept is behind (owner.py),
             # and its next move here reads the table again instead of failing the check.
@@ -491,6 +545,7 @@ class TableFanout:
             try:
                 self.publisher.write(commands)
                 self.sent += count
+                self._owe(count, None)
                 return
             except Exception:  # noqa: BLE001 - broken: connect again below
                 logger.warning("the table fan-out's publisher broke; connecting again", exc_info=True)
@@ -500,8 +555,55 @@ class TableFanout:
             self.unsent_count += count
         else:  # Redis is away: a lost broadcast for the other processes, whose subscriptions resync
             logger.warning("table fan-out: Redis unreachable, dropped %d messages", count)
+        self._connect_publisher()
+
+    def _connect_publisher(self) -> None:
         if self.publisher_task is None or self.publisher_task.done():
             self.publisher_task = self.loop.create_task(self._publisher(), name="table-fanout-publisher")
+
+    def _ask(self, command: list[bytes]) -> asyncio.Future | None:
+        """Send one command on the publisher's connection; its reply comes in the future (None: lost with the connection).
+
+        None instead of a future when the connection is not up (it is being
+        made): the command is not kept for later, unlike a publish.
+        """
+        if self.publisher is None:
+            self._connect_publisher()
+            return None
+        reply = self.loop.create_future()
+        try:
+            self.publisher.write(_command(command))
+        except Exception:  # noqa: BLE001 - broken: the publisher's reader notices and connects again
+            logger.warning("the table fan-out's publisher broke", exc_info=True)
+            return None
+        self.sent += 1
+        self._owe(1, reply)
+        return reply
+
+    def _owe(self, count: int, reply: asyncio.Future | None) -> None:
+        owed = self.owed
+        if reply is None and owed and owed[-1][1] is None:
+            owed[-1][0] += count
+        else:
+            owed.append([count, reply])
+
+    def _replied(self, reply) -> None:
+        """The next reply on the publisher's connection: to its command's future, if one waits for it."""
+        if not self.owed:
+            return
+        head = self.owed[0]
+        head[0] -= 1
+        if head[0] <= 0:
+            self.owed.popleft()
+            if head[1] is not None and not head[1].done():
+                head[1].set_result(reply)
+
+    def _owed_lost(self) -> None:
+        """The publisher's connection ended: the replies still owed will never come."""
+        for _count, reply in self.owed:
+            if reply is not None and not reply.done():
+                reply.set_result(None)
+        self.owed.clear()
 
     # --- moves forwarded to the process that keeps the table's play -------------------------
 
@@ -510,16 +612,22 @@ class TableFanout:
 
         Among the ASGI processes heard changing the table (each socket's
         arrival is such a change, so every process with a player of the table
-        is there once it has one), the one whose origin hashes highest with the
-        table's id: every process that has heard the same ones picks the same,
-        and the tables spread evenly over the processes. That process's kept
-        play then takes every move of the table.
+        is there once it has one) and not known gone (``lapsed``), the one
+        whose origin hashes highest with the table's id: every process that
+        has heard the same ones picks the same, and the tables spread evenly
+        over the processes. That process's kept play then takes every move of
+        the table.
         """
         changers = self.changers.get(table_id)
         if not changers or len(changers) == 1 and self.origin in changers:
             return None
         key = table_id.to_bytes(8, "big", signed=True)
-        chosen = max(changers, key=lambda origin: hashlib.blake2b(origin + key, digest_size=8).digest())
+        lapsed = self.lapsed
+        chosen = max(
+            (origin for origin in changers if origin not in lapsed),
+            key=lambda origin: hashlib.blake2b(origin + key, digest_size=8).digest(),
+            default=self.origin,
+        )
         return None if chosen == self.origin else chosen
 
     def keeper_gone(self, table_id: int, origin: bytes) -> None:
@@ -532,58 +640,192 @@ class TableFanout:
         """The pub/sub channel of the process whose messages start with ``origin``."""
         return f"{self.prefix}process:{origin.hex()}".encode()
 
+    def going_channel(self) -> bytes:
+        """The pub/sub channel on which a process that stops says so (its origin)."""
+        return f"{self.prefix}going".encode()
+
+    def alive_key(self, origin: bytes) -> bytes:
+        """The key that lives while the process whose messages start with ``origin`` beats (``_beat``)."""
+        return f"{self.prefix}alive:{origin.hex()}".encode()
+
     def _direct(self, origin: bytes, message: dict) -> None:
         """Publish ``message`` to the one process whose origin is ``origin``."""
         data = self.origin + msgpack.packb(message, use_bin_type=True)
         self._send(_command([b"PUBLISH", self.process_channel(origin), data]), 1)
 
-    async def forward(self, keeper: bytes, request: dict, wait: float) -> dict | None:
-        """Have the process ``keeper`` make a move of one of its tables; its answer, or None after ``wait`` seconds.
+    async def forward(self, keeper: bytes, request: dict, wait: float) -> dict | None | object:
+        """Have the process ``keeper`` make a move of one of its tables; its answer, None, or ``UNHEARD``.
 
         The answer says what the call gave there (``seq``, or ``error``: code
         and text); the move's frames come as every change's do. None: no answer
-        in time (that process may be gone, or slow): the move may or may not
-        have been made there.
+        in time (that process may be gone, or slow), or it said it is going
+        before it answered: the move may or may not have been made there.
+        ``UNHEARD``: the move was not sent (the publisher's connection is being
+        made, or msgpack cannot carry it), or Redis says no process listens on
+        the keeper's channel (it died: Redis drops a subscription as its
+        connection closes); either way nobody can make it, and in the last
+        case the keeper is dropped from every table here. A keeper whose key
+        lapses while its answer is awaited still has the whole ``wait``: one
+        only slow may yet answer.
         """
         self.requests += 1
         ident = self.requests
-        answer = self.answers[ident] = self.loop.create_future()
-        self._direct(keeper, {"type": "forward", "id": ident, "from": self.origin, **request})
         try:
-            return await asyncio.wait_for(answer, wait)
+            data = self.origin + msgpack.packb(
+                {"type": "forward", "id": ident, "from": self.origin, **request}, use_bin_type=True
+            )
+        except (OverflowError, TypeError, ValueError):  # an integer past 64 bits, say: JSON has no limit
+            return UNHEARD  # made here, where the rules refuse what makes no sense
+        receivers = self._ask([b"PUBLISH", self.process_channel(keeper), data])
+        if receivers is None:
+            return UNHEARD
+        answer = self.loop.create_future()
+        self.answers[ident] = (answer, keeper)
+        deadline = self.loop.time() + wait
+        try:
+            heard = await asyncio.wait_for(receivers, wait)
+            if heard == 0:
+                self._gone(keeper)
+                return UNHEARD
+            # None: the connection ended before Redis said; the move may have reached the keeper.
+            given = await asyncio.wait_for(answer, max(0.0, deadline - self.loop.time()))
         except TimeoutError:
-            return None
+            given = None
         finally:
             self.answers.pop(ident, None)
+        if given is None:
+            # The player is told to try again: a keeper that was only stalled must not make it
+            # when it wakes (its retry may be made meanwhile); one already making it does.
+            self._direct(keeper, {"type": "withdraw", "id": ident, "from": self.origin})
+        return given
 
     def _answer_or_serve(self, message: dict) -> None:
         if message.get("type") == "answer":
-            answer = self.answers.get(message.get("id"))
-            if answer is not None and not answer.done():
-                answer.set_result(message)
+            waiting = self.answers.get(message.get("id"))
+            if waiting is not None and not waiting[0].done():
+                waiting[0].set_result(message)
         elif message.get("type") == "forward" and forward_handler is not None:
             self.loop.create_task(self._serve(message), name="table-forwarded-move")
+        elif message.get("type") == "withdraw":
+            self.withdrawn[(message.get("from"), message.get("id"))] = None
+            while len(self.withdrawn) > WITHDRAWN_KEPT:
+                self.withdrawn.popitem(last=False)
+
+    def _gone(self, origin: bytes) -> None:
+        """``origin`` stopped (it said so, or nobody listens on its channel): choose it for no table from now on.
+
+        Its moves in flight get None at once: it will answer none of them.
+        """
+        if origin == self.origin:
+            return
+        for changers in self.changers.values():
+            changers.discard(origin)
+        self.lapsed.add(origin)  # until a beat finds its key (one that lives on after a false alarm)
+        for answer, keeper in self.answers.values():
+            if keeper == origin and not answer.done():
+                answer.set_result(None)
+
+    async def _beat(self) -> None:
+        """Keep this process's liveness key, and read the others', every ``beat`` seconds.
+
+        The key lives ``alive`` seconds (Redis's clock): a process killed, lost
+        with its machine or stalled that long is not chosen any more once its
+        key has expired, and again once it beats. One SET and one MGET a beat,
+        never a round trip per move. A key found missing counts only when the
+        publisher's connection is ``alive`` seconds old: after a restart Redis
+        has no key until every process has beaten again.
+        """
+        ttl = str(max(1, int(self.alive * 1000))).encode()
+        mine = self.alive_key(self.origin)
+        while True:
+            try:
+                self._send(_command([b"SET", mine, b"1", b"PX", ttl]), 1)
+                others = {origin for changers in self.changers.values() for origin in changers}
+                others.discard(self.origin)
+                self.lapsed &= others  # forget the processes no table here names
+                if others:
+                    others = sorted(others)
+                    reply = self._ask([b"MGET", *(self.alive_key(origin) for origin in others)])
+                    values = await asyncio.wait_for(reply, self.beat) if reply is not None else None
+                    if isinstance(values, list) and len(values) == len(others):
+                        self._heard_alive(others, values)
+            except asyncio.CancelledError:
+                raise
+            except TimeoutError:
+                pass  # Redis is slow: the lapsed stay as they were
+            except Exception:  # noqa: BLE001 - the next beat tries again
+                logger.warning("table fan-out: the keepers' liveness could not be read", exc_info=True)
+            await asyncio.sleep(self.beat)
+
+    def _heard_alive(self, others: list[bytes], values: list) -> None:
+        trusted = self.loop.time() - self.publisher_since >= self.alive
+        for origin, value in zip(others, values, strict=True):
+            if value is not None:
+                self.lapsed.discard(origin)
+            elif trusted and origin not in self.lapsed:
+                logger.info(
+                    "table fan-out: process %s stopped beating; its tables move elsewhere", origin.hex()
+                )
+                self.lapsed.add(origin)
+
+    async def _say_going(self) -> None:
+        """Tell the other processes that this one stops, so none forwards it a move again (at most ``GOING_WAIT``)."""
+        writer = None
+        try:
+            reader, writer = await asyncio.wait_for(_open(self.address, select=True), GOING_WAIT)
+            writer.write(
+                _command([b"DEL", self.alive_key(self.origin)])
+                + _command([b"PUBLISH", self.going_channel(), self.origin])
+            )
+            replies, answers = _Replies(), []
+            async with asyncio.timeout(GOING_WAIT):
+                while len(answers) < 2:
+                    data = await reader.read(READ_SIZE)
+                    if not data:
+                        break
+                    answers.extend(replies.feed(data))
+        except Exception:  # noqa: BLE001 - the others notice when its key expires, or its channel is silent
+            logger.info("table fan-out: could not say this process is going", exc_info=True)
+        finally:
+            if writer is not None:
+                writer.transport.abort()
+
+    async def close(self) -> None:
+        """Stop this fan-out (its loop is ending): say it is going, end its connections and tasks."""
+        tasks = [t for t in (self.beater, self.reader, self.publisher_task) if t is not None and not t.done()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)  # the reader says it is going as it ends
 
     async def _serve(self, message: dict) -> None:
+        """Make a forwarded move, unless its asker withdraws it before it is made; answer the asker."""
+        asked = (message.get("from"), message.get("id"))
+        withdrawn = self.withdrawn
         try:
-            answer = await forward_handler(message)
+            # Read from the table's thread: a dict lookup, safe while the loop adds to it.
+            answer = await forward_handler(message, lambda: asked in withdrawn)
         except Exception:  # noqa: BLE001 - the asking process tells its player to try again
             logger.exception("a forwarded move of table %s failed", message.get("table"))
             answer = {"error": None}
+        finally:
+            withdrawn.pop(asked, None)
         self._direct(message["from"], {"type": "answer", "id": message["id"], **answer})
 
     async def _publisher(self) -> None:
         """Connect the publisher, send what waited, then read (and check) its replies until it breaks."""
         writer = watcher = None
         try:
-            reader, writer = await _open(self.address)
+            reader, writer = await _open(self.address, select=True)
             self.sent = self.answered = 0
+            self._owed_lost()
             if self.unsent:
                 writer.write(b"".join(self.unsent))
                 self.sent = self.unsent_count
+                self._owe(self.unsent_count, None)
                 self.unsent.clear()
                 self.unsent_count = 0
             self.publisher = writer
+            self.publisher_since = self.loop.time()
             watcher = self.loop.create_task(
                 self._watch_publisher(writer), name="table-fanout-publisher-watch"
             )
@@ -596,7 +838,8 @@ class TableFanout:
                 self.answered += len(answers)
                 for reply in answers:
                     if isinstance(reply, _Error):
-                        logger.error("Redis refused a PUBLISH of table frames: %s", reply)
+                        logger.error("Redis refused a command of the table fan-out: %s", reply)
+                    self._replied(reply)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the next publish connects again
@@ -607,6 +850,7 @@ class TableFanout:
         finally:
             if self.publisher is writer:
                 self.publisher = None
+                self._owed_lost()
             if watcher is not None:
                 watcher.cancel()
             if writer is not None:
@@ -714,8 +958,11 @@ def _parse(buffer: bytes, pos: int):
     raise ConnectionError(f"unexpected reply from Redis: {buffer[pos - 2 - len(line) - 1 : pos]!r}")
 
 
-async def _open(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A connection to the Redis of ``address`` (redis://, rediss:// or unix://), authenticated if it says so."""
+async def _open(address: str, *, select: bool = False) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the Redis of ``address`` (redis://, rediss:// or unix://), authenticated if it says so.
+
+    ``select``: on the address's database too (for keys; pub/sub channels are the same in every database).
+    """
     url = urllib.parse.urlparse(address)
     query = urllib.parse.parse_qs(url.query)
     if url.scheme == "unix":
@@ -732,20 +979,27 @@ async def _open(address: str) -> tuple[asyncio.StreamReader, asyncio.StreamWrite
     reader, writer = await asyncio.wait_for(connecting, CONNECT_TIMEOUT)
     password = urllib.parse.unquote(url.password) if url.password else (query.get("password") or [None])[0]
     username = urllib.parse.unquote(url.username) if url.username else None
+    commands = []
     if password:
-        writer.write(_command([b"AUTH", *([username.encode()] if username else []), password.encode()]))
+        commands.append([b"AUTH", *([username.encode()] if username else []), password.encode()])
+    database = (url.path.strip("/") if url.scheme != "unix" else "") or (query.get("db") or ["0"])[0]
+    if select and database != "0":
+        commands.append([b"SELECT", database.encode()])
+    if commands:
+        writer.write(b"".join(_command(command) for command in commands))
         replies = _Replies()
-        answer: list = []
+        answers: list = []
         try:
-            while not answer:
+            while len(answers) < len(commands):
                 data = await asyncio.wait_for(reader.read(READ_SIZE), CONNECT_TIMEOUT)
                 if not data:
-                    raise ConnectionError("Redis closed the connection during AUTH")
-                answer = replies.feed(data)
+                    raise ConnectionError("Redis closed the connection while it was being set up")
+                answers.extend(replies.feed(data))
         except BaseException:
             writer.transport.abort()
             raise
-        if isinstance(answer[0], _Error):
-            writer.transport.abort()
-            raise ConnectionError(f"Redis refused AUTH: {answer[0]}")
+        for command, answer in zip(commands, answers, strict=False):
+            if isinstance(answer, _Error):
+                writer.transport.abort()
+                raise ConnectionError(f"Redis refused {command[0].decode()}: {answer}")
     return reader, writer

@@ -10,15 +10,19 @@ made twice.
 from __future__ import annotations
 
 import asyncio
+import os
 
 import pytest
+import redis
 from channels.db import database_sync_to_async as sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from rooms.tables import consumers, fanout, owner, services
 from rooms.tables.models import HandAction, Table
 from rooms.tables.tests.helpers import open_hand
 from rooms.tables.tests.servers import suite_redis_layer
+from rooms.tables.tests.test_consumers import long_tier, next_of, seated, until_my_turn  # noqa: F401 - a fixture
 from rooms.tables.tests.test_queries import _actor
 
 pytestmark = [
@@ -34,10 +38,14 @@ def redis_layer(settings):
     yield from suite_redis_layer(settings)
 
 
-def _hubs() -> tuple[fanout.TableFanout, fanout.TableFanout]:
+def _hubs(**liveness) -> tuple[fanout.TableFanout, fanout.TableFanout]:
+    """Two fan-outs on the suite's Redis, standing for two ASGI processes (``liveness``: beat, alive)."""
     address, prefix = fanout.layer_redis(get_channel_layer())
     loop = asyncio.get_running_loop()
-    return fanout.TableFanout(address, prefix, loop=loop), fanout.TableFanout(address, prefix, loop=loop)
+    return (
+        fanout.TableFanout(address, prefix, loop=loop, **liveness),
+        fanout.TableFanout(address, prefix, loop=loop, **liveness),
+    )
 
 
 async def _joined(hub: fanout.TableFanout, table_id: int) -> asyncio.Queue:
@@ -48,16 +56,13 @@ async def _joined(hub: fanout.TableFanout, table_id: int) -> asyncio.Queue:
 
 async def _stop(*hubs: fanout.TableFanout) -> None:
     for hub in hubs:
-        for task in (hub.reader, hub.publisher_task):
-            if task is not None:
-                task.cancel()
-        hub._drop(hub.subscriber)
+        await hub.close()
 
 
 async def test_processes_that_show_a_table_agree_on_its_keeper_and_forward_there(monkeypatch):
     served = []
 
-    async def handler(request):
+    async def handler(request, withdrawn):
         served.append(request)
         return {"seq": 41}
 
@@ -101,15 +106,197 @@ def test_the_tables_spread_over_the_processes():
         loop.close()
 
 
-async def test_a_forward_nobody_answers_gives_none_in_time():
+async def _connected(*hubs: fanout.TableFanout) -> None:
+    """Wait until each fan-out's publisher is up (its beat connects it)."""
+    for _ in range(300):
+        if all(hub.publisher is not None for hub in hubs):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the publishers did not connect")
+
+
+async def _both_heard(here: fanout.TableFanout, there: fanout.TableFanout, table_id: int) -> None:
+    """Each process's player arrives at the table; wait until both processes heard both."""
+    here.publish([(table_id, {"type": "table.frames", "seq": 1}, b"\x80")])
+    there.publish([(table_id, {"type": "table.frames", "seq": 2}, b"\x80")])
+    for _ in range(300):
+        if len(here.changers.get(table_id, ())) == len(there.changers.get(table_id, ())) == 2:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the processes did not hear each other")
+
+
+async def _until(condition, seconds: float) -> float:
+    """Wait until ``condition()`` holds (at most ``seconds``); return how long it took."""
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    while not condition():
+        assert loop.time() - start < seconds, "not in time"
+        await asyncio.sleep(0.01)
+    return loop.time() - start
+
+
+async def test_a_forward_nobody_receives_is_not_made_and_its_keeper_is_dropped_at_once():
     here, there = _hubs()
     try:
         await _joined(here, 8)
-        gone = bytes(fanout.ORIGIN_SIZE - 1) + b"\x01"  # no process listens there
-        assert await here.forward(gone, {"table": 8, "user": 1, "action": {"type": "pass"}}, 0.3) is None
+        await _joined(here, 9)
+        await _connected(here)
+        gone = bytes(fanout.ORIGIN_SIZE - 1) + b"\x01"  # no process listens there (it was SIGKILLed)
+        for table_id in (8, 9):
+            here.changers[table_id] = {here.origin, gone}
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        answer = await here.forward(gone, {"table": 8, "user": 1, "action": {"type": "pass"}}, 5)
+        assert answer is fanout.UNHEARD and loop.time() - start < 1  # one round trip, not the 5 s wait
+        assert here.keeper(8) is None and here.keeper(9) is None  # dropped for every table
+        assert here.changers == {8: {here.origin}, 9: {here.origin}} and here.answers == {}
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_move_msgpack_cannot_carry_is_made_here(monkeypatch):
+    """JSON's integers have no limit, msgpack's stop at 64 bits: such a move is not forwarded, nor a crash."""
+    here, there = _hubs()
+    try:
+        await _joined(here, 8)
+        await _joined(there, 8)
+        await _connected(here)
+        action = {"type": "play", "cards": [2**64]}
+        answer = await here.forward(there.origin, {"table": 8, "user": 1, "action": action}, 5)
+        assert answer is fanout.UNHEARD  # made here, where the rules refuse it
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_forward_received_but_not_answered_gives_none_in_time(monkeypatch):
+    monkeypatch.setattr(fanout, "forward_handler", None)  # the keeper hears it and never answers
+    here, there = _hubs()
+    try:
+        await _joined(here, 8)
+        await _joined(there, 8)
+        await _connected(here)
+        answer = await here.forward(there.origin, {"table": 8, "user": 1, "action": {"type": "pass"}}, 0.3)
+        assert answer is None  # it may have been made there: the player gets unavailable
         assert here.answers == {}
     finally:
         await _stop(here, there)
+
+
+async def test_a_move_its_asker_gave_up_on_is_withdrawn_from_a_keeper_that_was_only_slow(monkeypatch):
+    seen = []
+
+    async def handler(request, withdrawn):
+        await asyncio.sleep(0.5)  # a stalled keeper: it gets to the move after the asker gave up
+        seen.append(withdrawn())
+        return {"seq": 41}
+
+    monkeypatch.setattr(fanout, "forward_handler", handler)
+    here, there = _hubs()
+    try:
+        await _joined(here, 8)
+        await _joined(there, 8)
+        await _connected(here, there)
+        answer = await here.forward(there.origin, {"table": 8, "user": 1, "action": {"type": "pass"}}, 0.2)
+        assert answer is None  # the player is told to try again ...
+        await _until(lambda: seen, 2)
+        assert seen == [True]  # ... and the keeper, told so, does not make it
+        await _until(lambda: not there.withdrawn, 1)  # nothing left to remember once it is served
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_keeper_whose_liveness_lapsed_is_not_chosen_until_it_beats_again():
+    here, there = _hubs(beat=0.05, alive=0.3)
+    try:
+        await _joined(here, 7)
+        await _joined(there, 7)
+        await _both_heard(here, there, 7)
+        asker, keeper = (here, there) if here.keeper(7) == there.origin else (there, here)
+        await asyncio.sleep(0.6)  # several lives of a key: a keeper that beats is still chosen
+        assert asker.keeper(7) == keeper.origin and not asker.lapsed
+        keeper.beater.cancel()  # stalled, or its machine lost: no beat, no goodbye
+        took = await _until(lambda: asker.keeper(7) is None, 2)
+        assert took < 0.3 + 0.2  # at most a key's life and a beat or two
+        assert keeper.origin in asker.lapsed and keeper.origin in asker.changers[7]
+        keeper.beater = asyncio.get_running_loop().create_task(keeper._beat())  # it comes back
+        await _until(lambda: asker.keeper(7) == keeper.origin, 2)
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_missing_key_counts_only_once_the_connection_is_a_key_s_life_old():
+    """After Redis restarts nobody's key is there until each process beats again: nobody is dropped meanwhile."""
+    here, there = _hubs(alive=3)
+    try:
+        loop = asyncio.get_running_loop()
+        here.publisher_since = loop.time() - 1  # connected again a second ago
+        here._heard_alive([there.origin], [None])
+        assert not here.lapsed
+        here.publisher_since = loop.time() - 3
+        here._heard_alive([there.origin], [None])
+        assert here.lapsed == {there.origin}
+        here._heard_alive([there.origin], [b"1"])
+        assert not here.lapsed
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_process_that_stops_cleanly_is_dropped_by_the_others_at_once(monkeypatch):
+    monkeypatch.setattr(fanout, "forward_handler", None)
+    here, there = _hubs(alive=30)  # its key would live on for 30 s: only its word can explain the drop
+    try:
+        await _joined(here, 7)
+        await _joined(there, 7)
+        await _both_heard(here, there, 7)
+        if here.keeper(7) != there.origin:  # ``there`` must keep the table: make it so
+            here, there = there, here
+        in_flight = asyncio.ensure_future(
+            here.forward(there.origin, {"table": 7, "user": 1, "action": {"type": "pass"}}, 5)
+        )
+        await _until(lambda: here.answers, 1)
+        await asyncio.sleep(0.05)
+        await there.close()
+        took = await _until(lambda: here.keeper(7) is None, 1)
+        assert took < 0.5 and there.origin not in here.changers[7]
+        assert (
+            await asyncio.wait_for(in_flight, 0.5) is None
+        )  # its move in flight: unavailable now, not in 5 s
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        assert client.get(there.alive_key(there.origin)) is None  # no key left to make it look alive
+        client.close()
+    finally:
+        await _stop(here, there)
+
+
+async def test_a_move_of_a_table_whose_keeper_died_is_made_here_at_once(long_tier, make_player):  # noqa: F811
+    """A SIGKILLed keeper: its liveness key still lives, but Redis knows its channel has no listener."""
+    table, comm = await seated(await sync_to_async(make_player)(), long_tier)
+    state = await until_my_turn(comm)
+    hub = fanout.fanout_for(get_channel_layer())
+    await _connected(hub)
+    while True:  # a dead process that would keep this table
+        dead = os.urandom(fanout.ORIGIN_SIZE)
+        hub.changers[table.pk] = {hub.origin, dead}
+        if hub.keeper(table.pk) == dead:
+            break
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.set(hub.alive_key(dead), "1", px=30_000)
+    try:
+        count = await sync_to_async(HandAction.objects.count)()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
+        moved = await next_of(comm, "state")
+        assert loop.time() - start < 1  # no TABLE_FORWARD_WAIT stall
+        assert moved["seq"] == state["seq"] + 1
+        assert await sync_to_async(HandAction.objects.count)() == count + 1  # made once, here
+        assert hub.keeper(table.pk) is None and dead not in hub.changers[table.pk]
+        assert await comm.receive_nothing(timeout=0.2)  # no unavailable error
+    finally:
+        client.delete(hub.alive_key(dead))
+        client.close()
+        await comm.disconnect()
 
 
 async def test_the_keeper_makes_a_forwarded_move_on_its_kept_play(human_table):
@@ -128,6 +315,19 @@ async def test_the_keeper_makes_a_forwarded_move_on_its_kept_play(human_table):
     assert answer == {"seq": await sync_to_async(lambda: Table.objects.get(pk=human_table.pk).seq)()}
     assert owner.group_commit().moves == 1  # made on the kept play
     assert await sync_to_async(lambda: open_hand(human_table).action_count)() == 2
+
+
+async def test_a_withdrawn_forwarded_move_is_not_made(human_table):
+    hand, engine, seat = await sync_to_async(_actor)(human_table)
+    count = await sync_to_async(HandAction.objects.count)()
+    request = {
+        "table": human_table.pk,
+        "user": seat.user.pk,
+        "action": engine.legal_actions(hand.state, seat.index)[-1],
+        "language": "en",
+    }
+    assert await consumers.serve_forwarded_move(request, lambda: True) == {"error": None}
+    assert await sync_to_async(HandAction.objects.count)() == count
 
 
 @pytest.mark.parametrize(("language", "text"), [("en", "It is not your turn."), ("zh-hans", "还没轮到你。")])
