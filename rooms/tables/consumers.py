@@ -435,16 +435,18 @@ FORWARD_WAIT = 5.0
 
 
 async def serve_forwarded_move(request: dict, withdrawn: Callable[[], bool] = lambda: False) -> dict:
-    """Make a move another ASGI process forwarded here, in the table's lane, in its player's language.
+    """Make a move another ASGI process forwarded here: on the kept play on this loop, else in the table's lane.
 
     Returns the answer's fields: ``seq``, or ``error`` ([code, text] for a
-    refusal; None when the database failed, or the move was ``withdrawn``
-    (its asker gave up waiting, and its player was told to try again) before
-    the lane reached it: then it is not made). The player was signed in on
-    that process's socket, which checked the message as its own moves are
-    checked.
+    refusal, in the player's language; None when the database failed, or the
+    move was ``withdrawn`` (its asker gave up waiting, and its player was told
+    to try again) before it was reached: then it is not made). The player was
+    signed in on that process's socket, which checked the message as its own
+    moves are checked.
     """
     table_id = int(request["table"])
+    if withdrawn():
+        return {"error": None}
     try:
         seq = await table_act_kept_here(
             table_id=table_id, user=ActingUser(int(request["user"])), action=request["action"]
