@@ -75,9 +75,12 @@ def table_quick_start(*, tier_id: int, user) -> Table:
     Raises ``EntryRefused`` when the wallet does not meet the tier's rule and
     ``AlreadySeated`` when the user already sits somewhere (one table at a time).
     """
+    from platform.staff.audit import audit_staff_only
+
     from rooms.services import tier_entry_check
 
-    with transaction.atomic(durable=True):
+    # A player's join, never a staff change: no audit read per saved seat (the trail is the same).
+    with transaction.atomic(durable=True), audit_staff_only():
         # The tier's row lock serialises quick starts of one tier, so two players arriving
         # together join one table instead of each opening a new one. NO KEY UPDATE: a full
         # FOR UPDATE also blocks the key-share lock that every row referencing the tier
@@ -100,6 +103,7 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         tier_entry_check(tier=tier, user=user)
         candidates = list(
             Table.objects.select_for_update(of=("self",))
+            .select_related("tier__game")
             .filter(tier=tier, status=Table.Status.WAITING)
             .order_by("pk")
         )
@@ -125,20 +129,24 @@ def table_quick_start(*, tier_id: int, user) -> Table:
             seats = lock_seats(table)
             seat = seats[0]
         _seat_user(table, seat, user, is_bot=False)
-        _after_seating(table)
-        table_changed(table)
+        _changed_between_hands(table, *_after_seating(table, seats), bumped=False)
     return table
 
 
-def _after_seating(table: Table) -> None:
-    """Fill with bots when no wait is configured, then start a hand if every seat is ready."""
+def _after_seating(
+    table: Table, seats: list[Seat]
+) -> tuple[list[Seat], Hand | None, tuple[dict, dict] | None]:
+    """Fill with bots when no wait is configured, then start a hand if every seat is ready (``_start_if_ready``).
+
+    ``seats``: the table's locked, current seats.
+    """
     if table.tier.bots_enabled and setting("TABLE_BOT_WAIT", 3.0) <= 0:
-        _fill_bots(table)
-    _maybe_start(table)
+        _fill_bots(table, seats)
+    return _start_if_ready(table, seats)
 
 
-def _fill_bots(table: Table) -> int:
-    seats = lock_seats(table)
+def _fill_bots(table: Table, seats: list[Seat]) -> int:
+    """Seat a bot in each empty one of the table's locked ``seats`` (updated in place)."""
     taken = {seat.user_id for seat in seats if seat.user_id}
     filled = 0
     for seat in seats:
@@ -148,12 +156,6 @@ def _fill_bots(table: Table) -> int:
             _seat_user(table, seat, bot, is_bot=True)
             filled += 1
     return filled
-
-
-def _maybe_start(table: Table) -> Hand | None:
-    if table.status != Table.Status.WAITING:
-        return None
-    return _start_with(table, lock_seats(table))[0]
 
 
 def _start_with(table: Table, seats: list[Seat]) -> tuple[Hand | None, tuple[dict, dict] | None]:
@@ -207,13 +209,16 @@ def _unready_below_minimum(table: Table, seats: list[Seat]):
 
 def table_fill_bots(*, table_id: int) -> int:
     """Seat bots in every empty seat of a waiting table (staff action, or after the wait)."""
-    with transaction.atomic(durable=True):
+    from platform.staff.audit import audit_staff_only
+
+    # In a staff member's admin request the seats' changes are still audited (audit_staff_only).
+    with transaction.atomic(durable=True), audit_staff_only():
         table = lock_table(table_id)
         if table.status != Table.Status.WAITING:
             return 0
-        filled = _fill_bots(table)
-        _maybe_start(table)
-        table_changed(table)
+        seats = lock_seats(table)
+        filled = _fill_bots(table, seats)
+        _changed_between_hands(table, *_start_if_ready(table, seats), bumped=False)
     return filled
 
 
@@ -308,13 +313,16 @@ def _release_bots_if_alone(table: Table) -> list[Seat]:
 
 def table_leave(*, table_id: int, user) -> None:
     """Stand up from the table (between hands only)."""
-    with transaction.atomic(durable=True):
-        table = lock_table(table_id)
-        seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, user=user).first()
+    from platform.staff.audit import audit_staff_only
+
+    # A player's (or the away sweep's) change, never a staff one: no audit read per saved seat.
+    with transaction.atomic(durable=True), audit_staff_only():
+        # Every outcome ends in this table's broadcast, or raises and rolls the bump back.
+        table = lock_table(table_id, bump=True)
+        seat, _balance = own_seat_lock(table, user)
         if seat is None:
             raise NotSeated()
         if table.status == Table.Status.PLAYING:
             raise NotNow()
         _seat_clear(seat)
-        _release_bots_if_alone(table)
-        table_changed(table)
+        _changed_between_hands(table, _release_bots_if_alone(table), None)
