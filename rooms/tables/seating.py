@@ -8,6 +8,7 @@ the tier allows them) fill the rest, at once or after ``TABLE_BOT_WAIT``.
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Count
@@ -23,6 +24,9 @@ from rooms.tables.core import lock_seats, lock_table, setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.ready_reads import latest_hand, own_seat_lock, regroup_candidates
+
+if TYPE_CHECKING:
+    from rooms.tables.deal_statements import StakeReads
 
 # What sitting down or standing up writes: a new occupant starts with no sockets recorded.
 SEATING_FIELDS = ["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since", "sockets"]
@@ -178,10 +182,10 @@ def _start_with(table: Table, seats: list[Seat]) -> tuple[Hand | None, tuple[dic
     return hand, (balances, reads.wins)
 
 
-def _unready_below_minimum(table: Table, seats: list[Seat]):
+def _unready_below_minimum(table: Table, seats: list[Seat]) -> StakeReads | None:
     """Mark not ready every human whose wallet fell below the tier's minimum; return None if any did,
-    else what the stake needs (``deal_statements.StakeReads``: every seated user's wallet, locked
-    and current, their wins and the escrow account).
+    else what the stake needs: every seated user's wallet (locked, current), their wins and the
+    escrow account.
 
     The minimum is checked at quick start and at ``ready``, but coins can leave
     the wallet while the seat waits for the others (a 百家乐 bet from another
