@@ -318,7 +318,17 @@ def ledger_post_many(
         return []
 
     with db_transaction.atomic(savepoint=savepoint):
-        existing = _existing_by_key([item[0] for item in cleaned])
+        keys = [item[0] for item in cleaned]
+        if _vendor() == "postgresql":
+            # Insert first: a key already posted is skipped (ON CONFLICT) and only those are read
+            # back, so a batch of new keys (the usual one) asks nothing first. A concurrent poster
+            # of the same key is waited for, and its row read once committed.
+            posted = {txn.key: txn for txn in _insert_transactions(cleaned, actor_id=actor_id)}
+            skipped = [key for key in keys if key not in posted]
+            existing = _existing_by_key(skipped) if skipped else {}
+        else:
+            existing = _existing_by_key(keys)
+            posted = None
         for key, *_rest, fingerprint in cleaned:
             if key in existing and existing[key].fingerprint != fingerprint:
                 raise IdempotencyConflict(
@@ -327,8 +337,9 @@ def ledger_post_many(
                 )
         fresh = [item for item in cleaned if item[0] not in existing]
         if fresh:
-            created = _insert_transactions(fresh, actor_id=actor_id)
-            existing.update((txn.key, txn) for txn in created)
+            if posted is None:
+                posted = {txn.key: txn for txn in _insert_transactions(fresh, actor_id=actor_id)}
+            existing.update(posted)
             locked = _lock_balances([leg for item in fresh for leg in item[2]])
             entries = []
             for key, _kind, legs, *_rest in fresh:
@@ -361,7 +372,11 @@ def _existing_by_key(keys: list[str]) -> dict[str, LedgerTransaction]:
 
 
 def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransaction]:
-    """Insert the headers of ``fresh`` (cleaned postings) and return them saved."""
+    """Insert the headers of ``fresh`` (cleaned postings) and return them saved.
+
+    On PostgreSQL a key already posted is skipped (``ON CONFLICT DO NOTHING``) and left
+    out of the list returned.
+    """
     now = timezone.now()
     txns = [
         LedgerTransaction(
@@ -386,10 +401,12 @@ def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransact
             f'INSERT INTO "{LedgerTransaction._meta.db_table}" '
             '("key", "fingerprint", "kind", "reference", "memo", "actor_id", "created_at") '
             "SELECT v.key, v.fingerprint, v.kind, v.reference, v.memo, %s, %s FROM json_to_recordset(%s::json) "
-            'AS v(key varchar, fingerprint varchar, kind varchar, reference varchar, memo text) RETURNING "id", "key"',
+            "AS v(key varchar, fingerprint varchar, kind varchar, reference varchar, memo text) "
+            'ON CONFLICT ("key") DO NOTHING RETURNING "id", "key"',
             [actor_id, now, _recordset(rows)],
         )
         ids = {key: pk for pk, key in cursor.fetchall()}
+    txns = [txn for txn in txns if txn.key in ids]
     for txn in txns:
         txn.pk = ids[txn.key]
         txn._state.adding = False

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,6 +33,9 @@ from rooms.tables.settlement import (  # noqa: F401
 )
 from wallets.models import MAX_AMOUNT
 
+if TYPE_CHECKING:
+    from rooms.tables.deal_statements import StakeReads
+
 logger = logging.getLogger(__name__)
 
 
@@ -50,30 +53,40 @@ def carried_amount(*, tier, balance: int) -> int:
     return min(balance, CARRY_CAP)
 
 
-def hand_start(*, table: Table, seats: list[Seat], wallets: dict | None = None) -> Hand | None:
+def hand_start(
+    *, table: Table, seats: list[Seat], reads: StakeReads | None = None, schedule: bool = False
+) -> Hand | None:
     """Deal a new hand at the locked ``table`` and move every seat's carried coins into escrow.
 
     Returns None (and changes nothing but the humans' ``ready``) if a wallet
-    refuses the stake. ``wallets``: wallets by user id the caller has already
-    read (locked, so current); the others are read here, in one statement, and
-    a missing one is created (``wallet_for_user``). The ``seats`` given are
-    left not ready, as their rows are.
-    """
-    from wallets.errors import LedgerError
-    from wallets.models import Account, LedgerTransaction
-    from wallets.services import house_account, ledger_post, wallet_for_user
+    refuses the stake. ``reads``: the seated users' wallets (locked, so
+    current), wins and escrow account the caller has already read
+    (``deal_statements.stake_lock``); else they are read here, and a missing
+    wallet is created (``wallet_for_user``). After the deal the wallets hold
+    the balances the stake left. The ``seats`` given are left not ready, as
+    their rows are. ``schedule``: also set the hand's first deadline
+    (``core.plan_next``) and write it with the hand, as ``core.schedule_next``
+    would after it.
 
+    Statements: the hand, its participants, the seats and the table in one
+    (``deal_statements.hand_insert``), then the stake through
+    ``ledger_post_many`` in the same savepoint (a refusal rolls both back).
+    """
+    from rooms.tables.deal_statements import hand_insert, stake_lock
+    from wallets.errors import LedgerError
+    from wallets.models import LedgerTransaction
+    from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
+
+    if reads is None:
+        reads = stake_lock(table, [seat.user_id for seat in seats])
     tier = table.tier
     info = games.REGISTRY[tier.game.slug]
-    number = (table.hands.aggregate(n=Max("number"))["n"] or 0) + 1
-    known = dict(wallets or {})
-    missing = [seat.user_id for seat in seats if seat.user_id not in known]
-    if missing:
-        known.update((a.user_id, a) for a in Account.objects.filter(user_id__in=missing))
     players = []
     wallets = []
     for seat in seats:
-        wallet = known.get(seat.user_id) or wallet_for_user(user=seat.user)
+        wallet = reads.wallets.get(seat.user_id)
+        if wallet is None:
+            wallet = reads.wallets[seat.user_id] = wallet_for_user(user=seat.user)
         wallets.append(wallet)
         players.append(
             {
@@ -97,33 +110,46 @@ def hand_start(*, table: Table, seats: list[Seat], wallets: dict | None = None) 
     state = info.engine.new_hand(
         config, [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players], SeededRng(seed, "hand")
     )
+    now = timezone.now()
+    hand = Hand(
+        table=table, number=0, game_slug=info.slug, seed=seed, config=config, players=players, state=state
+    )
+    hand.started_at = now
+    outcome = None
+    if schedule:
+        from rooms.tables.core import plan_next
+
+        outcome = plan_next(hand, seats, now)
+    total = sum(p["carried"] for p in players)
+    escrow = reads.escrow if reads.escrow is not None or not total else house_account(code="escrow")
     try:
         with transaction.atomic():
-            hand = Hand.objects.create(
+            written = hand_insert(
+                hand,
                 table=table,
-                number=number,
-                game_slug=info.slug,
-                seed=seed,
-                config=config,
-                players=players,
-                state=state,
+                humans=[p["user"] for p in players if not p["is_bot"]],
+                staked=bool(total),
+                now=now,
             )
-            # A new hand has no participants yet: adding them is what ``set`` would do, without its read.
-            hand.participants.add(*[p["user"] for p in players if not p["is_bot"]])
-            legs = [
-                (wallet, -p["carried"]) for wallet, p in zip(wallets, players, strict=True) if p["carried"]
-            ]
-            total = sum(p["carried"] for p in players)
             if total:
-                hand.stake_key = f"hand:{hand.pk}:stake"
-                ledger_post(
-                    key=hand.stake_key,
-                    kind=LedgerTransaction.Kind.STAKE,
-                    legs=[*legs, (house_account(code="escrow"), total)],
-                    reference=f"hand:{hand.pk}",
-                    memo=f"table {table.pk} hand {number}: coins carried into escrow",
+                legs = [
+                    (wallet, -p["carried"])
+                    for wallet, p in zip(wallets, players, strict=True)
+                    if p["carried"]
+                ]
+                # No savepoint of its own: a refusal leaves through this block, which rolls back.
+                ledger_post_many(
+                    postings=[
+                        Posting(
+                            key=hand.stake_key,
+                            kind=LedgerTransaction.Kind.STAKE,
+                            legs=[*legs, (escrow, total)],
+                            reference=f"hand:{hand.pk}",
+                            memo=f"table {table.pk} hand {hand.number}: coins carried into escrow",
+                        )
+                    ],
+                    savepoint=False,
                 )
-                hand.save(update_fields=["stake_key"])
     except LedgerError:
         logger.warning("table %s: a wallet refused the stake; no hand started", table.pk, exc_info=True)
         Seat.objects.filter(table=table, is_bot=False).update(ready=False)
@@ -131,12 +157,30 @@ def hand_start(*, table: Table, seats: list[Seat], wallets: dict | None = None) 
             if not seat.is_bot:
                 seat.ready = False
         return None
-    Seat.objects.filter(table=table).update(ready=False)
     for seat in seats:
         seat.ready = False
     table.status = Table.Status.PLAYING
-    table.save(update_fields=["status", "updated_at"])
+    table.updated_at = now
+    if schedule:
+        _scheduled(table, hand, outcome, written)
     return hand
+
+
+def _scheduled(table: Table, hand: Hand, outcome: Outcome | None, written) -> None:
+    """What ``core.schedule_next`` does after its write, for a hand written with its first deadline."""
+    from rooms.tables.state_cache import state_keep_on_commit
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    if outcome is not None:  # over as dealt: finish it (its own write)
+        hand_finish(table=table, hand=hand, outcome=outcome)
+        return
+    if written.xmin is not None:  # the state this process's next locking read may take as kept
+        state_keep_on_commit(
+            table_id=table.pk, hand_id=hand.pk, xmin=written.xmin, ctid=written.ctid, state=hand.state
+        )
+    hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
+    if timer_wanted(deadline, hand.started_at):  # a human's turn is left to the beat tick
+        transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
 
 
 def hand_finish(*, table: Table, hand: Hand, outcome: Outcome) -> None:

@@ -8,6 +8,7 @@ the tier allows them) fill the rest, at once or after ``TABLE_BOT_WAIT``.
 from __future__ import annotations
 
 import secrets
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.db.models import Count
@@ -19,10 +20,13 @@ from rooms.models import Game, RoomTier
 from rooms.tables import hands
 from rooms.tables.bots import bot_acquire
 from rooms.tables.broadcast import table_changed
-from rooms.tables.core import lock_seats, lock_table, schedule_next, setting
+from rooms.tables.core import lock_seats, lock_table, setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.ready_reads import latest_hand, own_seat_lock, regroup_candidates
+
+if TYPE_CHECKING:
+    from rooms.tables.deal_statements import StakeReads
 
 # What sitting down or standing up writes: a new occupant starts with no sockets recorded.
 SEATING_FIELDS = ["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since", "sockets"]
@@ -75,9 +79,12 @@ def table_quick_start(*, tier_id: int, user) -> Table:
     Raises ``EntryRefused`` when the wallet does not meet the tier's rule and
     ``AlreadySeated`` when the user already sits somewhere (one table at a time).
     """
+    from platform.staff.audit import audit_staff_only
+
     from rooms.services import tier_entry_check
 
-    with transaction.atomic(durable=True):
+    # A player's join, never a staff change: no audit read per saved seat (the trail is the same).
+    with transaction.atomic(durable=True), audit_staff_only():
         # The tier's row lock serialises quick starts of one tier, so two players arriving
         # together join one table instead of each opening a new one. NO KEY UPDATE: a full
         # FOR UPDATE also blocks the key-share lock that every row referencing the tier
@@ -100,6 +107,7 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         tier_entry_check(tier=tier, user=user)
         candidates = list(
             Table.objects.select_for_update(of=("self",))
+            .select_related("tier__game")
             .filter(tier=tier, status=Table.Status.WAITING)
             .order_by("pk")
         )
@@ -125,20 +133,24 @@ def table_quick_start(*, tier_id: int, user) -> Table:
             seats = lock_seats(table)
             seat = seats[0]
         _seat_user(table, seat, user, is_bot=False)
-        _after_seating(table)
-        table_changed(table)
+        _changed_between_hands(table, *_after_seating(table, seats), bumped=False)
     return table
 
 
-def _after_seating(table: Table) -> None:
-    """Fill with bots when no wait is configured, then start a hand if every seat is ready."""
+def _after_seating(
+    table: Table, seats: list[Seat]
+) -> tuple[list[Seat], Hand | None, tuple[dict, dict] | None]:
+    """Fill with bots when no wait is configured, then start a hand if every seat is ready (``_start_if_ready``).
+
+    ``seats``: the table's locked, current seats.
+    """
     if table.tier.bots_enabled and setting("TABLE_BOT_WAIT", 3.0) <= 0:
-        _fill_bots(table)
-    _maybe_start(table)
+        _fill_bots(table, seats)
+    return _start_if_ready(table, seats)
 
 
-def _fill_bots(table: Table) -> int:
-    seats = lock_seats(table)
+def _fill_bots(table: Table, seats: list[Seat]) -> int:
+    """Seat a bot in each empty one of the table's locked ``seats`` (updated in place)."""
     taken = {seat.user_id for seat in seats if seat.user_id}
     filled = 0
     for seat in seats:
@@ -150,30 +162,30 @@ def _fill_bots(table: Table) -> int:
     return filled
 
 
-def _maybe_start(table: Table) -> Hand | None:
-    if table.status != Table.Status.WAITING:
-        return None
-    return _start_with(table, lock_seats(table))
+def _start_with(table: Table, seats: list[Seat]) -> tuple[Hand | None, tuple[dict, dict] | None]:
+    """Deal a hand at the waiting ``table`` if every one of its locked ``seats`` is ready (and not only bots).
 
-
-def _start_with(table: Table, seats: list[Seat]) -> Hand | None:
-    """Deal a hand at the waiting ``table`` if every one of its locked ``seats`` is ready (and not only bots)."""
+    Returns the hand dealt, if any, and then the seated users' balances (after
+    the stake) and wins, as ``broadcast.balances_and_wins`` would read them.
+    """
     if not all(seat.user_id and seat.ready for seat in seats):
-        return None
+        return None, None
     if not any(not seat.is_bot for seat in seats):
-        return None  # never play bots against bots alone
-    wallets = _unready_below_minimum(table, seats)
-    if wallets is None:
-        return None
-    hand = hands.hand_start(table=table, seats=seats, wallets=wallets)
-    if hand is not None:
-        schedule_next(table, hand, seats)
-    return hand
+        return None, None  # never play bots against bots alone
+    reads = _unready_below_minimum(table, seats)
+    if reads is None:
+        return None, None
+    hand = hands.hand_start(table=table, seats=seats, reads=reads, schedule=True)
+    if hand is None:
+        return None, None
+    balances = {user_id: wallet.balance for user_id, wallet in reads.wallets.items()}
+    return hand, (balances, reads.wins)
 
 
-def _unready_below_minimum(table: Table, seats: list[Seat]) -> dict | None:
+def _unready_below_minimum(table: Table, seats: list[Seat]) -> StakeReads | None:
     """Mark not ready every human whose wallet fell below the tier's minimum; return None if any did,
-    else the humans' wallets (locked, current) by user id, for the stake.
+    else what the stake needs: every seated user's wallet (locked, current), their wins and the
+    escrow account.
 
     The minimum is checked at quick start and at ``ready``, but coins can leave
     the wallet while the seat waits for the others (a 百家乐 bet from another
@@ -183,36 +195,34 @@ def _unready_below_minimum(table: Table, seats: list[Seat]) -> dict | None:
     bet can take coins between this check and the stake. Pressing ready again
     tells the player the rule (``entry_refused``).
     """
-    from wallets.models import Account
+    from rooms.tables.deal_statements import stake_lock
 
-    humans = {seat.user_id: seat for seat in seats if not seat.is_bot}
-    wallets = {
-        account.user_id: account
-        for account in Account.objects.select_for_update(of=("self",))
-        .filter(user_id__in=humans)
-        .order_by("pk")
-    }
+    reads = stake_lock(table, [seat.user_id for seat in seats])
     minimum = table.tier.minimum_coins
     refused = [
         seat
-        for user_id, seat in humans.items()
-        if (wallets[user_id].balance if user_id in wallets else 0) < minimum
+        for seat in seats
+        if not seat.is_bot
+        and (reads.wallets[seat.user_id].balance if seat.user_id in reads.wallets else 0) < minimum
     ]
     for seat in refused:
         seat.ready = False
         seat.save(update_fields=["ready"])
-    return None if refused else wallets
+    return None if refused else reads
 
 
 def table_fill_bots(*, table_id: int) -> int:
     """Seat bots in every empty seat of a waiting table (staff action, or after the wait)."""
-    with transaction.atomic(durable=True):
+    from platform.staff.audit import audit_staff_only
+
+    # In a staff member's admin request the seats' changes are still audited (audit_staff_only).
+    with transaction.atomic(durable=True), audit_staff_only():
         table = lock_table(table_id)
         if table.status != Table.Status.WAITING:
             return 0
-        filled = _fill_bots(table)
-        _maybe_start(table)
-        table_changed(table)
+        seats = lock_seats(table)
+        filled = _fill_bots(table, seats)
+        _changed_between_hands(table, *_start_if_ready(table, seats), bumped=False)
     return filled
 
 
@@ -244,38 +254,43 @@ def table_ready(*, table_id: int, user) -> Table:
             seat.ready = True
             seat.seated_at = timezone.now()
             seat.save(update_fields=["ready", "seated_at"])
-            seats, hand = _start_if_ready(table)
-            _changed_between_hands(table, seats, hand)
+            _changed_between_hands(table, *_start_if_ready(table))
             return table
         _seat_clear(seat)
         _changed_between_hands(table, _release_bots_if_alone(table), None)
         target_seats = lock_seats(target)
         _seat_user(target, _free_seat(target, target_seats), user, is_bot=False)
-        seats, hand = _start_if_ready(target, target_seats)
-        _changed_between_hands(target, seats, hand, bumped=False)
+        _changed_between_hands(target, *_start_if_ready(target, target_seats), bumped=False)
         return target
 
 
-def _start_if_ready(table: Table, seats: list[Seat] | None = None) -> tuple[list[Seat], Hand | None]:
-    """``_maybe_start``, returning the table's locked seats and the hand it dealt, if any.
+def _start_if_ready(
+    table: Table, seats: list[Seat] | None = None
+) -> tuple[list[Seat], Hand | None, tuple[dict, dict] | None]:
+    """``_maybe_start``, returning the table's locked seats, the hand it dealt, if any, and ``_start_with``'s counts.
 
     ``seats``: the table's seats, already locked and current (no second locking read).
     """
     if seats is None:
         seats = lock_seats(table)
     if table.status != Table.Status.WAITING:
-        return seats, None
-    return seats, _start_with(table, seats)
+        return seats, None, None
+    return seats, *_start_with(table, seats)
 
 
 def _changed_between_hands(
-    table: Table, seats: list[Seat], hand: Hand | None, *, bumped: bool = True
+    table: Table,
+    seats: list[Seat],
+    hand: Hand | None,
+    counts: tuple[dict, dict] | None = None,
+    *,
+    bumped: bool = True,
 ) -> None:
     """``table_changed`` from the locked, current ``seats`` and the hand just dealt (``bumped``: by ``lock_table``).
 
     Without a new hand the broadcast shows the table's latest hand as
     ``load_context`` does: open (it never is at a table between hands), or
-    over and shown as the last one.
+    over and shown as the last one. ``counts``: the deal's balances and wins.
     """
     last_hand = None
     if hand is None:
@@ -284,7 +299,7 @@ def _changed_between_hands(
             hand = latest
         else:
             last_hand = latest
-    table_changed(table, locked=(seats, hand), last_hand=last_hand, bumped=bumped)
+    table_changed(table, locked=(seats, hand), last_hand=last_hand, bumped=bumped, counts=counts)
 
 
 def _release_bots_if_alone(table: Table) -> list[Seat]:
@@ -302,13 +317,16 @@ def _release_bots_if_alone(table: Table) -> list[Seat]:
 
 def table_leave(*, table_id: int, user) -> None:
     """Stand up from the table (between hands only)."""
-    with transaction.atomic(durable=True):
-        table = lock_table(table_id)
-        seat = Seat.objects.select_for_update(of=("self",)).filter(table=table, user=user).first()
+    from platform.staff.audit import audit_staff_only
+
+    # A player's (or the away sweep's) change, never a staff one: no audit read per saved seat.
+    with transaction.atomic(durable=True), audit_staff_only():
+        # Every outcome ends in this table's broadcast, or raises and rolls the bump back.
+        table = lock_table(table_id, bump=True)
+        seat, _balance = own_seat_lock(table, user)
         if seat is None:
             raise NotSeated()
         if table.status == Table.Status.PLAYING:
             raise NotNow()
         _seat_clear(seat)
-        _release_bots_if_alone(table)
-        table_changed(table)
+        _changed_between_hands(table, _release_bots_if_alone(table), None)

@@ -23,14 +23,15 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 # (限红, first bet, the bettor's part of the broadcast), the wallet and escrow accounts (their
 # balance also serves the entry rule on a first bet) and the table's last finished shoe (the
 # broadcast) in one SELECT; insert the bet with its ledger key and save the round's totals in
-# one UPDATE with the INSERT in a CTE; the ledger: the key's replay check, the transaction, the
-# wallet's lock then escrow's (the global order, one statement), the balances with the entries
-# (one statement). The broadcast reads nothing: the wallet's balance is the one the ledger wrote
-# under its lock. Before (30 Nov 2026, 23:40): 14 (the round, the stakes, the accounts, the
+# one UPDATE with the INSERT in a CTE; the ledger: the transaction (INSERT … ON CONFLICT: a
+# replayed key is read back only when skipped), the wallet's lock then escrow's (the global
+# order, one statement), the balances with the entries (one statement). The broadcast reads
+# nothing: the wallet's balance is the one the ledger wrote under its lock. Before 1 Dec: 7
+# (the key's replay check before the INSERT). Before (30 Nov 2026, 23:40): 14 (the round, the stakes, the accounts, the
 # shoes and the balance each read apart, the round's totals saved after the ledger, the two
 # locks and the balances apart from the entries). Before that: 24, and 25 on a player's first
 # bet of a round.
-STATEMENTS_PER_BET = 7
+STATEMENTS_PER_BET = 6
 # BEGIN and COMMIT: the ledger posts without a savepoint of its own (a refusal ends the bet's
 # whole transaction anyway). Before: four (SAVEPOINT, RELEASE), and before that eight.
 TRANSACTION_CONTROL_PER_BET = 2

@@ -243,13 +243,14 @@ def test_the_written_out_statements_are_prepared_and_read_the_same(human_table):
 # the broadcast; read the latest hand and the balances and levels for the broadcast. Before
 # 30 Nov: 13 statements alone in the tier, 20 with three other waiting tables (two per table).
 STATEMENTS_PER_READY = 8
-# The press that deals: the same up to the seats' lock, then the humans' wallets locked for
-# the minimum check, the hand's number, the hand and its participants, the escrow account, the
-# stake through ledger_post (its own 9 statements here: the key's replay check, the
-# transaction, the players' and the house's locks, one UPDATE per leg, the entries), the
-# stake's key, the seats and the table, the deadline, and the balances for the broadcast.
-# Before 30 Nov: 35 alone in the tier, 42 with three other waiting tables.
-STATEMENTS_PER_DEALING_READY = 25
+# The press that deals: the same up to the seats' lock, then every seated user's wallet locked
+# with their wins and the escrow account's id (one SELECT, deal_statements.stake_lock); the hand,
+# its participants, the seats not ready and the table playing in one INSERT with CTEs, the hand's
+# first deadline and stake key in it; the stake through ledger_post_many (the transaction's
+# INSERT … ON CONFLICT, the accounts' lock, the balances with the entries): 3. The broadcast
+# reads nothing (the balances are the stake's, the wins the wallets' lock read). Before 30 Nov:
+# 35 alone in the tier, 42 with three other waiting tables; before 1 Dec: 25 (9 the ledger's).
+STATEMENTS_PER_DEALING_READY = 11
 
 
 def _between_hands(table) -> list:
@@ -425,3 +426,61 @@ def test_the_ready_reads_return_what_the_querysets_return(human_table, ddz_tier,
     assert fields(hand) == fields(orm_hand) and hand.status == "cancelled"
     assert isinstance(hand.state, dict) and hand.state == orm_hand.state
     assert ready_reads.latest_hand(roomy) is None
+
+
+@pytest.mark.postgres  # the written-out statements; another database runs the querysets
+def test_the_deal_statements_do_what_the_querysets_do(human_table, make_player):
+    """``stake_lock`` reads what its querysets read; ``hand_insert`` writes the rows its ORM form writes."""
+    from platform.accounts.models import GameStats
+
+    from django.db import transaction
+    from django.utils import timezone
+
+    from rooms.tables import deal_statements
+    from rooms.tables.models import Table
+
+    def fields(obj) -> dict:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    players = _between_hands(human_table)
+    GameStats.objects.create(user=players[1], game_slug="doudizhu", hands=3, wins=2)
+    user_ids = [p.pk for p in players] + [make_player().pk]
+    with transaction.atomic():
+        reads = deal_statements.stake_lock(human_table, user_ids)
+        orm = deal_statements.stake_lock_orm(human_table, user_ids)
+    assert {k: fields(v) for k, v in reads.wallets.items()} == {k: fields(v) for k, v in orm.wallets.items()}
+    pks = [account.pk for account in reads.wallets.values()]
+    assert pks == sorted(pks) and len(pks) == len(user_ids)  # locked in primary-key order
+    assert reads.wins == orm.wins == {players[1].pk: 2}
+    assert (reads.escrow.pk, reads.escrow.kind) == (orm.escrow.pk, orm.escrow.kind)
+
+    def deal(insert) -> Hand:
+        hand = Hand(
+            table=human_table,
+            number=0,
+            game_slug="doudizhu",
+            seed=b"s" * 32,
+            config={"b": 1, "a": [2]},
+            players=[{"user": p.pk, "carried": 7} for p in players],
+            state={"z": 1, "a": {"b": None}},
+            deadline=timezone.now(),
+            deadline_token=1,
+        )
+        hand.started_at = now = timezone.now()
+        with transaction.atomic():
+            insert(hand, table=human_table, humans=[p.pk for p in players[:2]], staked=True, now=now)
+        assert hand.stake_key == f"hand:{hand.pk}:stake" and not hand._state.adding
+        saved = Hand.objects.get(pk=hand.pk)
+        assert fields(saved) == fields(hand)
+        assert sorted(saved.participants.values_list("pk", flat=True)) == sorted(p.pk for p in players[:2])
+        table = Table.objects.get(pk=human_table.pk)
+        assert (table.status, table.updated_at) == ("playing", now)
+        assert not Seat.objects.filter(table=human_table, ready=True).exists()
+        return saved
+
+    Seat.objects.filter(table=human_table).update(ready=True)
+    first = deal(deal_statements.hand_insert)
+    Hand.objects.filter(pk=first.pk).update(status="cancelled")  # no stake was posted to refund
+    Seat.objects.filter(table=human_table).update(ready=True)
+    second = deal(deal_statements.hand_insert_orm)
+    assert (first.number, second.number) == (2, 3)
