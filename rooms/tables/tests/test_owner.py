@@ -406,3 +406,20 @@ async def test_a_socket_s_second_move_is_made_on_the_kept_play_without_the_table
     finally:
         for socket in sockets.values():
             await socket.disconnect()
+
+
+def test_the_first_move_after_a_dealing_press_is_made_on_the_play_the_deal_kept(human_table):
+    from rooms.tables.tests.test_queries import _between_hands
+
+    players = _between_hands(human_table)
+    for user in players:
+        services.table_ready(table_id=human_table.pk, user=user)  # the last press deals
+    hand, engine, seat = _actor(human_table)
+    before = Table.objects.get(pk=human_table.pk).seq
+    with CaptureQueriesContext(connection) as queries:
+        seq = services.table_act(
+            table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[-1]
+        )
+    assert [q for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)] == []
+    assert seq == before + 1 and owner.group_commit().moves == 1
+    assert open_hand(human_table).action_count == 1
