@@ -199,6 +199,10 @@ class Engine(Protocol):
 
     def view(self, state: State, seat: int | None) -> dict: ...
 
+    # Optional: ``views(state, seats) -> list[dict]``, ``view`` for each of ``seats`` at once
+    # (the runtime builds every viewer's frame of a change together), equal to calling ``view``
+    # for each; the views may share their public parts, which nobody changes.
+
     def outcome(self, state: State) -> Outcome | None: ...
 
 

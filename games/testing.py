@@ -212,6 +212,9 @@ def check_engine_invariants(
             json.dumps(view)
             if view_check is not None:
                 view_check(state, viewer, view)
+        many = getattr(engine, "views", None)
+        if many is not None and many(state, viewers) != [engine.view(state, viewer) for viewer in viewers]:
+            raise InvariantError("views() differs from view() for some viewer")
         outcome = engine.outcome(state)
         if outcome is not None:
             break

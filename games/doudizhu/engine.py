@@ -11,7 +11,7 @@ from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State, gette
 from games.doudizhu import moves, rules
 from games.doudizhu.assist import suggest_lead
 from games.doudizhu.scoring import close_hand
-from games.doudizhu.views import build_view
+from games.doudizhu.views import build_view, build_views
 
 SEATS = 3
 HAND_SIZE = 17
@@ -471,6 +471,10 @@ class DoudizhuEngine:
 
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(self, state, seat)
+
+    def views(self, state: State, seats) -> list[dict]:
+        """``view`` for each of ``seats`` at once (every viewer of a change): the public part built once."""
+        return build_views(self, state, seats)
 
 
 _NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up

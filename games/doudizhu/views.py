@@ -40,16 +40,20 @@ def _live_multiples(state: State) -> list[int] | None:
     return multiples
 
 
-def build_view(engine, state: State, seat: int | None) -> dict:
-    """Return everything ``seat`` may see: its own hand, counts of the others, public cards and actions."""
-    phase = state["phase"]
-    finished = phase == "finished"
-    my_turn = seat is not None and not finished and state["turn"] == seat
-    last = state["last_play"]
+def build_view(engine, state: State, seat: int | None, shared: dict | None = None) -> dict:
+    """Return everything ``seat`` may see: its own hand, counts of the others, public cards and actions.
+
+    ``shared``: what ``shared_view`` gave for this state, when several viewers' views are built.
+    """
+    if shared is None:
+        shared = shared_view(state)
+    phase = shared["phase"]
+    my_turn = seat is not None and phase != "finished" and state["turn"] == seat
     choices: list[dict] = []
     can_play = can_pass = False
     if my_turn:
         if phase == "playing":
+            last = state["last_play"]
             can_pass = last is not None
             if last is None:
                 can_play = True
@@ -60,6 +64,32 @@ def build_view(engine, state: State, seat: int | None) -> dict:
                 choices = [{"type": "pass"}]
         else:
             choices = engine.legal_actions(state, seat)
+    # The keys in the order the protocol has always sent them (docs/rules/doudizhu.md).
+    return {
+        "phase": phase,
+        "variant": shared["variant"],
+        "seat": seat,
+        "hand": list(state["hands"][seat]) if seat is not None else None,
+        **shared["public"],
+        "choices": choices,
+        "can_play": can_play,
+        "can_pass": can_pass,
+        **shared["tail"],
+    }
+
+
+def build_views(engine, state: State, seats) -> list[dict]:
+    """``build_view`` for each of ``seats`` (indexes, None for spectators), the public part built once.
+
+    The views share the public part's lists and dicts: read them, never change them.
+    """
+    shared = shared_view(state)
+    return [build_view(engine, state, seat, shared) for seat in seats]
+
+
+def shared_view(state: State) -> dict:
+    """The part of a view every viewer of the state gets alike."""
+    last = state["last_play"]
     played: list[list[str]] = [[], [], []]
     for entry in state["history"]:
         if "redeal" in entry:
@@ -67,11 +97,7 @@ def build_view(engine, state: State, seat: int | None) -> dict:
             continue
         if entry["action"]["type"] == "play":
             played[entry["seat"]].extend(entry["action"]["cards"])
-    view = {
-        "phase": phase,
-        "variant": state["variant"],
-        "seat": seat,
-        "hand": list(state["hands"][seat]) if seat is not None else None,
+    public = {
         "counts": [len(h) for h in state["hands"]],
         "bottom": list(state["bottom"]) if state["landlord"] is not None else None,
         "landlord": state["landlord"],
@@ -95,15 +121,10 @@ def build_view(engine, state: State, seat: int | None) -> dict:
             for t in state["trick"]
         ],
         "played": played,
-        "choices": choices,
-        "can_play": can_play,
-        "can_pass": can_pass,
-        "spring": state["spring"],
-        "redeals": state["redeals"],
-        "result": None,
     }
-    if finished and state["result"]:
+    tail = {"spring": state["spring"], "redeals": state["redeals"], "result": None}
+    if state["phase"] == "finished" and state["result"]:
         result = state["result"]
-        view["result"] = {key: result[key] for key in RESULT_KEYS}
-        view["result"]["hands"] = [list(h) for h in result["hands"]]
-    return view
+        tail["result"] = {key: result[key] for key in RESULT_KEYS}
+        tail["result"]["hands"] = [list(h) for h in result["hands"]]
+    return {"phase": state["phase"], "variant": state["variant"], "public": public, "tail": tail}

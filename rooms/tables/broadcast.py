@@ -24,7 +24,7 @@ from channels.layers import get_channel_layer
 from django.db import connection, transaction
 
 import games
-from rooms.tables.fanout import fanout_publish
+from rooms.tables.fanout import fanout_publish, serving
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.state_cache import play_forget
 
@@ -207,6 +207,7 @@ class _Change:
             "seats": [_seat_public(ctx, s) for s in ctx.seats],
         }
         # The hand's keys before and after the viewer's own ``view`` and ``hint``.
+        self.views: dict | None = None  # by viewer, when built together (``views_for``)
         self.actors: list[int] = []
         self.hand_head: dict | None = None
         self.seed_sha256: str | None = None
@@ -233,7 +234,16 @@ class _Change:
             self.last_seed = bytes(last.seed).hex()
 
     def view(self, ctx: TableContext, seat_index: int | None) -> dict:
+        views = self.views
+        if views is not None and seat_index in views:
+            return views[seat_index]
         return self.engine.view(ctx.hand.state, seat_index)
+
+    def views_for(self, ctx: TableContext, seat_indexes: list[int | None]) -> None:
+        """Build the views of all these viewers at once, if the engine can (``views``: a public part shared)."""
+        many = getattr(self.engine, "views", None)
+        if many is not None and ctx.hand is not None:
+            self.views = dict(zip(seat_indexes, many(ctx.hand.state, seat_indexes), strict=True))
 
     def hint(self, ctx: TableContext, seat_index: int | None) -> dict | None:
         return _hint(self.engine, ctx.hand, seat_index, self.actors)
@@ -406,7 +416,9 @@ def frames_message(ctx: TableContext, notices: list[dict]) -> dict:
     """
     seq = ctx.table.seq
     extra = [frame_text({**notice, "seq": seq}) for notice in notices]
-    texts = _ChangeText(ctx, _Change(ctx))
+    change = _Change(ctx)
+    change.views_for(ctx, [*(seat.index for seat in ctx.seats), None])
+    texts = _ChangeText(ctx, change)
     seats = []
     for seat in ctx.seats:
         state = texts.state(seat.index, ctx.balances.get(seat.user_id))
@@ -446,16 +458,31 @@ def send_messages(messages: list[tuple[str, dict]]) -> None:
     messages = fanout_publish(layer, messages)  # a table's frames: one PUBLISH (rooms/tables/fanout.py)
     if not messages:
         return
-
-    async def send_all() -> None:
-        results = await asyncio.gather(
-            *(layer.group_send(group, message) for group, message in messages), return_exceptions=True
-        )
-        for (group, _message), result in zip(messages, results, strict=True):
-            if isinstance(result, Exception):  # a client resyncs on the next seq gap
-                logger.error("broadcast to %s failed", group, exc_info=result)
-
     try:
-        async_to_sync(send_all)()
+        async_to_sync(_group_send_all)(layer, messages)
     except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
         logger.exception("broadcast of %d messages failed", len(messages))
+
+
+async def send_messages_here(messages: list[tuple[str, dict]]) -> None:
+    """``send_messages`` from an event loop that serves table sockets (a kept move made on it).
+
+    The frames go to this loop's own fan-out as a table thread's do
+    (``serving``): to its sockets at once, and to Redis for the others.
+    """
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    with serving(asyncio.get_running_loop()):
+        messages = fanout_publish(layer, messages)
+    if messages:
+        await _group_send_all(layer, messages)
+
+
+async def _group_send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    results = await asyncio.gather(
+        *(layer.group_send(group, message) for group, message in messages), return_exceptions=True
+    )
+    for (group, _message), result in zip(messages, results, strict=True):
+        if isinstance(result, Exception):  # a client resyncs on the next seq gap
+            logger.error("broadcast to %s failed", group, exc_info=result)

@@ -26,6 +26,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from channels.sessions import InstanceSessionWrapper
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.urls import reverse
@@ -37,7 +38,7 @@ from rooms.tables.broadcast import frame_text, table_group
 from rooms.tables.errors import TableError
 from rooms.tables.fanout import INBOX_SIZE, fanout_for, serving
 from rooms.tables.models import Table
-from rooms.tables.owner import ActingUser, kept_play_enabled
+from rooms.tables.owner import ActingUser, kept_play_enabled, table_act_kept_here
 from rooms.tables.presence import heartbeat_ensure_started
 from rooms.tables.statements import drop_if_closed_by_server
 from rooms.tables.timers import timers_ensure_started
@@ -434,17 +435,24 @@ FORWARD_WAIT = 5.0
 
 
 async def serve_forwarded_move(request: dict, withdrawn: Callable[[], bool] = lambda: False) -> dict:
-    """Make a move another ASGI process forwarded here, in the table's lane, in its player's language.
+    """Make a move another ASGI process forwarded here: on the kept play on this loop, else in the table's lane.
 
     Returns the answer's fields: ``seq``, or ``error`` ([code, text] for a
-    refusal; None when the database failed, or the move was ``withdrawn``
-    (its asker gave up waiting, and its player was told to try again) before
-    the lane reached it: then it is not made). The player was signed in on
-    that process's socket, which checked the message as its own moves are
-    checked.
+    refusal, in the player's language; None when the database failed, or the
+    move was ``withdrawn`` (its asker gave up waiting, and its player was told
+    to try again) before it was reached: then it is not made). The player was
+    signed in on that process's socket, which checked the message as its own
+    moves are checked.
     """
     table_id = int(request["table"])
+    if withdrawn():
+        return {"error": None}
     try:
+        seq = await table_act_kept_here(
+            table_id=table_id, user=ActingUser(int(request["user"])), action=request["action"]
+        )
+        if seq is not None:
+            return {"seq": seq}
         return await table_sync_to_async(table_id, _forwarded_move)(
             table_id, int(request["user"]), request["action"], request.get("language"), withdrawn
         )
@@ -466,6 +474,19 @@ def _forwarded_move(
 
 
 fanout.forward_handler = serve_forwarded_move
+
+
+def _past_session_wrapper(send):
+    """The send under Channels' session middleware's: it only ever acts on an HTTP response's start.
+
+    For a socket's messages it only asked the session whether it was modified
+    or empty, a lazy object's lookups for every frame sent; the frames of
+    every change go through here once per socket.
+    """
+    wrapper = getattr(send, "__self__", None)
+    if isinstance(wrapper, InstanceSessionWrapper) and wrapper.save_message_types == ["http.response.start"]:
+        return wrapper.real_send
+    return send
 
 
 class _Failed:
@@ -520,7 +541,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.channel_name = await self.channel_layer.new_channel()
                 self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
                 pumps.append(loop.create_task(_pump(self.channel_receive, inbox)))
-            self.base_send = send
+            self.base_send = _past_session_wrapper(send)
             dispatch = self.dispatch
             while True:
                 message = await inbox.get()
@@ -894,6 +915,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         if await self._forwarded(action, seq):
             return
+        if await table_act_kept_here(table_id=self.table_id, user=self.user, action=action) is not None:
+            return  # made on this process's kept play, on this loop (rooms/tables/owner.py)
         await self._call(services.table_act, ref=seq, action=action, client_seq=seq)
 
     async def _forwarded(self, action: dict, ref: int) -> bool:
@@ -1065,8 +1088,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # seq is below the last one), and sent after a newer one it broke the seq order.
             return
         self.seq = seq
+        send = self.base_send  # what ``self.send(text_data=...)`` comes to, without its two calls per frame
         for text in texts:
-            await self.send(text_data=text)
+            await send({"type": "websocket.send", "text": text})
 
     async def _refollow_seat(self) -> None:
         """A broadcast shows this user's seat changed: follow it, or tell the player it could not be followed.

@@ -7,7 +7,7 @@ here runs under that lock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
@@ -355,7 +355,9 @@ def _record_deadline(state: dict, key: str) -> datetime | None:
     record = state.get(key)
     if not record:
         return None
-    return datetime.fromtimestamp(record["deadline"] / 1000, tz=timezone.get_current_timezone())
+    # In UTC, as the database gives datetimes back: the active time zone is a context-local
+    # lookup, and a kept move on the event loop reads this deadline at every turn.
+    return datetime.fromtimestamp(record["deadline"] / 1000, tz=UTC)
 
 
 def countdown_deadline(state: dict) -> datetime | None:

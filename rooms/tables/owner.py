@@ -27,11 +27,14 @@ always safe; a kept play is only ever a shortcut.
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import functools
 import logging
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
+from datetime import datetime
 from typing import NamedTuple
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
@@ -42,15 +45,13 @@ from rooms.tables.broadcast import change_message, engine_for, table_group
 from rooms.tables.core import (
     PLAY_FIELDS,
     UNSAVED_ACTIONS,
-    _actions_insert_sql,
-    _actions_params,
     _postgres,
     _sql,
     plan_next,
     record_action,
     setting,
 )
-from rooms.tables.models import Hand, Table
+from rooms.tables.models import Hand, HandAction, Table
 from rooms.tables.state_cache import KeptPlay, play_forget, play_keep, play_kept, state_known
 
 logger = logging.getLogger(__name__)
@@ -90,8 +91,101 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
 
     None: nothing was changed and the locking path must take the move (no kept
     play, a move it cannot judge alone, or the play was behind the database).
-    Database errors propagate as from the locking path.
+    Database errors propagate as from the locking path. From a table's thread;
+    a socket's own moves take ``table_act_kept_here``, on its event loop.
     """
+    move = _kept_move(table_id, user, action)
+    if move is None:
+        return None
+    try:
+        version = group_commit().commit(move.write)
+    except BaseException:
+        play_forget(table_id)
+        raise
+    if not _kept_done(move, version):
+        return None
+    broadcast.send_messages([(table_group(table_id), move.message)])
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    hand = move.write.hand
+    if timer_wanted(hand.deadline, move.now):
+        timer_enqueue(hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline)
+    return move.table.seq
+
+
+# The kept move of each table that an event loop is committing (``table_act_kept_here``).
+_in_flight: dict[int, asyncio.Task] = {}
+
+
+async def table_act_kept_here(*, table_id: int, user, action: dict) -> int | None:
+    """``table_act_kept`` on the event loop of the socket that asked: no hop to a table thread.
+
+    A kept move needs no database until its commit, and the group commit
+    thread does that: the loop judges the move, builds its frames, hands the
+    write to the group commit and awaits it while it serves other sockets,
+    then publishes the frames itself. The hop to the table's thread and back
+    (``TableSyncToAsync``) cost more of the process's one core than the move.
+    The loop makes one kept move of a table at a time: a second one waits for
+    the first to commit and is then judged on the play that one left. The
+    commit and its frames run as a task of their own, so a socket that goes
+    away meanwhile (its task cancelled) leaves no committed move unsent.
+    """
+    loop = asyncio.get_running_loop()
+    while (busy := _in_flight.get(table_id)) is not None and busy.get_loop() is loop and not busy.done():
+        await asyncio.wait((busy,))  # never cancels the other move
+    move = _kept_move(table_id, user, action)
+    if move is None:
+        return None
+    task = loop.create_task(_commit_here(move))
+    _in_flight[table_id] = task
+    task.add_done_callback(functools.partial(_committed_here, table_id))
+    return await asyncio.shield(task)
+
+
+async def _commit_here(move: _KeptMove) -> int | None:
+    table_id = move.write.table_id
+    try:
+        version = await asyncio.wrap_future(group_commit().submit(move.write))
+    except BaseException:
+        play_forget(table_id)
+        raise
+    if not _kept_done(move, version):
+        return None
+    await broadcast.send_messages_here([(table_group(table_id), move.message)])
+    from rooms.tables.timers import timer_enqueue, timer_wanted
+
+    hand = move.write.hand
+    if timer_wanted(hand.deadline, move.now):  # a near deadline goes to the workers: not on the loop
+        asyncio.get_running_loop().run_in_executor(
+            None,
+            functools.partial(
+                timer_enqueue, hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline
+            ),
+        )
+    return move.table.seq
+
+
+def _committed_here(table_id: int, task: asyncio.Task) -> None:
+    if _in_flight.get(table_id) is task:
+        del _in_flight[table_id]
+    if not task.cancelled():
+        # Marked as retrieved: a caller still waiting gets it through the shield; one that went
+        # away has nobody to tell (the move's play is forgotten, the next move reads it again).
+        task.exception()
+
+
+class _KeptMove(NamedTuple):
+    """A move judged and applied on a kept play, its frames built, its write not yet committed."""
+
+    kept: KeptPlay
+    table: Table  # a copy, its ``seq`` the move's
+    write: _Write
+    message: dict
+    now: datetime
+
+
+def _kept_move(table_id: int, user, action: dict) -> _KeptMove | None:
+    """Judge and apply the move on the kept play, in memory; None: the locking path must take it."""
     kept = play_kept(table_id)
     if kept is None or not kept_play_enabled():
         return None
@@ -123,21 +217,18 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
         ctid=kept.ctid,
         actions=hand.__dict__.pop(UNSAVED_ACTIONS),
     )
-    try:
-        version = group_commit().commit(write)
-    except BaseException:
-        play_forget(table_id)
-        raise
+    return _KeptMove(kept, table, write, message, now)
+
+
+def _kept_done(move: _KeptMove, version: tuple[str, str] | None) -> bool:
+    """Keep the play a committed move left; False (and forget the play) when the commit refused it."""
+    table_id = move.write.table_id
     if version is None:
         play_forget(table_id)  # something else changed the table: read it again
-        return None
-    play_keep(table_id, KeptPlay(table, kept.seats, hand, kept.balances, kept.wins, *version))
-    broadcast.send_messages([(table_group(table_id), message)])
-    from rooms.tables.timers import timer_enqueue, timer_wanted
-
-    if timer_wanted(hand.deadline, now):
-        timer_enqueue(hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline)
-    return table.seq
+        return False
+    kept = move.kept
+    play_keep(table_id, KeptPlay(move.table, kept.seats, move.write.hand, kept.balances, kept.wins, *version))
+    return True
 
 
 @dataclass(slots=True, eq=False)
@@ -169,6 +260,10 @@ class GroupCommit:
         self.moves = 0
 
     def commit(self, write: _Write) -> tuple[str, str] | None:
+        return self.submit(write).result()
+
+    def submit(self, write: _Write) -> Future:
+        """Queue the write for the next transaction; the future's result is what ``commit`` returns."""
         return self._submit(write)
 
     def close_connection(self) -> None:
@@ -178,9 +273,9 @@ class GroupCommit:
 
     def on_thread(self, func):
         """Run ``func`` on the commit thread, between two transactions, and return its result."""
-        return self._submit(func)
+        return self._submit(func).result()
 
-    def _submit(self, item):
+    def _submit(self, item) -> Future:
         future: Future = Future()
         with self._cond:
             self._waiting.append((item, future))
@@ -188,7 +283,7 @@ class GroupCommit:
                 self._thread = threading.Thread(target=self._run, name="table-group-commit", daemon=True)
                 self._thread.start()
             self._cond.notify()
-        return future.result()
+        return future
 
     def _run(self) -> None:
         most = max(1, int(setting("TABLE_GROUP_COMMIT_MAX", 64)))
@@ -249,17 +344,10 @@ class GroupCommit:
                 seen.add(w.table_id)
             versions: dict[int, tuple[str, str]] = {}
             if good:
-                count = sum(len(w.actions) for w in good)
-                sql = _sql(f"group_write:{len(good)}:{count}", lambda: _write_sql(len(good), count))
-                params = []
-                for w in good:
-                    hand = w.hand
-                    params += [w.table_id, hand.pk]
-                    params += [
-                        Hand._meta.get_field(f).get_db_prep_save(getattr(hand, f), db) for f in PLAY_FIELDS
-                    ]
-                params += _actions_params([a for w in good for a in w.actions], db)
-                for hand_id, xmin, ctid in statements.run(sql, params, statements.fetch_all, db=db):
+                sql = _sql("group_write", _write_sql)
+                for hand_id, xmin, ctid in statements.run(
+                    sql, _write_params(good, db), statements.fetch_all, db=db
+                ):
                     versions[hand_id] = (xmin, ctid)
         written = {id(w) for w in good}
         return [versions.get(w.hand.pk) if id(w) in written else None for w in writes]
@@ -284,24 +372,53 @@ def _lock_sql() -> str:
     )
 
 
-def _write_sql(moves: int, actions: int) -> str:
+# The log entries' columns, in the order of ``record_action``'s entries.
+_ACTION_COLUMNS = ("hand", "n", "seat", "action", "auto", "created_at")
+
+
+def _write_sql() -> str:
+    """One statement for any number of moves: each column's values come as one array.
+
+    One text for every batch size, so psycopg parses it once and PostgreSQL
+    plans it once (prepared after ``DB_PREPARE_THRESHOLD`` runs); a text per
+    batch size (``VALUES`` rows) was parsed and planned anew for most batches.
+    """
     qn = connection.ops.quote_name
-    meta = Hand._meta
-    fields = [meta.get_field(name) for name in PLAY_FIELDS]
-    first = ", ".join(["%s::bigint", "%s::bigint", *(f"%s::{f.db_type(connection)}" for f in fields)])
-    rest = ", ".join(["%s"] * (2 + len(fields)))
-    rows = ", ".join([f"({first})", *[f"({rest})"] * (moves - 1)])
-    names = ", ".join(["tid", "hid", *(f"f{i}" for i in range(len(fields)))])
+
+    def arrays(model, names):
+        fields = [model._meta.get_field(name) for name in names]
+        return ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields), fields
+
+    play, fields = arrays(Hand, PLAY_FIELDS)
+    logged, log_fields = arrays(HandAction, _ACTION_COLUMNS)
+    names = ", ".join(f"f{i}" for i in range(len(fields)))
     columns = ", ".join(f"{qn(f.column)} = v.f{i}" for i, f in enumerate(fields))
     table = qn(Table._meta.db_table)
-    logged = f", logged AS ({_actions_insert_sql(actions)})" if actions else ""
     return (
-        f"WITH v ({names}) AS (VALUES {rows}), "
-        f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid)"
-        f"{logged} "
-        f"UPDATE {qn(meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
+        f"WITH v AS (SELECT * FROM unnest(%s::bigint[], %s::bigint[], {play}) AS v (tid, hid, {names})), "
+        f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid), "
+        f"logged AS (INSERT INTO {qn(HandAction._meta.db_table)} "
+        f"({', '.join(qn(f.column) for f in log_fields)}) SELECT * FROM unnest({logged})) "
+        f"UPDATE {qn(Hand._meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
         f"RETURNING h.{qn('id')}, h.xmin::text, h.ctid::text"
     )
+
+
+def _write_params(writes: list[_Write], db) -> list[list]:
+    """The arrays of ``_write_sql``: the tables, the hands, each play field, then each log column."""
+    meta = Hand._meta
+    params: list[list] = [[w.table_id for w in writes], [w.hand.pk for w in writes]]
+    for name in PLAY_FIELDS:
+        field = meta.get_field(name)
+        params.append([field.get_db_prep_save(getattr(w.hand, name), db) for w in writes])
+    entries = [entry for w in writes for entry in w.actions]
+    action_field = HandAction._meta.get_field("action")
+    for i, _name in enumerate(_ACTION_COLUMNS):
+        if i == 3:
+            params.append([action_field.get_db_prep_save(entry[i], db) for entry in entries])
+        else:
+            params.append([entry[i] for entry in entries])
+    return params
 
 
 _group_commit: GroupCommit | None = None

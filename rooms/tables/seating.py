@@ -300,6 +300,10 @@ def _changed_between_hands(
         else:
             last_hand = latest
     table_changed(table, locked=(seats, hand), last_hand=last_hand, bumped=bumped, counts=counts)
+    if counts is not None and hand is not None:
+        from rooms.tables.owner import play_keep_on_commit
+
+        play_keep_on_commit(table, seats, hand, counts)  # the hand's first move is made on it, as later ones
 
 
 def _release_bots_if_alone(table: Table) -> list[Seat]:

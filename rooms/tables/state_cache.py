@@ -127,7 +127,15 @@ def play_kept(table_id: int) -> KeptPlay | None:
 
 
 def play_keep(table_id: int, play: KeptPlay) -> None:
-    """Keep ``play`` (already committed) and its hand's state for the next move at the table."""
+    """Keep ``play`` (already committed) and its hand's state for the next move at the table.
+
+    A play older than the one kept is not kept: a table's thread and an event
+    loop can both commit moves of one table, and the later commit's caller
+    may get here first.
+    """
+    current = _plays.get(table_id)
+    if current is not None and current.table.seq > play.table.seq:
+        return
     _put(_plays, table_id, play)
     _keep(table_id, KnownState(play.hand.pk, play.xmin, play.ctid, play.hand.state))
 

@@ -324,3 +324,19 @@ async def test_a_resync_answer_ahead_of_the_changes_on_their_way_waits_for_them(
     late = await next_of(comm, "state")
     assert late["seq"] == state["seq"] + 4 and late["you"]["trustee"] is False
     await comm.disconnect()
+
+
+def test_frames_go_past_the_session_middleware_s_send_only_while_it_leaves_sockets_alone():
+    from channels.sessions import InstanceSessionWrapper
+
+    from rooms.tables.consumers import _past_session_wrapper
+
+    async def real_send(message):
+        return None
+
+    wrapper = InstanceSessionWrapper.__new__(InstanceSessionWrapper)
+    wrapper.real_send = real_send
+    assert _past_session_wrapper(wrapper.send) is real_send
+    wrapper.save_message_types = ["http.response.start", "websocket.send"]  # a Channels that saves on frames
+    assert _past_session_wrapper(wrapper.send) == wrapper.send
+    assert _past_session_wrapper(real_send) is real_send

@@ -319,6 +319,10 @@ async def test_the_keeper_makes_a_forwarded_move_on_its_kept_play(human_table):
 
 async def test_a_withdrawn_forwarded_move_is_not_made(human_table):
     hand, engine, seat = await sync_to_async(_actor)(human_table)
+    await sync_to_async(services.table_act)(
+        table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[-1]
+    )  # a locking move: the next one could be made on the kept play, on the loop
+    hand, engine, seat = await sync_to_async(_actor)(human_table)
     count = await sync_to_async(HandAction.objects.count)()
     request = {
         "table": human_table.pk,

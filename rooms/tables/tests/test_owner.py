@@ -7,6 +7,7 @@ moves cost the calling thread no statement, and moves of several tables share
 one transaction.
 """
 
+import asyncio
 import random
 import threading
 
@@ -14,12 +15,12 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rooms.tables import owner, services, state_cache
+from rooms.tables import broadcast, owner, services, state_cache
 from rooms.tables.errors import NotYourTurn
 from rooms.tables.models import Hand, HandAction, Seat, Table
 from rooms.tables.replay import hand_replay
 from rooms.tables.tests.conftest import expire
-from rooms.tables.tests.helpers import open_hand
+from rooms.tables.tests.helpers import open_hand, per_group
 from rooms.tables.tests.test_queries import TRANSACTION_CONTROL, _actor, _fresh_states, _sent
 from wallets.selectors import ledger_check
 
@@ -261,3 +262,164 @@ def test_a_failed_group_commit_fails_its_moves_and_the_next_ones_commit(human_ta
     _pass(human_table, 20)  # the thread is still there
     assert open_hand(human_table).action_count == 4
     assert commit.moves == 1
+
+
+def _act_here(table, seat, action):
+    """A socket's kept move, as its event loop makes it (``table_act_kept_here``)."""
+    return owner.table_act_kept_here(table_id=table.pk, user=seat.user, action=action)
+
+
+def test_a_socket_s_kept_move_is_made_on_its_loop_and_sends_what_a_resync_reads(human_table, monkeypatch):
+    _pass(human_table, 1)  # the locking move keeps the play
+    sent, threads = [], []
+
+    async def send_here(messages):
+        threads.append(threading.get_ident())
+        sent.extend(per_group(messages))
+
+    monkeypatch.setattr(broadcast, "send_messages_here", send_here)
+    hand, engine, seat = _actor(human_table)
+    before = Table.objects.get(pk=human_table.pk).seq
+
+    async def move():
+        threads.append(threading.get_ident())
+        return await _act_here(human_table, seat, engine.legal_actions(hand.state, seat.index)[-1])
+
+    seq = asyncio.run(move())
+    assert seq == before + 1 == Table.objects.get(pk=human_table.pk).seq
+    assert threads[0] == threads[1]  # judged and broadcast on the loop itself, after the commit
+    assert owner.group_commit().moves == 1
+    assert open_hand(human_table).action_count == 2
+    assert {group: message["events"][0] for group, message in sent} == _fresh_states(human_table)
+
+
+def test_a_second_kept_move_of_a_table_waits_for_the_first_and_builds_on_it(human_table, monkeypatch):
+    """Two moves of one table on the loop at once: the second is judged on the play the first left."""
+    _pass(human_table, 1)
+    monkeypatch.setattr(broadcast, "send_messages_here", _no_send)
+    hand, engine, first = _actor(human_table)
+    first_action = engine.legal_actions(hand.state, first.index)[-1]
+    after = engine.apply(hand.state, first.index, first_action)
+    (second_index,) = engine.actors(after)
+    second = Seat.objects.select_related("user").get(table=human_table, index=second_index)
+    second_action = engine.legal_actions(after, second_index)[-1]
+    before = Table.objects.get(pk=human_table.pk).seq
+
+    async def both():
+        return await asyncio.gather(
+            _act_here(human_table, first, first_action), _act_here(human_table, second, second_action)
+        )
+
+    assert asyncio.run(both()) == [before + 1, before + 2]
+    assert owner.group_commit().moves == 2 and owner.group_commit().transactions == 2
+    assert open_hand(human_table).action_count == 3
+
+
+def test_a_move_the_kept_play_cannot_judge_leaves_the_loop_for_the_locking_path(human_table, monkeypatch):
+    _pass(human_table, 1)
+    monkeypatch.setattr(broadcast, "send_messages_here", _no_send)
+    hand, engine, seat = _actor(human_table)
+    other = Seat.objects.select_related("user").exclude(index=seat.index).filter(table=human_table).first()
+    before = Table.objects.get(pk=human_table.pk).seq
+    assert asyncio.run(_act_here(human_table, other, {"type": "pass"})) is None  # not their turn
+    assert asyncio.run(_act_here(human_table, seat, {"type": "no-such-move"})) is None
+    assert Table.objects.get(pk=human_table.pk).seq == before
+    assert owner.group_commit().moves == 0
+    with pytest.raises(NotYourTurn):  # the locking path gives the database's refusal
+        services.table_act(table_id=human_table.pk, user=other.user, action={"type": "pass"})
+
+
+async def _no_send(messages):
+    return None
+
+
+def test_a_kept_move_whose_socket_goes_away_while_it_commits_is_still_committed_and_sent(
+    human_table, monkeypatch
+):
+    _pass(human_table, 1)
+    sent = []
+
+    async def send_here(messages):
+        sent.extend(per_group(messages))
+
+    monkeypatch.setattr(broadcast, "send_messages_here", send_here)
+    commit = owner.group_commit()
+    held, release = threading.Event(), threading.Event()
+    real_write = commit._write
+
+    def held_write(writes):
+        held.set()
+        assert release.wait(10)
+        return real_write(writes)
+
+    commit._write = held_write
+    hand, engine, seat = _actor(human_table)
+    before = Table.objects.get(pk=human_table.pk).seq
+
+    async def go_away():
+        move = asyncio.ensure_future(
+            _act_here(human_table, seat, engine.legal_actions(hand.state, seat.index)[-1])
+        )
+        while not held.is_set():
+            await asyncio.sleep(0.01)
+        move.cancel()  # the socket closed while its move waits for the commit
+        with pytest.raises(asyncio.CancelledError):
+            await move
+        (task,) = owner._in_flight.values()
+        release.set()
+        return await task
+
+    assert asyncio.run(go_away()) == before + 1
+    assert Table.objects.get(pk=human_table.pk).seq == before + 1
+    assert {group: message["events"][0] for group, message in sent} == _fresh_states(human_table)
+    assert owner._in_flight == {}
+
+
+async def test_a_socket_s_second_move_is_made_on_the_kept_play_without_the_table_s_thread(
+    human_table, monkeypatch
+):
+    from channels.db import database_sync_to_async
+
+    from rooms.tables.tests.test_consumers import latest_state, open_socket
+
+    seats = await database_sync_to_async(
+        lambda: list(human_table.seats.select_related("user").order_by("index"))
+    )()
+    sockets = {seat.index: await open_socket(human_table.pk, seat.user) for seat in seats}
+    locking = []
+    real_table_act = services.table_act
+    monkeypatch.setattr(
+        services, "table_act", lambda **kwargs: locking.append(kwargs["table_id"]) or real_table_act(**kwargs)
+    )
+    try:
+        latest = {index: await latest_state(socket) for index, socket in sockets.items()}
+        for n in (1, 2):
+            (actor,) = latest[0]["hand"]["actors"]
+            before = latest[0]["seq"]
+            choice = latest[actor]["hand"]["view"]["choices"][-1]
+            await sockets[actor].send_json_to({"type": "act", "seq": n, "action": choice})
+            latest = {index: await latest_state(socket) for index, socket in sockets.items()}
+            assert {state["seq"] for state in latest.values()} == {before + 1}  # every seat saw the move
+            assert actor not in latest[actor]["hand"]["actors"]
+        assert locking == [human_table.pk]  # the first move took the locking path in the table's lane
+        assert owner.group_commit().moves == 1  # the second was made on the kept play, on the loop
+    finally:
+        for socket in sockets.values():
+            await socket.disconnect()
+
+
+def test_the_first_move_after_a_dealing_press_is_made_on_the_play_the_deal_kept(human_table):
+    from rooms.tables.tests.test_queries import _between_hands
+
+    players = _between_hands(human_table)
+    for user in players:
+        services.table_ready(table_id=human_table.pk, user=user)  # the last press deals
+    hand, engine, seat = _actor(human_table)
+    before = Table.objects.get(pk=human_table.pk).seq
+    with CaptureQueriesContext(connection) as queries:
+        seq = services.table_act(
+            table_id=human_table.pk, user=seat.user, action=engine.legal_actions(hand.state, seat.index)[-1]
+        )
+    assert [q for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)] == []
+    assert seq == before + 1 and owner.group_commit().moves == 1
+    assert open_hand(human_table).action_count == 1

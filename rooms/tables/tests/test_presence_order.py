@@ -226,6 +226,6 @@ async def test_frames_held_for_a_client_that_went_away_end_quietly():
     async def gone(*args, **kwargs):
         raise ClientDisconnected()
 
-    consumer.send = gone
+    consumer.base_send = gone  # the socket's send, under the consumer's
     await consumer._release_held(everything=True)
     assert consumer.held == {}
