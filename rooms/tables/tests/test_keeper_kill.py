@@ -12,7 +12,8 @@ move of each table kept by the dead process waited ``TABLE_FORWARD_WAIT`` (5 s)
 and got ``unavailable``.
 
 Then the same with SIGSTOP (a machine lost without a word, or a process
-stalled): one move waits ``TABLE_FORWARD_WAIT`` and gets ``unavailable``; by
+stalled; its players' second tabs are open on the other process): one move
+waits ``TABLE_FORWARD_WAIT`` and gets ``unavailable``; by
 then the stopped process's liveness key has lapsed, and every later move is
 made at once on the other process;
 woken with SIGCONT, the stopped process reads the moves sent to it and makes
@@ -301,13 +302,20 @@ async def test_a_stalled_keeper_is_passed_over_once_its_key_lapses_and_makes_no_
         sockets, origins = await _two_servers(servers, tables, client, prefix)
         stalled, survivor = _busiest_keeper(servers, origins, tables)
 
+        # Its players' second tabs, already open on the other process: their moves go out at once
+        # after the stop, well inside the stopped process's liveness (3 s). Reconnecting after the
+        # stop instead could outlast it on a slow host, and then no move ever waited for it.
+        fresh = {}
+        for table_id, table_sockets in sockets.items():
+            for user_id, socket in table_sockets.items():
+                if socket.port == stalled.port:
+                    fresh[table_id, user_id] = Socket(table_id, socket.cookie, survivor.port)
+                    await fresh[table_id, user_id].open()
         stopped = stalled.process.pid
         os.kill(stopped, signal.SIGSTOP)
-        for table_sockets in sockets.values():  # its players' browsers give up on it and reconnect
-            for socket in table_sockets.values():
-                if socket.port == stalled.port:
-                    socket.drop()
-                    await socket.open(survivor.port)
+        for (table_id, user_id), socket in fresh.items():
+            sockets[table_id][user_id].drop()
+            sockets[table_id][user_id] = socket
         results = {}
         for table_id, _users in tables:
             results[table_id] = [await _move(table_id, sockets[table_id], retry=True) for _ in range(3)]
