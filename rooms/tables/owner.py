@@ -105,11 +105,9 @@ def table_act_kept(*, table_id: int, user, action: dict) -> int | None:
     if not _kept_done(move, version):
         return None
     broadcast.send_messages([(table_group(table_id), move.message)])
-    from rooms.tables.timers import timer_enqueue, timer_wanted
-
-    hand = move.write.hand
-    if timer_wanted(hand.deadline, move.now):
-        timer_enqueue(hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline)
+    queue_timer = _near_timer(move)
+    if queue_timer is not None:
+        queue_timer()
     return move.table.seq
 
 
@@ -152,17 +150,22 @@ async def _commit_here(move: _KeptMove) -> int | None:
     if not _kept_done(move, version):
         return None
     await broadcast.send_messages_here([(table_group(table_id), move.message)])
+    queue_timer = _near_timer(move)
+    if queue_timer is not None:  # a call to the workers' broker: not on the loop
+        asyncio.get_running_loop().run_in_executor(None, queue_timer)
+    return move.table.seq
+
+
+def _near_timer(move: _KeptMove):
+    """The call that sends the committed move's near deadline to the workers, or None (``timer_wanted``)."""
     from rooms.tables.timers import timer_enqueue, timer_wanted
 
     hand = move.write.hand
-    if timer_wanted(hand.deadline, move.now):  # a near deadline goes to the workers: not on the loop
-        asyncio.get_running_loop().run_in_executor(
-            None,
-            functools.partial(
-                timer_enqueue, hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline
-            ),
-        )
-    return move.table.seq
+    if not timer_wanted(hand.deadline, move.now):
+        return None
+    return functools.partial(
+        timer_enqueue, hand_id=hand.pk, token=hand.deadline_token, deadline=hand.deadline
+    )
 
 
 def _committed_here(table_id: int, task: asyncio.Task) -> None:
