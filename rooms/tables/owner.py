@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import json
 import logging
 import threading
 from concurrent.futures import Future
@@ -349,7 +350,7 @@ class GroupCommit:
             if good:
                 sql = _sql("group_write", _write_sql)
                 for hand_id, xmin, ctid in statements.run(
-                    sql, _write_params(good, db), statements.fetch_all, db=db
+                    sql, _write_params(good), statements.fetch_all, db=db
                 ):
                     versions[hand_id] = (xmin, ctid)
         written = {id(w) for w in good}
@@ -380,48 +381,59 @@ _ACTION_COLUMNS = ("hand", "n", "seat", "action", "auto", "created_at")
 
 
 def _write_sql() -> str:
-    """One statement for any number of moves: each column's values come as one array.
+    """One statement for any number of moves: the moves come as two JSON documents (rows, log entries).
 
     One text for every batch size, so psycopg parses it once and PostgreSQL
     plans it once (prepared after ``DB_PREPARE_THRESHOLD`` runs); a text per
     batch size (``VALUES`` rows) was parsed and planned anew for most batches.
+    JSON rather than one array per column: psycopg writes a ``jsonb[]`` in
+    Python, escaping every quote of every state in a regular expression's
+    template (1.8 ms for one 5.7 KB 斗地主 state, more than the rest of the
+    move), where ``json.dumps`` writes the whole batch in C.
     """
     qn = connection.ops.quote_name
 
-    def arrays(model, names):
+    def record(model, names):
         fields = [model._meta.get_field(name) for name in names]
-        return ", ".join(f"%s::{f.db_type(connection)}[]" for f in fields), fields
+        return ", ".join(f"f{i} {f.db_type(connection)}" for i, f in enumerate(fields)), fields
 
-    play, fields = arrays(Hand, PLAY_FIELDS)
-    logged, log_fields = arrays(HandAction, _ACTION_COLUMNS)
-    names = ", ".join(f"f{i}" for i in range(len(fields)))
+    play, fields = record(Hand, PLAY_FIELDS)
+    logged, log_fields = record(HandAction, _ACTION_COLUMNS)
     columns = ", ".join(f"{qn(f.column)} = v.f{i}" for i, f in enumerate(fields))
+    picked = ", ".join(f"f{i}" for i in range(len(log_fields)))
     table = qn(Table._meta.db_table)
     return (
-        f"WITH v AS (SELECT * FROM unnest(%s::bigint[], %s::bigint[], {play}) AS v (tid, hid, {names})), "
+        f"WITH v AS (SELECT * FROM jsonb_to_recordset(%s::jsonb) AS v (tid bigint, hid bigint, {play})), "
         f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid), "
         f"logged AS (INSERT INTO {qn(HandAction._meta.db_table)} "
-        f"({', '.join(qn(f.column) for f in log_fields)}) SELECT * FROM unnest({logged})) "
+        f"({', '.join(qn(f.column) for f in log_fields)}) "
+        f"SELECT {picked} FROM jsonb_to_recordset(%s::jsonb) AS a ({logged})) "
         f"UPDATE {qn(Hand._meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
         f"RETURNING h.{qn('id')}, h.xmin::text, h.ctid::text"
     )
 
 
-def _write_params(writes: list[_Write], db) -> list[list]:
-    """The arrays of ``_write_sql``: the tables, the hands, each play field, then each log column."""
-    meta = Hand._meta
-    params: list[list] = [[w.table_id for w in writes], [w.hand.pk for w in writes]]
-    for name in PLAY_FIELDS:
-        field = meta.get_field(name)
-        params.append([field.get_db_prep_save(getattr(w.hand, name), db) for w in writes])
-    entries = [entry for w in writes for entry in w.actions]
-    action_field = HandAction._meta.get_field("action")
-    for i, _name in enumerate(_ACTION_COLUMNS):
-        if i == 3:
-            params.append([action_field.get_db_prep_save(entry[i], db) for entry in entries])
-        else:
-            params.append([entry[i] for entry in entries])
-    return params
+# Compact, UTF-8 kept: PostgreSQL parses it as it would the JSON Django writes for each field.
+_BATCH_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def _json_value(value):
+    """A column's value as ``_write_sql``'s JSON carries it (a time as ISO 8601 text, with its offset)."""
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+def _write_params(writes: list[_Write]) -> list[str]:
+    """The two JSON documents of ``_write_sql``: one object per move (its table, its hand, each play
+    field as ``f0`` …), then one per log entry (each of ``_ACTION_COLUMNS`` as ``f0`` …)."""
+    names = [f"f{i}" for i in range(max(len(PLAY_FIELDS), len(_ACTION_COLUMNS)))]
+    rows = []
+    for w in writes:
+        row = {"tid": w.table_id, "hid": w.hand.pk}
+        for key, name in zip(names, PLAY_FIELDS, strict=False):
+            row[key] = _json_value(getattr(w.hand, name))
+        rows.append(row)
+    entries = [dict(zip(names, map(_json_value, entry), strict=False)) for w in writes for entry in w.actions]
+    return [_BATCH_JSON.encode(rows), _BATCH_JSON.encode(entries)]
 
 
 _group_commit: GroupCommit | None = None

@@ -10,6 +10,8 @@ one transaction.
 import asyncio
 import random
 import threading
+from datetime import UTC, datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.db import connection
@@ -195,6 +197,34 @@ def test_moves_of_several_tables_waiting_together_share_one_transaction(ddz_tier
     for table in tables:
         assert open_hand(table).action_count == 2
         assert Table.objects.get(pk=table.pk).seq == seqs[table.pk] + 1
+
+
+def test_the_group_write_stores_every_value_as_the_model_holds_it(human_table):
+    """The batch goes to PostgreSQL as JSON text: quotes, backslashes, non-ASCII text, large integers,
+    nulls, an offset time and microseconds all arrive as they left."""
+    _pass(human_table, 1)
+    hand = open_hand(human_table)
+    table = Table.objects.get(pk=human_table.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT xmin::text, ctid::text FROM {Hand._meta.db_table} WHERE id = %s", [hand.pk])
+        xmin, ctid = cursor.fetchone()
+    odd = ['a "quoted" \\ word', "牌 ♠ \u2028 end", 2**62, -(2**40), None, True, {"nested": [[], {}]}]
+    hand.state = {**hand.state, "probe": odd}
+    hand.deadline = datetime(2026, 12, 1, 13, 6, 7, 891011, tzinfo=dt_timezone(timedelta(hours=8)))
+    hand.deadline_token += 1
+    hand.action_count += 1
+    at = datetime(2026, 12, 1, 5, 6, 7, 1, tzinfo=UTC)
+    action = {"type": "pass", "note": odd}
+    entry = [hand.pk, hand.action_count, None, action, True, at]
+    version = owner.group_commit().commit(owner._Write(table.pk, table.seq, hand, xmin, ctid, [entry]))
+    assert version is not None
+    stored = Hand.objects.get(pk=hand.pk)
+    assert stored.state == hand.state and stored.state["probe"] == odd
+    assert stored.deadline == hand.deadline
+    assert (stored.deadline_token, stored.action_count) == (hand.deadline_token, hand.action_count)
+    logged = HandAction.objects.get(hand=hand, n=hand.action_count)
+    assert (logged.seat, logged.action, logged.auto, logged.created_at) == (None, action, True, at)
+    assert Table.objects.get(pk=table.pk).seq == table.seq + 1
 
 
 def test_a_group_commit_whose_connection_the_database_ended_reconnects(human_table):
