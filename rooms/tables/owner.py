@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.utils import timezone
 
 from rooms.tables import broadcast, statements
@@ -332,29 +332,21 @@ class GroupCommit:
         statements.drop_if_closed_by_server(db)
         # Two moves of one table cannot both be in a batch (a table's moves are made one at a
         # time), but should they, the later one must fail its check, not overwrite.
-        seen: set[int] = set()
-        with transaction.atomic(durable=True):
-            rows = statements.run(
-                _sql("group_lock", _lock_sql),
-                [[w.table_id for w in writes], [w.hand.pk for w in writes]],
-                statements.fetch_all,
-                db=db,
-            )
-            current = {row[0]: row[1:] for row in rows}
-            good = []
-            for w in writes:
-                if w.table_id not in seen and current.get(w.table_id) == (w.seq, w.hand.pk, w.xmin, w.ctid):
-                    good.append(w)
-                seen.add(w.table_id)
-            versions: dict[int, tuple[str, str]] = {}
-            if good:
-                sql = _sql("group_write", _write_sql)
-                for hand_id, xmin, ctid in statements.run(
-                    sql, _write_params(good), statements.fetch_all, db=db
-                ):
-                    versions[hand_id] = (xmin, ctid)
-        written = {id(w) for w in good}
-        return [versions.get(w.hand.pk) if id(w) in written else None for w in writes]
+        first: dict[int, _Write] = {}
+        for w in writes:
+            first.setdefault(w.table_id, w)
+        tried = list(first.values())
+        # One round trip: the lock takes the rows in table order (as every writer of a table
+        # does); the write checks each move's versions itself, under those locks.
+        _locked, written = statements.run_in_one_trip(
+            [
+                (_sql("group_lock", _lock_sql), [[w.table_id for w in tried], [w.hand.pk for w in tried]]),
+                (_sql("group_write", _write_sql), _write_params(tried)),
+            ],
+            db=db,
+        )
+        versions = {hand_id: (xmin, ctid) for hand_id, xmin, ctid in written}
+        return [versions.get(w.hand.pk) if first[w.table_id] is w else None for w in writes]
 
 
 def _close_after_failure() -> None:
@@ -369,8 +361,8 @@ def _lock_sql() -> str:
     qn = connection.ops.quote_name
     hand_table = qn(Hand._meta.get_field("table").column)
     return (
-        f"SELECT t.{qn('id')}, t.{qn('seq')}, h.{qn('id')}, h.xmin::text, h.ctid::text "
-        f"FROM {qn(Table._meta.db_table)} t JOIN {qn(Hand._meta.db_table)} h ON h.{hand_table} = t.{qn('id')} "
+        f"SELECT t.{qn('id')} FROM {qn(Table._meta.db_table)} t "
+        f"JOIN {qn(Hand._meta.db_table)} h ON h.{hand_table} = t.{qn('id')} "
         f"WHERE t.{qn('id')} = ANY(%s) AND h.{qn('id')} = ANY(%s) "
         f"ORDER BY t.{qn('id')} FOR UPDATE OF t, h"
     )
@@ -382,6 +374,10 @@ _ACTION_COLUMNS = ("hand", "n", "seat", "action", "auto", "created_at")
 
 def _write_sql() -> str:
     """One statement for any number of moves: the moves come as two JSON documents (rows, log entries).
+
+    A move is written only if its table's sequence and its hand's row version
+    are still the ones it was made on (``ok``), checked under the locks
+    ``_lock_sql`` took; ``RETURNING`` names the hands written.
 
     One text for every batch size, so psycopg parses it once and PostgreSQL
     plans it once (prepared after ``DB_PREPARE_THRESHOLD`` runs); a text per
@@ -399,16 +395,23 @@ def _write_sql() -> str:
 
     play, fields = record(Hand, PLAY_FIELDS)
     logged, log_fields = record(HandAction, _ACTION_COLUMNS)
-    columns = ", ".join(f"{qn(f.column)} = v.f{i}" for i, f in enumerate(fields))
+    columns = ", ".join(f"{qn(f.column)} = ok.f{i}" for i, f in enumerate(fields))
     picked = ", ".join(f"f{i}" for i in range(len(log_fields)))
-    table = qn(Table._meta.db_table)
+    table, hands = qn(Table._meta.db_table), qn(Hand._meta.db_table)
+    hand_table = qn(Hand._meta.get_field("table").column)
+    pk, seq = qn("id"), qn("seq")
     return (
-        f"WITH v AS (SELECT * FROM jsonb_to_recordset(%s::jsonb) AS v (tid bigint, hid bigint, {play})), "
-        f"bumped AS (UPDATE {table} t SET {qn('seq')} = t.{qn('seq')} + 1 FROM v WHERE t.{qn('id')} = v.tid), "
+        f"WITH v AS (SELECT * FROM jsonb_to_recordset(%s::jsonb) "
+        f"AS v (tid bigint, seq bigint, hid bigint, xmin text, ctid text, {play})), "
+        f"ok AS (SELECT v.* FROM v JOIN {table} t ON t.{pk} = v.tid AND t.{seq} = v.seq "
+        f"JOIN {hands} h ON h.{pk} = v.hid AND h.{hand_table} = v.tid "
+        f"AND h.xmin::text = v.xmin AND h.ctid::text = v.ctid), "
+        f"bumped AS (UPDATE {table} t SET {seq} = t.{seq} + 1 FROM ok WHERE t.{pk} = ok.tid), "
         f"logged AS (INSERT INTO {qn(HandAction._meta.db_table)} "
         f"({', '.join(qn(f.column) for f in log_fields)}) "
-        f"SELECT {picked} FROM jsonb_to_recordset(%s::jsonb) AS a ({logged})) "
-        f"UPDATE {qn(Hand._meta.db_table)} h SET {columns} FROM v WHERE h.{qn('id')} = v.hid "
+        f"SELECT {picked} FROM jsonb_to_recordset(%s::jsonb) AS a ({logged}) "
+        f"WHERE a.f0 IN (SELECT hid FROM ok)) "
+        f"UPDATE {hands} h SET {columns} FROM ok WHERE h.{pk} = ok.hid "
         f"RETURNING h.{qn('id')}, h.xmin::text, h.ctid::text"
     )
 
@@ -423,12 +426,13 @@ def _json_value(value):
 
 
 def _write_params(writes: list[_Write]) -> list[str]:
-    """The two JSON documents of ``_write_sql``: one object per move (its table, its hand, each play
-    field as ``f0`` …), then one per log entry (each of ``_ACTION_COLUMNS`` as ``f0`` …)."""
+    """The two JSON documents of ``_write_sql``: one object per move (its table and the sequence it was
+    made on, its hand and the row version, each play field as ``f0`` …), then one per log entry (each
+    of ``_ACTION_COLUMNS`` as ``f0`` …)."""
     names = [f"f{i}" for i in range(max(len(PLAY_FIELDS), len(_ACTION_COLUMNS)))]
     rows = []
     for w in writes:
-        row = {"tid": w.table_id, "hid": w.hand.pk}
+        row = {"tid": w.table_id, "seq": w.seq, "hid": w.hand.pk, "xmin": w.xmin, "ctid": w.ctid}
         for key, name in zip(names, PLAY_FIELDS, strict=False):
             row[key] = _json_value(getattr(w.hand, name))
         rows.append(row)

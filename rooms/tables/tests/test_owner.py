@@ -227,6 +227,32 @@ def test_the_group_write_stores_every_value_as_the_model_holds_it(human_table):
     assert Table.objects.get(pk=table.pk).seq == table.seq + 1
 
 
+def test_a_group_write_on_an_old_version_or_a_second_one_of_a_table_writes_nothing(human_table):
+    """The write checks each move's versions itself: a move made on a row version that is gone, or a
+    second move of a table in the same batch, is answered None and leaves no trace."""
+    _pass(human_table, 1)
+    hand = open_hand(human_table)
+    table = Table.objects.get(pk=human_table.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT xmin::text, ctid::text FROM {Hand._meta.db_table} WHERE id = %s", [hand.pk])
+        xmin, ctid = cursor.fetchone()
+
+    def write(count, *, version=(xmin, ctid), seq=table.seq):
+        moved = Hand.objects.get(pk=hand.pk)
+        moved.action_count = count
+        entry = [hand.pk, count, 0, {"type": "pass"}, False, moved.started_at]
+        return owner._Write(table.pk, seq, moved, *version, [entry])
+
+    commit = owner.group_commit()
+    assert commit._write([write(90, version=("1", ctid))]) == [None]
+    assert commit._write([write(91, seq=table.seq - 1)]) == [None]
+    first, second = commit._write([write(92), write(93)])
+    assert first is not None and second is None
+    assert Hand.objects.get(pk=hand.pk).action_count == 92
+    assert list(HandAction.objects.filter(hand=hand, n__gte=90).values_list("n", flat=True)) == [92]
+    assert Table.objects.get(pk=table.pk).seq == table.seq + 1
+
+
 def test_a_group_commit_whose_connection_the_database_ended_reconnects(human_table):
     from django.db import connections
 
