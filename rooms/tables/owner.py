@@ -204,13 +204,13 @@ def _kept_move(table_id: int, user, action: dict) -> _KeptMove | None:
         state = engine.apply(hand.state, seat.index, action)
     except Exception:  # noqa: BLE001 - refused or not understood: the locking path says which
         return None
-    hand = copy.copy(hand)  # the kept one is shared; a failed commit must leave it as it was
+    hand = _copied(hand)  # the kept one is shared; a failed commit must leave it as it was
     hand.__dict__.pop(UNSAVED_ACTIONS, None)
     record_action(hand, seat.index, action, auto=False, state=state)
     now = timezone.now()
     if plan_next(hand, kept.seats, now) is not None:
         return None  # the hand ends: settlement is queued by the locking path
-    table = copy.copy(kept.table)
+    table = _copied(kept.table)
     table.seq = kept.table.seq + 1
     message = change_message(table, kept.seats, hand, (kept.balances, kept.wins))
     write = _Write(
@@ -222,6 +222,23 @@ def _kept_move(table_id: int, user, action: dict) -> _KeptMove | None:
         actions=hand.__dict__.pop(UNSAVED_ACTIONS),
     )
     return _KeptMove(kept, table, write, message, now)
+
+
+def _copied(instance):
+    """A shallow copy of a model instance, as ``copy.copy`` makes it, without pickling's detour.
+
+    ``copy.copy`` goes through ``Model.__reduce__``, ``__getstate__`` and
+    ``__setstate__`` (a version check, a scan for memoryviews): twice the
+    cost, twice a move. The copy has its own ``_state`` and related-object
+    cache, and shares the field values, which nobody changes in place.
+    """
+    new = instance.__class__.__new__(instance.__class__)
+    values = instance.__dict__.copy()
+    state = copy.copy(values["_state"])
+    state.fields_cache = dict(values["_state"].fields_cache)
+    values["_state"] = state
+    new.__dict__ = values
+    return new
 
 
 def _kept_done(move: _KeptMove, version: tuple[str, str] | None) -> bool:

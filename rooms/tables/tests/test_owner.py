@@ -479,3 +479,13 @@ def test_the_first_move_after_a_dealing_press_is_made_on_the_play_the_deal_kept(
     assert [q for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)] == []
     assert seq == before + 1 and owner.group_commit().moves == 1
     assert open_hand(human_table).action_count == 1
+
+
+def test_a_kept_move_s_copies_of_the_table_and_hand_leave_the_kept_ones_as_they_were(human_table):
+    table = Table.objects.select_related("tier").get(pk=human_table.pk)
+    copied = owner._copied(table)
+    assert copied is not table and copied.pk == table.pk and copied.tier is table.tier
+    copied.seq += 5
+    copied._state.fields_cache.pop("tier")
+    assert table.seq == Table.objects.get(pk=table.pk).seq and "tier" in table._state.fields_cache
+    assert copied._state.db == table._state.db and copied._state.adding is False
