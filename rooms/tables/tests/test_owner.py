@@ -199,15 +199,20 @@ def test_moves_of_several_tables_waiting_together_share_one_transaction(ddz_tier
         assert Table.objects.get(pk=table.pk).seq == seqs[table.pk] + 1
 
 
+def _kept_after_one_move(table):
+    """After one locking move: the table, its open hand and the hand's row version (``xmin``, ``ctid``)."""
+    _pass(table, 1)
+    hand = open_hand(table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT xmin::text, ctid::text FROM {Hand._meta.db_table} WHERE id = %s", [hand.pk])
+        version = cursor.fetchone()
+    return Table.objects.get(pk=table.pk), hand, version
+
+
 def test_the_group_write_stores_every_value_as_the_model_holds_it(human_table):
     """The batch goes to PostgreSQL as JSON text: quotes, backslashes, non-ASCII text, large integers,
     nulls, an offset time and microseconds all arrive as they left."""
-    _pass(human_table, 1)
-    hand = open_hand(human_table)
-    table = Table.objects.get(pk=human_table.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT xmin::text, ctid::text FROM {Hand._meta.db_table} WHERE id = %s", [hand.pk])
-        xmin, ctid = cursor.fetchone()
+    table, hand, (xmin, ctid) = _kept_after_one_move(human_table)
     odd = ['a "quoted" \\ word', "牌 ♠ \u2028 end", 2**62, -(2**40), None, True, {"nested": [[], {}]}]
     hand.state = {**hand.state, "probe": odd}
     hand.deadline = datetime(2026, 12, 1, 13, 6, 7, 891011, tzinfo=dt_timezone(timedelta(hours=8)))
@@ -230,12 +235,7 @@ def test_the_group_write_stores_every_value_as_the_model_holds_it(human_table):
 def test_a_group_write_on_an_old_version_or_a_second_one_of_a_table_writes_nothing(human_table):
     """The write checks each move's versions itself: a move made on a row version that is gone, or a
     second move of a table in the same batch, is answered None and leaves no trace."""
-    _pass(human_table, 1)
-    hand = open_hand(human_table)
-    table = Table.objects.get(pk=human_table.pk)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT xmin::text, ctid::text FROM {Hand._meta.db_table} WHERE id = %s", [hand.pk])
-        xmin, ctid = cursor.fetchone()
+    table, hand, (xmin, ctid) = _kept_after_one_move(human_table)
 
     def write(count, *, version=(xmin, ctid), seq=table.seq):
         moved = Hand.objects.get(pk=hand.pk)
