@@ -324,7 +324,9 @@ def _trio_kickers(t0: str, t1: str, t2: str) -> tuple[dict, dict]:
     """The trio ``t0 t1 t2`` with each kicker, shared: (by the kicker card, by a pair's two cards).
 
     A kicker ranking below the trio goes after its cards, one above before them (cards high to
-    low). Built for a trio when it is first met (at most 52 trios as a hand lists them).
+    low). Built for a trio when it is first met: 52 trios as hands kept high to low list them,
+    each with 51 single and 144 pair kickers (a pair in either suit order), about 10k actions
+    once all are met.
     """
     found = _TRIO_KICKERS.get((t0, t1, t2))
     if found is None:
