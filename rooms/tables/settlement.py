@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from games.base import apply_rake
 from rooms.tables.broadcast import TableContext, away_past_grace, frames_message, table_group
-from rooms.tables.fanout import fanout_publish
+from rooms.tables.fanout import fanout_publish, redis_client
 from rooms.tables.models import Hand, Seat, Table
 from wallets.models import Account
 
@@ -333,7 +333,7 @@ def listened_groups(groups: set[str]) -> set[str] | None:
     """
     layer = get_channel_layer()
     try:
-        return async_to_sync(_groups_with_members)(layer, groups)
+        return _groups_with_members(layer, groups)
     except Exception:  # noqa: BLE001 - unsure who listens: send to every group, as group_send would
         logger.warning("could not count group members; sending to every group", exc_info=True)
         return None
@@ -625,7 +625,7 @@ def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
         logger.exception("broadcast of %d messages failed", len(messages))
 
 
-async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
+def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     """Return which ``groups`` have members, asking Redis once per shard; None if the layer cannot tell.
 
     What ``group_send`` of channels_redis finds before sending (the members left
@@ -633,6 +633,13 @@ async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     one pipeline of read-only commands; ``group_send`` still drops the expired ones
     of the groups it sends to, and an idle group's key expires by itself. Any other
     layer (in memory, in tests) gets every group's message as before.
+
+    Asked on this process's kept synchronous connection (``fanout.redis_client``,
+    the one the frames are published on) when the shard is a Redis URL: from a
+    worker, the layer's own asyncio client would take a new event loop, a new
+    thread and a new Redis connection (connect, HELLO, SELECT) for every
+    settlement, since the layer keeps its connections per event loop and
+    ``async_to_sync`` makes a loop per call.
     """
     needed = ("_group_key", "connection", "consistent_hash", "group_expiry")
     if not all(hasattr(layer, name) for name in needed):
@@ -643,9 +650,28 @@ async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     oldest = int(time.time()) - layer.group_expiry
     listened: set[str] = set()
     for shard, shard_groups in by_shard.items():
-        pipe = layer.connection(shard).pipeline(transaction=False)
-        for group in shard_groups:
-            pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")  # members joined after `oldest`
-        replies = await pipe.execute()
+        address = _shard_address(layer, shard)
+        if address is None:
+            replies = async_to_sync(_count_members)(layer, shard, shard_groups, oldest)
+        else:
+            pipe = redis_client(address).pipeline(transaction=False)
+            for group in shard_groups:
+                pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")  # members joined after `oldest`
+            replies = pipe.execute()
         listened.update(group for group, members in zip(shard_groups, replies, strict=True) if members)
     return listened
+
+
+def _shard_address(layer, shard: int) -> str | None:
+    """The Redis URL of the layer's shard when it is given by one (not a sentinel or a bare host)."""
+    hosts = getattr(layer, "hosts", None) or []
+    host = hosts[shard] if shard < len(hosts) else None
+    address = host.get("address") if isinstance(host, dict) else None
+    return address if isinstance(address, str) else None
+
+
+async def _count_members(layer, shard: int, groups: list[str], oldest: int) -> list[int]:
+    pipe = layer.connection(shard).pipeline(transaction=False)
+    for group in groups:
+        pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")
+    return await pipe.execute()

@@ -95,7 +95,7 @@ def test_wins_and_hands_count_once_per_hand_in_a_batch(tier, make_player):
     assert GameStats.objects.count() == 3  # bots are not counted
 
 
-async def everyone_listens(layer, groups):
+def everyone_listens(layer, groups):
     return set(groups)
 
 
@@ -136,7 +136,7 @@ def test_tables_nobody_listens_to_settle_without_building_their_frames(tier, mak
     hands = finished_hands(tier, make_player, 3)
     listened = {f"table-{hands[1].table_id}"}
 
-    async def one_listens(layer, groups):
+    def one_listens(layer, groups):
         return listened & set(groups)
 
     with (
