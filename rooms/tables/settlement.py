@@ -290,14 +290,18 @@ def _settle_locked(*, tables: dict[int, Table], hands: list[Hand]) -> dict[int, 
                 for i, p in enumerate(hand.players)
             ],
         }
+    wins: dict[tuple[int, str], int] = {}  # the counted players' wins after these hands, for their levels
     for game_slug, counts_by_user in stats.items():
-        stats_record_hands(game_slug=game_slug, results={u: tuple(c) for u, c in counts_by_user.items()})
+        counted = stats_record_hands(
+            game_slug=game_slug, results={u: tuple(c) for u, c in counts_by_user.items()}
+        )
+        wins.update(((user_id, game_slug), won) for user_id, won in (counted or {}).items())
     _save_hands(hands)
     seats = reset_tables_after_hands(list(tables.values()), bump_seq=True)
     balances = balance_by_user(wallets, balance)
     # Last: the hot escrow and rake rows stay locked only from here to the commit.
     ledger_post_many(postings=postings)
-    transaction.on_commit(lambda: _broadcast_results(tables, hands, seats, results, balances))
+    transaction.on_commit(lambda: _broadcast_results(tables, hands, seats, results, balances, wins))
     return keys
 
 
@@ -307,6 +311,7 @@ def _broadcast_results(
     seats: dict[int, list[Seat]],
     results: dict[int, dict],
     balances: dict[int, int],
+    wins: dict[tuple[int, str], int] | None = None,
 ) -> None:
     """After the commit: build and send the frames of the settled tables somebody listens to.
 
@@ -321,7 +326,7 @@ def _broadcast_results(
     if listened is not None:
         hands = [hand for hand in hands if table_group(hand.table_id) in listened]
     if hands:
-        send_in_one_hop(_result_messages(tables, hands, seats, results, balances))
+        send_in_one_hop(_result_messages(tables, hands, seats, results, balances, wins))
 
 
 def listened_groups(groups: set[str]) -> set[str] | None:
@@ -558,21 +563,32 @@ def _result_messages(
     seats: dict[int, list[Seat]],
     results: dict[int, dict],
     balances: dict[int, int],
+    counted: dict[tuple[int, str], int] | None = None,
 ) -> list[tuple[str, dict]]:
     """Build each table's ``table.frames`` message: every viewer's ``state`` and the ``result``.
 
     Sent after the commit, like a table's own changes (``table_changed``).
+    ``counted`` holds the wins the settlement's own statistics statement returned
+    (``{(user id, game): wins}``); only the seated players it does not cover (one
+    who sat down during the hand) are read here.
     """
     from platform.accounts.levels import level_for_wins
     from platform.accounts.models import GameStats
 
-    humans = [s.user_id for table_seats in seats.values() for s in table_seats if s.user_id and not s.is_bot]
-    wins = {
-        (user_id, slug): won
-        for user_id, slug, won in GameStats.objects.filter(user_id__in=humans).values_list(
-            "user_id", "game_slug", "wins"
+    wins = dict(counted or {})
+    missing = []
+    for hand in hands:
+        slug = tables[hand.table_id].tier.game.slug
+        for seat in seats[hand.table_id]:
+            if seat.user_id and not seat.is_bot and (seat.user_id, slug) not in wins:
+                missing.append(seat.user_id)
+    if missing:
+        wins.update(
+            ((user_id, slug), won)
+            for user_id, slug, won in GameStats.objects.filter(user_id__in=missing).values_list(
+                "user_id", "game_slug", "wins"
+            )
         )
-    }
     messages: list[tuple[str, dict]] = []
     for hand in hands:
         table = tables[hand.table_id]
