@@ -189,7 +189,17 @@ class Engine(Protocol):
 
     def actors(self, state: State) -> list[int]: ...
 
-    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """List every action ``seat`` may take now (none when it may not act).
+
+        The list is new at every call, but the actions in it may be shared, read-only
+        objects: an engine may list the same dict (and the same lists inside it) again for
+        another state or another caller. Read them, compare them, pass them to ``apply``,
+        store or send them as they are; copy one before changing it. Listing twice for the
+        same state gives equal actions, and ``apply`` never changes the action it is given
+        (what the new state keeps of it is a copy). ``games.testing`` checks all of this.
+        """
+        ...
 
     def apply(self, state: State, seat: int, action: Action) -> State: ...
 

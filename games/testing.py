@@ -4,7 +4,9 @@
 plays one hand the same way and checks, at every step, what every engine must
 guarantee: states round-trip through JSON, ``apply`` never mutates its input (nor do
 ``view``, ``legal_actions``, ``hint``, ``auto_action`` and ``deadline_seconds``),
-refused actions change nothing, views hold no private key and no card their
+listed actions (which an engine may share between listings, read-only) are left as
+they were by applying them and by everything else, and listing again gives equal
+actions, refused actions change nothing, views hold no private key and no card their
 seat may not see, and the outcome conserves coins and respects limited
 liability. Choices come from a ``random.Random`` instance the caller seeds.
 """
@@ -55,7 +57,11 @@ def _step(
     if not actions:
         raise InvariantError(f"seat {seat} may act but has no legal action")
     action = rng_for_choices.choice(actions)
-    return engine.apply(state, seat, action), seat, action
+    text = _json_text(action)
+    new = engine.apply(state, seat, action)
+    if _json_text(action) != text:
+        raise InvariantError(f"applying {text} changed the action")
+    return new, seat, action
 
 
 def random_playout(
@@ -221,12 +227,14 @@ def check_engine_invariants(
         if steps >= max_steps:
             raise InvariantError(f"no outcome after {max_steps} steps")
         actors = engine.actors(state)
+        listings = []
         for seat in actors:
             actions = engine.legal_actions(state, seat)
             if not actions:
                 raise InvariantError(f"seat {seat} may act but has no legal action")
             if legal_check is not None:
                 legal_check(state, seat, actions, rng_for_choices)
+            listings.append((seat, actions, _json_text(actions)))
         for seat in range(len(seats)):
             if seat not in actors and engine.legal_actions(state, seat):
                 raise InvariantError(f"seat {seat} may not act but has legal actions")
@@ -260,6 +268,15 @@ def check_engine_invariants(
             new, _seat, _action = _step(engine, state, rng_for_choices)
         if _frozen(state) != frozen:
             raise InvariantError("apply mutated its input state")
+        # Listed actions may be shared read-only objects (games/base.py): applying one of them
+        # (the step above lists afresh and applies one of the same actions), refusing others,
+        # views and hints must leave every listed action as it was, and listing again for the
+        # same state must give equal actions.
+        for seat, actions, text in listings:
+            if _json_text(actions) != text:
+                raise InvariantError(f"the actions listed for seat {seat} were changed")
+            if engine.legal_actions(state, seat) != actions:
+                raise InvariantError(f"listing seat {seat}'s actions again gives other actions")
         state = new
         steps += 1
     check_outcome(outcome, seats, rake_bps=rake_bps, zero_sum=zero_sum)

@@ -27,20 +27,12 @@ def _close_old_connections(sender=None, **kwargs) -> None:
 
 
 # A settlement batch allocates a few hundred thousand short-lived objects (hand states,
-# rows, broadcast frames). With the collector's defaults, a young collection runs every
-# 700 allocations and the older generations, which hold every module, model and setting
-# the worker loaded, are traversed again and again: about 0.4 ms of CPU per settled hand
-# (bench/settlement.py). Once the worker is up, its long-lived objects are frozen out of
-# the collector and young collections run less often; cycles are still collected.
-GC_YOUNG_THRESHOLD = 10_000
-
-
+# rows, broadcast frames): with the collector's defaults about 0.4 ms of CPU per settled
+# hand went to traversing the worker's long-lived objects again and again
+# (bench/settlement.py). Settled once the worker is up (platform/collector.py).
 @signals.worker_ready.connect
 @signals.worker_process_init.connect
 def _settle_the_collector(**kwargs) -> None:
-    import gc
+    from platform.collector import settle_collector
 
-    gc.collect()
-    gc.freeze()
-    _young, middle, old = gc.get_threshold()
-    gc.set_threshold(max(GC_YOUNG_THRESHOLD, _young), middle, old)
+    settle_collector()

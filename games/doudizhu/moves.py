@@ -302,6 +302,49 @@ RANK_LETTERS = "3456789TJQKA2XD"
 assert all(card[0] == RANK_LETTERS[rank] and len(card) == 2 for card, rank in RANK_OF.items())
 _TRIO_WITH = {"trio_single": 1, "trio_pair": 2}
 
+# Shared, read-only actions (see ``Engine.legal_actions`` in games/base.py): pass, and the plays
+# of one rank's cards as listed (one card, or the lowest suits of a rank, high to low), looked up
+# by their cards instead of built afresh at every listing. Nothing may change them.
+PASS_ACTION = {"type": "pass"}
+_SAME_RANK = {rank: [card for card in sorted(RANK_OF) if RANK_OF[card] == rank] for rank in range(N_RANKS)}
+_SINGLE = {card: {"type": "play", "cards": [card]} for card in RANK_OF}
+_PAIR = {a: {b: {"type": "play", "cards": [a, b]} for b in _SAME_RANK[RANK_OF[a]] if b != a} for a in RANK_OF}
+_TRIO = {
+    a: {
+        b: {c: {"type": "play", "cards": [a, b, c]} for c in _SAME_RANK[RANK_OF[a]] if c not in (a, b)}
+        for b in _SAME_RANK[RANK_OF[a]]
+        if b != a
+    }
+    for a in RANK_OF
+}
+_TRIO_KICKERS: dict[tuple[str, str, str], tuple[dict, dict]] = {}
+
+
+def _trio_kickers(t0: str, t1: str, t2: str) -> tuple[dict, dict]:
+    """The trio ``t0 t1 t2`` with each kicker, shared: (by the kicker card, by a pair's two cards).
+
+    A kicker ranking below the trio goes after its cards, one above before them (cards high to
+    low). Built for a trio when it is first met: 52 trios as hands kept high to low list them,
+    each with 51 single and 144 pair kickers (a pair in either suit order), about 10k actions
+    once all are met.
+    """
+    found = _TRIO_KICKERS.get((t0, t1, t2))
+    if found is None:
+        t = RANK_OF[t0]
+        singles = {}
+        pairs: dict[str, dict] = {}
+        for k in RANK_OF:
+            x = RANK_OF[k]
+            if x != t:
+                singles[k] = {"type": "play", "cards": [k, t0, t1, t2] if x > t else [t0, t1, t2, k]}
+                if x < RANK_XJ:
+                    for low in _SAME_RANK[x]:
+                        if low != k:
+                            cards = [k, low, t0, t1, t2] if x > t else [t0, t1, t2, k, low]
+                            pairs.setdefault(k, {})[low] = {"type": "play", "cards": cards}
+        found = _TRIO_KICKERS[(t0, t1, t2)] = (singles, pairs)
+    return found
+
 
 def _trio_follows(hand: list[str], c, ends: tuple[int, ...], width: int, above: int) -> list[dict]:
     """三带一 / 三带二 above ``above``: trio rank upward, then kicker rank upward (as ``_trio_with``)."""
@@ -312,12 +355,14 @@ def _trio_follows(hand: list[str], c, ends: tuple[int, ...], width: int, above: 
             if kickers is None:
                 kickers = [x for x in _RANKS if c[x] >= width]
             et = ends[t]
-            trio = hand[et - 3 : et]
+            singles, pairs = _trio_kickers(hand[et - 3], hand[et - 2], hand[et - 1])
             for x in kickers:
                 if x != t:
                     ex = ends[x]
-                    kick = hand[ex - width : ex]
-                    actions.append({"type": "play", "cards": kick + trio if x > t else trio + kick})
+                    if width == 1:
+                        actions.append(singles[hand[ex - 1]])
+                    else:
+                        actions.append(pairs[hand[ex - 2]][hand[ex - 1]])
     return actions
 
 
@@ -440,14 +485,17 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
         actions = []
         for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
             if counts[r]:
-                actions.append({"type": "play", "cards": [hand[ends[r] - 1]]})
+                actions.append(_SINGLE[hand[ends[r] - 1]])
     elif kind == "pair" or kind == "trio":
         width = 2 if kind == "pair" else 3
         actions = []
         for r in _SPAN[last["rank"] + 1][RANK_OF[hand[0]] if hand else 0]:
             if counts[r] >= width:
                 e = ends[r]
-                actions.append({"type": "play", "cards": hand[e - width : e]})
+                if width == 2:
+                    actions.append(_PAIR[hand[e - 2]][hand[e - 1]])
+                else:
+                    actions.append(_TRIO[hand[e - 3]][hand[e - 2]][hand[e - 1]])
     elif kind in _TRIO_WITH:
         actions = _trio_follows(hand, counts, ends, _TRIO_WITH[kind], last["rank"])
     elif kind in _CHAIN_WIDTH:
@@ -456,7 +504,7 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     else:
         actions = _keyed_follows(hand, counts, ends, last)
         if with_pass:
-            actions.append({"type": "pass"})
+            actions.append(PASS_ACTION)
         return actions
     if quads:
         for e in quads:
@@ -464,7 +512,7 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
     if rocket:
         actions.append({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
     if with_pass:
-        actions.append({"type": "pass"})
+        actions.append(PASS_ACTION)
     return actions
 
 
@@ -563,10 +611,10 @@ def _ordered_leads(
         last = r
         e = ends[r]
         low = hand[e - 1]
-        add({"type": "play", "cards": [low]})
+        add(_SINGLE[low])
         n = c[r]
         if n >= 2:
-            add({"type": "play", "cards": [hand[e - 2], low]})
+            add(_PAIR[hand[e - 2]][low])
             if n >= 3:
                 _trio_leads(hand, c, ends, held, r, actions)
             run2 += 1
@@ -601,19 +649,11 @@ def _trio_leads(hand: list[str], c, ends: tuple[int, ...], present, t: int, acti
     A kicker below the trio goes after its cards, one above before them (cards high to low).
     """
     et = ends[t]
-    t0, t1, t2 = trio = hand[et - 3 : et]
-    i = present.index(t)
-    below = present[:i]
-    above = present[i + 1 :]
-    actions.append({"type": "play", "cards": trio})
-    actions += [{"type": "play", "cards": [t0, t1, t2, hand[ends[x] - 1]]} for x in below]
-    actions += [{"type": "play", "cards": [hand[ends[x] - 1], t0, t1, t2]} for x in above]
-    actions += [
-        {"type": "play", "cards": [t0, t1, t2, *hand[ends[x] - 2 : ends[x]]]} for x in below if c[x] >= 2
-    ]
-    actions += [
-        {"type": "play", "cards": [*hand[ends[x] - 2 : ends[x]], t0, t1, t2]} for x in above if c[x] >= 2
-    ]
+    t0, t1, t2 = hand[et - 3 : et]
+    singles, pairs = _trio_kickers(t0, t1, t2)
+    actions.append(_TRIO[t0][t1][t2])
+    actions += [singles[hand[ends[x] - 1]] for x in present if x != t]
+    actions += [pairs[hand[ends[x] - 2]][hand[ends[x] - 1]] for x in present if x != t and c[x] >= 2]
 
 
 def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]:
@@ -679,19 +719,19 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
             run1 = 1
             run2 = 0
         last = r
-        add({"type": "play", "cards": [low]})
+        add(_SINGLE[low])
         lows.append(low)
         if ranks[i] == r:
             second = hand[i]
             i -= 1
-            add({"type": "play", "cards": [second, low]})
+            add(_PAIR[second][low])
             if ranks[i] == r:
                 top = hand[i]
                 i -= 1
                 if ranks[i] == r or (r == last_trio + 1 and r <= _LAST_CHAIN_RANK):
                     return None  # a quad, or two trios in a row (a plane)
                 last_trio = r
-                add({"type": "play", "cards": [top, second, low]})
+                add(_TRIO[top][second][low])
                 if trios is None:
                     trios = []
                 trios.append((len(actions), len(lows) - 1, len(twos), top, second, low))
@@ -714,13 +754,11 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
         # the trio goes after its cards, one above before them (cards high to low). The last
         # trio first, so the places of the earlier ones do not move.
         for at, li, pi, t0, t1, t2 in reversed(trios):
-            kicked = [{"type": "play", "cards": [t0, t1, t2, k]} for k in lows[:li]]
-            kicked += [{"type": "play", "cards": [k, t0, t1, t2]} for k in lows[li + 1 :]]
-            kicked += [{"type": "play", "cards": [t0, t1, t2, twos[j + 1], twos[j]]} for j in range(0, pi, 2)]
-            kicked += [
-                {"type": "play", "cards": [twos[j + 1], twos[j], t0, t1, t2]}
-                for j in range(pi + 2, len(twos), 2)
-            ]
+            singles, pairs = _trio_kickers(t0, t1, t2)
+            kicked = [singles[k] for k in lows[:li]]
+            kicked += [singles[k] for k in lows[li + 1 :]]
+            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(0, pi, 2)]
+            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(pi + 2, len(twos), 2)]
             actions[at:at] = kicked
     return actions
 

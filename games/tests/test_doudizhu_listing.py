@@ -87,21 +87,30 @@ def test_leads_and_follows_list_the_reference_plays_card_for_card():
             )
 
 
-def test_listing_twice_gives_equal_fresh_actions_and_changes_nothing():
+def test_listing_twice_gives_equal_actions_and_nothing_changes_them():
+    """Listed actions may be shared read-only objects (games/base.py): nothing may change them.
+
+    Listing twice gives equal actions in new lists; applying listed actions changes neither
+    them nor the state, and the new states keep copies, never the listed objects.
+    """
     rng = random.Random("ddz-listing-fresh")
     for hand in _hands(rng, 60):
         for previous in (None, rules.Combo("single", 3, 1), rules.Combo("pair", 0, 2)):
             state = _probe(hand, previous)
             frozen = json.dumps(state, sort_keys=True)
             first = ENGINE.legal_actions(state, 0)
+            snapshot = json.dumps(first)
             second = ENGINE.legal_actions(state, 0)
-            assert first == second
-            for a, b in zip(first, second, strict=True):
-                assert a is not b and a.get("cards") is not b.get("cards") or a == {"type": "pass"}
-            for action in first[:5]:
-                snapshot = json.dumps(action)
-                ENGINE.apply(state, 0, action)
-                assert json.dumps(action) == snapshot
+            assert first == second and first is not second
+            for action in first[:5] + first[-3:]:
+                new = ENGINE.apply(state, 0, action)
+                logged = new["history"][-1]["action"]
+                assert logged == action and logged is not action
+                if action["type"] == "play":
+                    assert logged["cards"] is not action["cards"]
+                    assert new["last_play"]["cards"] is not action["cards"]
+                    assert new["trick"][0]["cards"] is not action["cards"]
+            assert json.dumps(first) == snapshot
             assert json.dumps(state, sort_keys=True) == frozen
 
 

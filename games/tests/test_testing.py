@@ -68,6 +68,38 @@ class Leaky(RaceToThree):
         return {**super().view(state, seat), "_seed": state["_seed"]}
 
 
+class Shared(RaceToThree):
+    """Lists shared read-only actions (the same two dicts every time), as the protocol allows: sound."""
+
+    def __init__(self):
+        self.shared = ({"type": "add", "n": 1}, {"type": "add", "n": 2})
+
+    def legal_actions(self, state, seat):
+        if seat not in self.actors(state):
+            return []
+        return [a for a in self.shared if state["total"] + a["n"] <= 3]
+
+
+class SharedChangedByApply(Shared):
+    """Lists shared actions and changes the one it applies (a caller's later listing would see it)."""
+
+    def apply(self, state, seat, action):
+        new = super().apply(state, seat, action)
+        action["by"] = seat
+        return new
+
+
+class Fickle(RaceToThree):
+    """Lists its actions in a different order each time."""
+
+    flip = False
+
+    def legal_actions(self, state, seat):
+        self.flip = not self.flip
+        actions = super().legal_actions(state, seat)
+        return actions[::-1] if self.flip else actions
+
+
 class Lax(RaceToThree):
     def apply(self, state, seat, action):
         if action.get("type") != "add":
@@ -92,11 +124,21 @@ def test_sound_engine_passes():
         (MutatingHint(), "reading the state .* mutated it"),
         (Leaky(), "private keys"),
         (Lax(), "was allowed the illegal action"),
+        (SharedChangedByApply(), "changed the action"),
+        (Fickle(), "actions again gives other actions"),
     ],
 )
 def test_broken_engines_are_caught(engine, message):
     with pytest.raises(InvariantError, match=message):
         check_engine_invariants(engine, {}, SEATS, 1, random.Random(1))
+
+
+def test_shared_read_only_actions_pass():
+    engine = Shared()
+    for seed in range(10):
+        _state, _steps, outcome = check_engine_invariants(engine, {}, SEATS, seed, random.Random(seed))
+        assert outcome.deltas in ([1, -1], [-1, 1])
+    assert engine.shared == ({"type": "add", "n": 1}, {"type": "add", "n": 2})
 
 
 def test_view_check_catches_a_leak():

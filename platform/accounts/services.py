@@ -76,7 +76,7 @@ def stats_record_hand(*, user: User, game_slug: str, won: bool) -> None:
         rows.update(**increments)
 
 
-def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -> None:
+def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -> dict[int, int] | None:
     """Count many players' hands and wins in ``game_slug`` at once: ``{user id: (hands, wins)}``.
 
     The batch form of ``stats_record_hand`` for a settlement of many hands. On
@@ -85,10 +85,14 @@ def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -
     them was a fifth of a settlement's Python time). Elsewhere missing rows are
     inserted (ignoring concurrent twins), then one UPDATE with F() increments
     per distinct (hands, wins) pair. Rows are written in user order either way.
+
+    On PostgreSQL returns each counted player's wins after the count (``{user id:
+    wins}``, from the statement's ``RETURNING``), which a settlement shows as the
+    players' levels without reading the rows again; elsewhere None.
     """
     results = {user_id: counts for user_id, counts in results.items() if counts[0]}
     if not results:
-        return
+        return {} if connection.vendor == "postgresql" else None
     now = timezone.now()
     if connection.vendor == "postgresql":
         qn = connection.ops.quote_name
@@ -99,10 +103,11 @@ def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -
                 f"INSERT INTO {table} (user_id, game_slug, hands, wins, updated_at) "
                 "SELECT (r->>0)::bigint, %s, (r->>1)::int, (r->>2)::int, %s FROM json_array_elements(%s::json) AS r "
                 f"ON CONFLICT (user_id, game_slug) DO UPDATE SET hands = {table}.hands + EXCLUDED.hands, "
-                f"wins = {table}.wins + EXCLUDED.wins, updated_at = EXCLUDED.updated_at",
+                f"wins = {table}.wins + EXCLUDED.wins, updated_at = EXCLUDED.updated_at "
+                "RETURNING user_id, wins",
                 [game_slug, now, rows],
             )
-        return
+            return dict(cursor.fetchall())
     groups: dict[tuple[int, int], list[int]] = {}
     for user_id, counts in results.items():
         groups.setdefault(counts, []).append(user_id)
@@ -115,3 +120,4 @@ def stats_record_hands(*, game_slug: str, results: dict[int, tuple[int, int]]) -
             GameStats.objects.filter(user_id__in=user_ids, game_slug=game_slug).update(
                 hands=F("hands") + hands, wins=F("wins") + wins, updated_at=now
             )
+    return None

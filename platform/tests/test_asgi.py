@@ -66,3 +66,28 @@ async def test_a_socket_from_a_foreign_origin_is_refused_before_routing():
     # The client then hangs up, as a browser does; the app must end cleanly.
     await communicator.send_input({"type": "websocket.disconnect", "code": 1006})
     await communicator.wait(timeout=5)
+
+
+def test_the_server_process_settles_its_garbage_collector_once_loaded():
+    """What the ASGI process loaded is frozen out of the collector, and young collections are rarer."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    from platform.collector import GC_YOUNG_THRESHOLD
+
+    root = Path(__file__).resolve().parents[2]
+    probe = "import gc, platform.asgi; print(gc.get_freeze_count(), gc.get_threshold()[0])"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "platform.settings"}
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout.split()
+    frozen, young = int(out[-2]), int(out[-1])
+    assert frozen > 10_000  # every module, model and setting the server loaded
+    assert young >= GC_YOUNG_THRESHOLD

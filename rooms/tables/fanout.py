@@ -198,7 +198,8 @@ def _serving_fanout(address: str) -> TableFanout | None:
     return hub
 
 
-def _publish(address: str, payloads: list[tuple[str, bytes]]) -> None:
+def redis_client(address: str):
+    """This process's synchronous Redis client for ``address`` (one pool, kept; thread-safe)."""
     client = _publishers.get(address)
     if client is None:
         import redis
@@ -206,6 +207,11 @@ def _publish(address: str, payloads: list[tuple[str, bytes]]) -> None:
         client = _publishers.setdefault(
             address, redis.Redis.from_url(address, socket_timeout=5, socket_connect_timeout=5)
         )
+    return client
+
+
+def _publish(address: str, payloads: list[tuple[str, bytes]]) -> None:
+    client = redis_client(address)
     if len(payloads) == 1:
         client.publish(*payloads[0])
         return

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from games.base import apply_rake
 from rooms.tables.broadcast import TableContext, away_past_grace, frames_message, table_group
-from rooms.tables.fanout import fanout_publish
+from rooms.tables.fanout import fanout_publish, redis_client
 from rooms.tables.models import Hand, Seat, Table
 from wallets.models import Account
 
@@ -290,14 +290,18 @@ def _settle_locked(*, tables: dict[int, Table], hands: list[Hand]) -> dict[int, 
                 for i, p in enumerate(hand.players)
             ],
         }
+    wins: dict[tuple[int, str], int] = {}  # the counted players' wins after these hands, for their levels
     for game_slug, counts_by_user in stats.items():
-        stats_record_hands(game_slug=game_slug, results={u: tuple(c) for u, c in counts_by_user.items()})
+        counted = stats_record_hands(
+            game_slug=game_slug, results={u: tuple(c) for u, c in counts_by_user.items()}
+        )
+        wins.update(((user_id, game_slug), won) for user_id, won in (counted or {}).items())
     _save_hands(hands)
     seats = reset_tables_after_hands(list(tables.values()), bump_seq=True)
     balances = balance_by_user(wallets, balance)
     # Last: the hot escrow and rake rows stay locked only from here to the commit.
     ledger_post_many(postings=postings)
-    transaction.on_commit(lambda: _broadcast_results(tables, hands, seats, results, balances))
+    transaction.on_commit(lambda: _broadcast_results(tables, hands, seats, results, balances, wins))
     return keys
 
 
@@ -307,6 +311,7 @@ def _broadcast_results(
     seats: dict[int, list[Seat]],
     results: dict[int, dict],
     balances: dict[int, int],
+    wins: dict[tuple[int, str], int] | None = None,
 ) -> None:
     """After the commit: build and send the frames of the settled tables somebody listens to.
 
@@ -321,7 +326,7 @@ def _broadcast_results(
     if listened is not None:
         hands = [hand for hand in hands if table_group(hand.table_id) in listened]
     if hands:
-        send_in_one_hop(_result_messages(tables, hands, seats, results, balances))
+        send_in_one_hop(_result_messages(tables, hands, seats, results, balances, wins))
 
 
 def listened_groups(groups: set[str]) -> set[str] | None:
@@ -333,7 +338,7 @@ def listened_groups(groups: set[str]) -> set[str] | None:
     """
     layer = get_channel_layer()
     try:
-        return async_to_sync(_groups_with_members)(layer, groups)
+        return _groups_with_members(layer, groups)
     except Exception:  # noqa: BLE001 - unsure who listens: send to every group, as group_send would
         logger.warning("could not count group members; sending to every group", exc_info=True)
         return None
@@ -558,21 +563,32 @@ def _result_messages(
     seats: dict[int, list[Seat]],
     results: dict[int, dict],
     balances: dict[int, int],
+    counted: dict[tuple[int, str], int] | None = None,
 ) -> list[tuple[str, dict]]:
     """Build each table's ``table.frames`` message: every viewer's ``state`` and the ``result``.
 
     Sent after the commit, like a table's own changes (``table_changed``).
+    ``counted`` holds the wins the settlement's own statistics statement returned
+    (``{(user id, game): wins}``); only the seated players it does not cover (one
+    who sat down during the hand) are read here.
     """
     from platform.accounts.levels import level_for_wins
     from platform.accounts.models import GameStats
 
-    humans = [s.user_id for table_seats in seats.values() for s in table_seats if s.user_id and not s.is_bot]
-    wins = {
-        (user_id, slug): won
-        for user_id, slug, won in GameStats.objects.filter(user_id__in=humans).values_list(
-            "user_id", "game_slug", "wins"
+    wins = dict(counted or {})
+    missing = []
+    for hand in hands:
+        slug = tables[hand.table_id].tier.game.slug
+        for seat in seats[hand.table_id]:
+            if seat.user_id and not seat.is_bot and (seat.user_id, slug) not in wins:
+                missing.append(seat.user_id)
+    if missing:
+        wins.update(
+            ((user_id, slug), won)
+            for user_id, slug, won in GameStats.objects.filter(user_id__in=missing).values_list(
+                "user_id", "game_slug", "wins"
+            )
         )
-    }
     messages: list[tuple[str, dict]] = []
     for hand in hands:
         table = tables[hand.table_id]
@@ -625,7 +641,7 @@ def send_in_one_hop(messages: list[tuple[str, dict]]) -> None:
         logger.exception("broadcast of %d messages failed", len(messages))
 
 
-async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
+def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     """Return which ``groups`` have members, asking Redis once per shard; None if the layer cannot tell.
 
     What ``group_send`` of channels_redis finds before sending (the members left
@@ -633,6 +649,13 @@ async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     one pipeline of read-only commands; ``group_send`` still drops the expired ones
     of the groups it sends to, and an idle group's key expires by itself. Any other
     layer (in memory, in tests) gets every group's message as before.
+
+    Asked on this process's kept synchronous connection (``fanout.redis_client``,
+    the one the frames are published on) when the shard is a Redis URL: from a
+    worker, the layer's own asyncio client would take a new event loop, a new
+    thread and a new Redis connection (connect, HELLO, SELECT) for every
+    settlement, since the layer keeps its connections per event loop and
+    ``async_to_sync`` makes a loop per call.
     """
     needed = ("_group_key", "connection", "consistent_hash", "group_expiry")
     if not all(hasattr(layer, name) for name in needed):
@@ -643,9 +666,28 @@ async def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
     oldest = int(time.time()) - layer.group_expiry
     listened: set[str] = set()
     for shard, shard_groups in by_shard.items():
-        pipe = layer.connection(shard).pipeline(transaction=False)
-        for group in shard_groups:
-            pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")  # members joined after `oldest`
-        replies = await pipe.execute()
+        address = _shard_address(layer, shard)
+        if address is None:
+            replies = async_to_sync(_count_members)(layer, shard, shard_groups, oldest)
+        else:
+            pipe = redis_client(address).pipeline(transaction=False)
+            for group in shard_groups:
+                pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")  # members joined after `oldest`
+            replies = pipe.execute()
         listened.update(group for group, members in zip(shard_groups, replies, strict=True) if members)
     return listened
+
+
+def _shard_address(layer, shard: int) -> str | None:
+    """The Redis URL of the layer's shard when it is given by one (not a sentinel or a bare host)."""
+    hosts = getattr(layer, "hosts", None) or []
+    host = hosts[shard] if shard < len(hosts) else None
+    address = host.get("address") if isinstance(host, dict) else None
+    return address if isinstance(address, str) else None
+
+
+async def _count_members(layer, shard: int, groups: list[str], oldest: int) -> list[int]:
+    pipe = layer.connection(shard).pipeline(transaction=False)
+    for group in groups:
+        pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")
+    return await pipe.execute()

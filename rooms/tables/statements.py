@@ -63,6 +63,45 @@ def run(sql: str, params: Sequence[Any], fetch: Callable[[Any], Any] = fetch_non
         return fetch(cursor)
 
 
+def run_in_one_trip(steps: Sequence[tuple[str, Sequence[Any]]], db=None) -> list[list[tuple]]:
+    """Run ``steps`` (statement, parameters) in one transaction of their own, in one round trip.
+
+    BEGIN, every statement and COMMIT go to PostgreSQL together (psycopg's
+    pipeline mode) and their answers come back together: a thread that waits
+    for the database wakes up once instead of once a statement, which on a
+    busy process also means taking the interpreter's lock back once. Returns
+    each statement's rows. A statement that fails rolls the whole transaction
+    back and raises as Django's error. The statements bypass Django's cursor,
+    so they are not in ``connection.queries``.
+    """
+    import psycopg
+
+    db = db or connections[DEFAULT_DB_ALIAS]
+    if db.in_atomic_block:
+        raise RuntimeError("run_in_one_trip runs a transaction of its own, outside atomic()")
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    raw = db.connection
+    with db.wrap_database_errors:
+        cursors = []
+        try:
+            # BEGIN and COMMIT as statements of the pipeline: psycopg's own transaction block
+            # would wait for the server's answer to each.
+            with raw.pipeline():
+                psycopg.Cursor(raw).execute("BEGIN")
+                for sql, params in steps:
+                    cursor = psycopg.Cursor(raw)  # server-side binding, prepared once used often
+                    cursor.execute(sql, params)
+                    cursors.append(cursor)
+                psycopg.Cursor(raw).execute("COMMIT")
+        except BaseException:
+            # A failed statement leaves the transaction aborted (the rest of the trip skipped).
+            if not raw.closed and raw.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                raw.rollback()
+            raise
+        return [cursor.fetchall() if cursor.description is not None else [] for cursor in cursors]
+
+
 def _server_cursor(db):
     import psycopg
 

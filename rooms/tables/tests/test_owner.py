@@ -10,6 +10,8 @@ one transaction.
 import asyncio
 import random
 import threading
+from datetime import UTC, datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.db import connection
@@ -195,6 +197,60 @@ def test_moves_of_several_tables_waiting_together_share_one_transaction(ddz_tier
     for table in tables:
         assert open_hand(table).action_count == 2
         assert Table.objects.get(pk=table.pk).seq == seqs[table.pk] + 1
+
+
+def _kept_after_one_move(table):
+    """After one locking move: the table, its open hand and the hand's row version (``xmin``, ``ctid``)."""
+    _pass(table, 1)
+    hand = open_hand(table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT xmin::text, ctid::text FROM {Hand._meta.db_table} WHERE id = %s", [hand.pk])
+        version = cursor.fetchone()
+    return Table.objects.get(pk=table.pk), hand, version
+
+
+def test_the_group_write_stores_every_value_as_the_model_holds_it(human_table):
+    """The batch goes to PostgreSQL as JSON text: quotes, backslashes, non-ASCII text, large integers,
+    nulls, an offset time and microseconds all arrive as they left."""
+    table, hand, (xmin, ctid) = _kept_after_one_move(human_table)
+    odd = ['a "quoted" \\ word', "牌 ♠ \u2028 end", 2**62, -(2**40), None, True, {"nested": [[], {}]}]
+    hand.state = {**hand.state, "probe": odd}
+    hand.deadline = datetime(2026, 12, 1, 13, 6, 7, 891011, tzinfo=dt_timezone(timedelta(hours=8)))
+    hand.deadline_token += 1
+    hand.action_count += 1
+    at = datetime(2026, 12, 1, 5, 6, 7, 1, tzinfo=UTC)
+    action = {"type": "pass", "note": odd}
+    entry = [hand.pk, hand.action_count, None, action, True, at]
+    version = owner.group_commit().commit(owner._Write(table.pk, table.seq, hand, xmin, ctid, [entry]))
+    assert version is not None
+    stored = Hand.objects.get(pk=hand.pk)
+    assert stored.state == hand.state and stored.state["probe"] == odd
+    assert stored.deadline == hand.deadline
+    assert (stored.deadline_token, stored.action_count) == (hand.deadline_token, hand.action_count)
+    logged = HandAction.objects.get(hand=hand, n=hand.action_count)
+    assert (logged.seat, logged.action, logged.auto, logged.created_at) == (None, action, True, at)
+    assert Table.objects.get(pk=table.pk).seq == table.seq + 1
+
+
+def test_a_group_write_on_an_old_version_or_a_second_one_of_a_table_writes_nothing(human_table):
+    """The write checks each move's versions itself: a move made on a row version that is gone, or a
+    second move of a table in the same batch, is answered None and leaves no trace."""
+    table, hand, (xmin, ctid) = _kept_after_one_move(human_table)
+
+    def write(count, *, version=(xmin, ctid), seq=table.seq):
+        moved = Hand.objects.get(pk=hand.pk)
+        moved.action_count = count
+        entry = [hand.pk, count, 0, {"type": "pass"}, False, moved.started_at]
+        return owner._Write(table.pk, seq, moved, *version, [entry])
+
+    commit = owner.group_commit()
+    assert commit._write([write(90, version=("1", ctid))]) == [None]
+    assert commit._write([write(91, seq=table.seq - 1)]) == [None]
+    first, second = commit._write([write(92), write(93)])
+    assert first is not None and second is None
+    assert Hand.objects.get(pk=hand.pk).action_count == 92
+    assert list(HandAction.objects.filter(hand=hand, n__gte=90).values_list("n", flat=True)) == [92]
+    assert Table.objects.get(pk=table.pk).seq == table.seq + 1
 
 
 def test_a_group_commit_whose_connection_the_database_ended_reconnects(human_table):
@@ -423,3 +479,13 @@ def test_the_first_move_after_a_dealing_press_is_made_on_the_play_the_deal_kept(
     assert [q for q in queries.captured_queries if not q["sql"].startswith(TRANSACTION_CONTROL)] == []
     assert seq == before + 1 and owner.group_commit().moves == 1
     assert open_hand(human_table).action_count == 1
+
+
+def test_a_kept_move_s_copies_of_the_table_and_hand_leave_the_kept_ones_as_they_were(human_table):
+    table = Table.objects.select_related("tier").get(pk=human_table.pk)
+    copied = owner._copied(table)
+    assert copied is not table and copied.pk == table.pk and copied.tier is table.tier
+    copied.seq += 5
+    copied._state.fields_cache.pop("tier")
+    assert table.seq == Table.objects.get(pk=table.pk).seq and "tier" in table._state.fields_cache
+    assert copied._state.db == table._state.db and copied._state.adding is False

@@ -184,16 +184,19 @@ def test_a_refused_action_leaves_the_event_sequence_where_it_was(human_table):
 
 
 def test_frame_text_is_the_compact_json_of_its_value():
-    """``frame_text`` runs the encoder's C core made once; its text is json.dumps's, character for character."""
+    """``frame_text`` (orjson) writes json.dumps's text, character for character, with one exception:
+    a non-finite number, which JSON cannot carry, is null (json.dumps wrote ``Infinity``, which a
+    browser's ``JSON.parse`` refuses)."""
     values = [
         None,
-        'a"b\\c\n\u4e2d\u6587 \u2603 \U0001f0cf',
-        [1, -2.5, 1e100, -0.0, 12345678901234567890, True, False],
+        'a"b\\c\n\u4e2d\u6587 \u2603 \U0001f0cf \u2028 \x00 \x7f',
+        [1, -2.5, 1e100, 1e16, 0.1, -0.0, 12345678901234567890, True, False],
         {"seat": 0, 1: "int key", "nested": {"cards": ["As", "XJ"], "empty": [], "none": None}},
-        float("inf"),
+        [2**70, -(2**64)],  # past 64 bits: the standard library writes them
     ]
     for value in values:
         assert broadcast.frame_text(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert broadcast.frame_text([float("inf"), float("nan")]) == "[null,null]"
     with pytest.raises(TypeError):
         broadcast.frame_text({"when": object()})
 

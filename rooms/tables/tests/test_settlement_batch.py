@@ -95,7 +95,40 @@ def test_wins_and_hands_count_once_per_hand_in_a_batch(tier, make_player):
     assert GameStats.objects.count() == 3  # bots are not counted
 
 
-async def everyone_listens(layer, groups):
+def test_result_levels_come_from_the_counted_wins_without_reading_them_again(tier, make_player):
+    from platform.accounts.levels import level_for_wins
+    from platform.accounts.models import GameStats
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    hands = finished_hands(tier, make_player, 2)
+    humans = [p["user"] for hand in hands for p in hand.players if not p["is_bot"]]
+    # One player one win short of the second level: a win in this hand moves the level.
+    GameStats.objects.create(user_id=humans[0], game_slug=hands[0].game_slug, hands=99, wins=99)
+    with (
+        CaptureQueriesContext(connection) as queries,
+        mock.patch.object(settlement, "_groups_with_members", side_effect=everyone_listens),
+        mock.patch.object(settlement, "send_in_one_hop") as sent,
+    ):
+        settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "accounts_gamestats"')]
+    assert reads == []  # every seated player played: the statistics statement gave their wins
+    expected = {
+        stats.user.display_name: level_for_wins(stats.wins).name
+        for stats in GameStats.objects.filter(user_id__in=humans).select_related("user")
+    }
+    shown = {}
+    for _group, body in sent.call_args.args[0]:
+        for _index, _user, texts in body["seats"]:
+            state = json.loads(texts[0])
+            shown.update(
+                (seat["name"], seat["level"]) for seat in state["table"]["seats"] if not seat["is_bot"]
+            )
+    assert shown == expected and len(shown) == 2
+
+
+def everyone_listens(layer, groups):
     return set(groups)
 
 
@@ -136,7 +169,7 @@ def test_tables_nobody_listens_to_settle_without_building_their_frames(tier, mak
     hands = finished_hands(tier, make_player, 3)
     listened = {f"table-{hands[1].table_id}"}
 
-    async def one_listens(layer, groups):
+    def one_listens(layer, groups):
         return listened & set(groups)
 
     with (
