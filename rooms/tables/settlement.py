@@ -670,10 +670,9 @@ def _groups_with_members(layer, groups: set[str]) -> set[str] | None:
         if address is None:
             replies = async_to_sync(_count_members)(layer, shard, shard_groups, oldest)
         else:
-            pipe = redis_client(address).pipeline(transaction=False)
-            for group in shard_groups:
-                pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")  # members joined after `oldest`
-            replies = pipe.execute()
+            replies = _count_in(
+                redis_client(address).pipeline(transaction=False), layer, shard_groups, oldest
+            )
         listened.update(group for group, members in zip(shard_groups, replies, strict=True) if members)
     return listened
 
@@ -686,8 +685,12 @@ def _shard_address(layer, shard: int) -> str | None:
     return address if isinstance(address, str) else None
 
 
-async def _count_members(layer, shard: int, groups: list[str], oldest: int) -> list[int]:
-    pipe = layer.connection(shard).pipeline(transaction=False)
+def _count_in(pipe, layer, groups: list[str], oldest: int):
+    """Queue each group's count of members joined after ``oldest`` on ``pipe``; return what it executes to."""
     for group in groups:
         pipe.zcount(layer._group_key(group), f"({oldest}", "+inf")
-    return await pipe.execute()
+    return pipe.execute()  # the replies (sync client) or an awaitable of them (asyncio client)
+
+
+async def _count_members(layer, shard: int, groups: list[str], oldest: int) -> list[int]:
+    return await _count_in(layer.connection(shard).pipeline(transaction=False), layer, groups, oldest)
