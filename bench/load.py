@@ -62,6 +62,8 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 
+import orjson
+
 DEFAULT_DATABASE_URL = "postgres://root@127.0.0.1:5432/cardroom_bench"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 SETTINGS = "bench.load_settings"
@@ -635,7 +637,7 @@ class Bot:
 
     async def read(self, ws, table: int) -> None:
         """Handle every frame of this socket in order, until the bot is moved to another table."""
-        loads = json.loads
+        loads = orjson.loads  # a text frame (``recv`` gives str); stricter than json, and 3-4x faster
         while self.table_id == table:
             await self.receive(loads(await ws.recv()))
 
@@ -654,7 +656,7 @@ class Bot:
         if not paced:
             await self.pace()
         if self.ws is not None:
-            await self.ws.send(json.dumps(message, separators=(",", ":")))
+            await self.ws.send(orjson.dumps(message).decode())  # str: a text frame, as the browser sends
 
     async def receive(self, msg: dict) -> None:
         kind = msg.get("type")
@@ -878,7 +880,7 @@ class RoundBot:
                 self.ws = None
 
     async def read(self, ws) -> None:
-        loads = json.loads
+        loads = orjson.loads
         while True:
             await self.receive(loads(await ws.recv()))
 
@@ -893,7 +895,7 @@ class RoundBot:
 
     async def send(self, message: dict) -> None:
         if self.ws is not None:
-            await self.ws.send(json.dumps(message, separators=(",", ":")))
+            await self.ws.send(orjson.dumps(message).decode())  # str: a text frame, as the browser sends
 
     async def receive(self, msg: dict) -> None:
         kind = msg.get("type")
