@@ -98,6 +98,7 @@ class RoundConsumer(TableConsumer):
             await self.close(code=CLOSE_ANONYMOUS)
             return
         self.user_key = str(self.user.pk)  # how a change names this user's part and payout
+        self.user_id: int = self.user.pk  # as the table socket's (``TableConsumer.connect``)
         if await self._refused_over_cap():
             return
         try:

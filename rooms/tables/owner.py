@@ -192,7 +192,8 @@ def _kept_move(table_id: int, user, action: dict) -> _KeptMove | None:
     kept = play_kept(table_id)
     if kept is None or not kept_play_enabled():
         return None
-    seat = next((s for s in kept.seats if s.user_id == user.pk), None)
+    user_id = user.pk  # once: ``user`` is the socket's lazy object, each read a proxy's calls
+    seat = next((s for s in kept.seats if s.user_id == user_id), None)
     if seat is None or seat.trustee or not seat.connected:
         return None  # not seated here (as far as this process knows), or taking back control
     hand = kept.hand
