@@ -5,6 +5,7 @@
 """
 
 import pytest
+from django.urls import reverse
 
 from rooms.tables import services
 from rooms.tables.models import HandAction, Seat
@@ -39,6 +40,27 @@ def test_a_hand_where_every_seat_is_under_tuoguan_ends_void_and_every_coin_comes
     assert ledger_check() == []
     # The next hand is not dealt by itself: the table waits, no timer runs.
     assert open_hand(human_table) is None
+
+
+def test_the_verify_page_calls_a_void_hand_void_not_settled(human_table, client):
+    players = [
+        s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")
+    ]
+    hand = open_hand(human_table)
+    for user in players:
+        services.table_trustee(table_id=human_table.pk, user=user, on=True)
+    hand = play_until_over(hand.pk)
+    assert hand.outcome["details"]["winner"] == "void"
+
+    client.force_login(players[0])
+    url = reverse("tables:verify", kwargs={"hand_id": hand.pk})
+    for language, void, settled in (
+        ("en", "Void hand, no coins moved", "Settled"),
+        ("zh-hans", "流局，无输赢", "已结算"),
+    ):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        status = html.split('class="verify-status">', 1)[1].split("<", 1)[0]
+        assert status == void and settled not in status
 
 
 def test_under_the_first_bidder_rule_an_all_tuoguan_hand_is_played_out_and_settled(human_table, ddz_tier):
