@@ -11,15 +11,19 @@
   indexed column changed, PostgreSQL puts the new version on the same page
   when there is room, and writes no index entry.
 - **Room on the page**: ``fillfactor`` 75, so that a new hand's page keeps
-  about 2 KB free for its next versions (a hand's row is 2–2.5 KB with its
-  compressed state; PostgreSQL prunes the dead versions when the page fills).
+  about 2 KB free for its next versions (a playing hand's row is 2–3 KB with
+  its compressed state, two to a page; PostgreSQL prunes the dead versions
+  when the page fills).
 - **The state's compression**: lz4 instead of pglz (pglz was the largest
   single cost of a move's write in PostgreSQL), with ``toast_tuple_target``
-  4096 so that a row whose compressed state is a little larger than pglz's
-  stays in the row instead of going to the TOAST table (with the default
-  target of ~2 KB, a hand's row crossed it on some moves with pglz already).
-  Only values written from now on are compressed with lz4; a row of up to
-  4 KB is kept uncompressed.
+  3072: with the default (~2 KB) a playing hand's row with its compressed
+  state sat just above the target, and its state went to the TOAST table on
+  some moves with pglz (on most with lz4, whose output is larger); at 3 KB
+  it stays in the row. A finished hand's row (with its outcome) goes above
+  it once and has its outcome compressed: ~2.9 KB, two to a page, 4.2 KB a
+  settled hand with its indexes against 2.8 KB before (a 4 KB target, the
+  first try, kept them at 3.4 KB, one to a page: 7.3 KB). Only values written from now on are compressed with lz4; a row of
+  up to 3 KB is kept uncompressed.
 
 The storage settings are PostgreSQL's (lz4 where the server was built with
 it); other databases only get the index change.
@@ -34,7 +38,7 @@ def _storage(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
     qn = schema_editor.quote_name
-    schema_editor.execute(f"ALTER TABLE {qn(HANDS)} SET (fillfactor = 75, toast_tuple_target = 4096)")
+    schema_editor.execute(f"ALTER TABLE {qn(HANDS)} SET (fillfactor = 75, toast_tuple_target = 3072)")
     try:
         with transaction.atomic(using=schema_editor.connection.alias):  # a savepoint
             schema_editor.execute(f"ALTER TABLE {qn(HANDS)} ALTER COLUMN {qn('state')} SET COMPRESSION lz4")
