@@ -93,9 +93,11 @@ class Hand(models.Model):
         SETTLED = "settled", _("Settled")
         CANCELLED = "cancelled", _("Cancelled")
 
-    # No index of its own on ``table`` or ``game_slug``: every move's UPDATE would have to write
-    # to each (an index on a changed column, ``deadline``, rules out a HOT update), and
-    # ``hand_unique_number`` (table, number) already serves the lookups by table.
+    # No index of its own on ``table`` or ``game_slug``: every update that is not HOT writes an
+    # entry to each index, and ``hand_unique_number`` (table, number) already serves the lookups
+    # by table. No index covers a column a move changes (state, deadline, token, count), so a
+    # move's UPDATE can be HOT: the row's new version on the same page, no index entry at all
+    # (tables migration 0005, which also leaves room on the page and compresses the state with lz4).
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, related_name="hands", verbose_name=_("table"), db_index=False
     )
@@ -139,11 +141,14 @@ class Hand(models.Model):
         ]
         indexes = [
             # The tick's overdue hands and the unsettled ones: only open hands are in it, not
-            # every hand ever played (settled and cancelled hands never need it).
+            # every hand ever played (settled and cancelled hands never need it). By status
+            # alone, not (status, deadline): the deadline changes at every move, and an indexed
+            # column that changes rules out a HOT update. The tick filters the playing hands'
+            # deadlines on the rows (at most one open hand per table).
             models.Index(
-                fields=["status", "deadline"],
+                fields=["status"],
                 condition=models.Q(status__in=["playing", "finished"]),
-                name="hand_open_deadline",
+                name="hand_open_status",
             )
         ]
 

@@ -227,20 +227,22 @@ def table_timeout(*, hand_id: int, token: int) -> bool:
 def _due_hands(now, limit: int) -> list[tuple[int, int]]:
     """The playing hands whose deadline is past, earliest first: (id, deadline token).
 
-    Every move rewrites its hand with a new deadline, so each move leaves a dead
-    entry in the (status, deadline) index until a vacuum: between two autovacuums of
-    a busy hands table (or all the time where autovacuum is off, as on the bench
-    host) they pile up by the thousand. A bitmap scan, which PostgreSQL picks for
-    this range on its cost estimates, visits the heap page of every dead entry again
-    on every tick (after two bench runs: 34,000 entries, 2,600 pages, about 8 ms of
-    the server's CPU a tick). A plain index scan marks the dead entries it passes,
-    so that the next tick skips them; the bitmap scan is turned off for this one
-    statement, in its own transaction, since the estimates cannot be relied on to
-    choose it. Same rows, same order.
+    A plain index scan of the open hands' index (``hand_open_status``, by status
+    alone so that a move's update can be HOT) reads the playing hands, one per
+    table at most; their deadlines are filtered and sorted on the rows. The index
+    still gets a new entry whenever a hand's status changes (it finishes, is
+    settled), and the old one stays, dead, until a vacuum: a hand or two each,
+    not one per move as when the index covered the deadline, but without
+    autovacuum (as on the bench host) they pile up all the same. A bitmap scan,
+    which PostgreSQL may pick on its cost estimates, visits the heap page of
+    every dead entry again on every tick; a plain index scan marks the dead
+    entries it passes, so that the next tick skips them. The bitmap scan is
+    turned off for this one statement, in its own transaction. Same rows, same
+    order.
     """
     due = (
         Hand.objects.filter(status=Hand.Status.PLAYING, deadline__lte=now)
-        .order_by("status", "deadline")
+        .order_by("deadline")
         .values_list("pk", "deadline_token")[:limit]
     )
     if connection.vendor != "postgresql" or connection.in_atomic_block:

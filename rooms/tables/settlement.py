@@ -97,17 +97,17 @@ CANDIDATE_BATCHES = 8
 
 
 def _finished_hands():
-    """Finished hands in the order of the (status, deadline) index, which a plain index scan reads.
+    """Finished hands in the order of the open hands' index (``hand_open_status``), which a plain index scan reads.
 
     Settling rewrites each hand out of ``finished``, leaving a dead index entry
     behind until a vacuum. Read in index order, the scan marks such entries dead as
-    it passes them and later scans skip them; sorted by primary key instead,
-    PostgreSQL takes a bitmap scan that visits every dead entry's heap page again
-    on every batch (tens of milliseconds per batch after a few thousand hands).
-    Which finished hands come first does not matter: each is settled once, whoever
-    takes it.
+    it passes them and later scans skip them, and it stops at the query's limit;
+    sorted by primary key or deadline instead, PostgreSQL reads every finished hand
+    (tens of milliseconds per batch after a few thousand hands, with a bitmap scan
+    that revisits every dead entry's heap page). Which finished hands come first
+    does not matter: each is settled once, whoever takes it.
     """
-    return Hand.objects.filter(status=Hand.Status.FINISHED).order_by("status", "deadline")
+    return Hand.objects.filter(status=Hand.Status.FINISHED).order_by("status")
 
 
 # --- asking for a settlement -------------------------------------------------------------------
