@@ -415,8 +415,11 @@ def layout(hand: list[str]) -> tuple:
 # Only recent shapes are remembered: a hand's shape comes back while its seat passes, within
 # a few steps, and a shape is seldom met again in another hand. A large memo (thousands of
 # shapes) was slower on the wall than counting again: its lookups missed the CPU caches and
-# its long-lived tuples made the garbage collector's full passes ever longer.
-_LAYOUT_LIMIT = 512
+# its long-lived tuples made the garbage collector's full passes ever longer. When full, the
+# oldest shape makes room for each new one, so the memo's objects stay level in number: a
+# memo cleared only when full grew by three objects per new shape until then, and that growth
+# alone set off most of the collector's passes (see bench/README.md, ninth pass).
+_LAYOUT_LIMIT = 64
 
 
 def _count(shape: str) -> tuple[bytes, list[int], list[int]]:
@@ -440,7 +443,7 @@ def _new_layout(shape: str) -> tuple:
     if 4 in bytes(counts):
         quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
-        _LAYOUTS.clear()
+        del _LAYOUTS[next(iter(_LAYOUTS))]  # the oldest: a dict keeps insertion order
     found = _LAYOUTS[shape] = (counts, ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2)
     return found
 
