@@ -512,8 +512,8 @@ def _pass(state: State, seat: int) -> State:
     new = dict(state)
     trick = new["trick"] = state["trick"].copy()
     trick[seat] = "pass"
-    history = new["history"] = state["history"].copy()
-    history.append({"seat": seat, "action": {"type": "pass"}})
+    # One list built at its size (a copy then an append grew it a second time).
+    new["history"] = [*state["history"], {"seat": seat, "action": {"type": "pass"}}]
     new["turn"] = _NEXT_SEAT[seat]
     passes = state["passes"] + 1
     if passes == 2:  # SEATS - 1
@@ -558,8 +558,9 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
     played = hand[start : start + n]
     if played == cards:
         # Cards that sit together in the hand (one rank's lowest suits, as listed): held,
-        # distinct and already high to low.
-        remaining = hand[:start] + hand[start + n :]
+        # distinct and already high to low. (A copy less the slice: one new list, not three.)
+        remaining = hand.copy()
+        del remaining[start : start + n]
     else:
         try:
             chosen = set(cards)
@@ -622,8 +623,7 @@ def _laid(
     plays[seat] += 1
     if kind == "bomb" or kind == "rocket":
         new["bombs"] = state["bombs"] + 1
-    history = new["history"] = state["history"].copy()
-    history.append({"seat": seat, "action": {"type": "play", "cards": played}})
+    new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
     if not remaining:
         return close_hand(new, seat)
     new["turn"] = _NEXT_SEAT[seat]

@@ -415,8 +415,11 @@ def layout(hand: list[str]) -> tuple:
 # Only recent shapes are remembered: a hand's shape comes back while its seat passes, within
 # a few steps, and a shape is seldom met again in another hand. A large memo (thousands of
 # shapes) was slower on the wall than counting again: its lookups missed the CPU caches and
-# its long-lived tuples made the garbage collector's full passes ever longer.
-_LAYOUT_LIMIT = 512
+# its long-lived tuples made the garbage collector's full passes ever longer. When full, the
+# oldest shape makes room for each new one, so the memo's objects stay level in number: a
+# memo cleared only when full grew by three objects per new shape until then, and that growth
+# alone set off most of the collector's passes (see bench/README.md, ninth pass).
+_LAYOUT_LIMIT = 64
 
 
 def _count(shape: str) -> tuple[bytes, list[int], list[int]]:
@@ -440,7 +443,7 @@ def _new_layout(shape: str) -> tuple:
     if 4 in bytes(counts):
         quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
     if len(_LAYOUTS) >= _LAYOUT_LIMIT:
-        _LAYOUTS.clear()
+        del _LAYOUTS[next(iter(_LAYOUTS))]  # the oldest: a dict keeps insertion order
     found = _LAYOUTS[shape] = (counts, ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2)
     return found
 
@@ -541,6 +544,18 @@ def _chunk_parts(position: int, value: int) -> tuple[tuple[int, int], ...]:
         r += 1
     found = _CHUNK_PARTS[position][value] = tuple(parts[::-1])
     return found
+
+
+_CHUNK2 = _CHUNK * _CHUNK
+
+
+def _chunk_cards(hand: list[str], ends: tuple[int, ...], position: int, value: int) -> tuple[str, ...]:
+    """The cards of chunk ``position`` of a play's code (its value ``value``) cut from ``hand``, high to low."""
+    cards: list[str] = []
+    for r, k in _CHUNK_PARTS[position].get(value) or _chunk_parts(position, value):
+        e = ends[r]
+        cards += hand[e - k : e]
+    return tuple(cards)
 
 
 def _cut(hand: list[str], ends: tuple[int, ...], code: int) -> list[str]:
@@ -817,11 +832,27 @@ def leads(hand: list[str]) -> list[dict]:
         _plane_with(c, 2, "plane_pairs", -1, None, keys)
         _plane_with(c, 1, "plane_singles", -1, None, keys)
     rare: dict[int, list[dict]] = {}
+    # ``_cut`` written out: a plane's ~60 plays share a few values of each five-rank chunk of
+    # their codes (the body, the wings), so each value's cards are cut once per hand.
+    cut_high: dict[int, tuple[str, ...]] = {0: ()}
+    cut_middle: dict[int, tuple[str, ...]] = {0: ()}
+    cut_low: dict[int, tuple[str, ...]] = {0: ()}
     for key in sorted(_first_reading(keys)):
         head, code = divmod(key, CODE_SPAN)
+        high, rest = divmod(code, _CHUNK2)
+        middle, low = divmod(rest, _CHUNK)
+        top = cut_high.get(high)
+        if top is None:
+            top = cut_high[high] = _chunk_cards(hand, ends, 2, high)
+        mid = cut_middle.get(middle)
+        if mid is None:
+            mid = cut_middle[middle] = _chunk_cards(hand, ends, 1, middle)
+        bottom = cut_low.get(low)
+        if bottom is None:
+            bottom = cut_low[low] = _chunk_cards(hand, ends, 0, low)
         rank = head // 16 % 16
         found = rare.get(rank)
         if found is None:
             found = rare[rank] = []
-        found.append({"type": "play", "cards": _cut(hand, ends, code)})
+        found.append({"type": "play", "cards": [*top, *mid, *bottom]})
     return _ordered_leads(hand, c, ends, held, quads, rocket, rare)
