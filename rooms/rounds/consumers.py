@@ -77,6 +77,7 @@ class RoundConsumer(TableConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self._hold_table()
         self.user = self.scope.get("user")
+        self.user_id: int | None = self.user.pk if self.user is not None else None  # as the table socket's
         self.groups_joined: list[str] = []
         self.seq = 0
         # The table socket's seq order (``TableConsumer._in_order``): a change ahead of a missing seq
@@ -97,8 +98,7 @@ class RoundConsumer(TableConsumer):
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
-        self.user_key = str(self.user.pk)  # how a change names this user's part and payout
-        self.user_id: int = self.user.pk  # as the table socket's (``TableConsumer.connect``)
+        self.user_key = str(self.user_id)  # how a change names this user's part and payout
         if await self._refused_over_cap():
             return
         try:

@@ -643,13 +643,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refilled = bucket_clock()
         self.refused = 0
         self._session_watch_init()
+        # Read at every frame the socket is handed (``_frames_of``): through the scope's lazy
+        # user that was a proxy's two calls each, ~1.5% of a serving process under load.
+        self.user_id: int | None = self.user.pk if self.user is not None else None
         if self.user is None or not self.user.is_authenticated:
             await self.accept()  # accept first: a close code can only follow an open socket
             await self.close(code=CLOSE_ANONYMOUS)
             return
-        # Read at every frame the socket is handed (``_frames_of``): through the scope's lazy
-        # user that was a proxy's two calls each, ~1.5% of a serving process under load.
-        self.user_id: int = self.user.pk
         if await self._refused_over_cap():
             return
         # A house-banked table's socket is /ws/rounds/<id>/; here it is no table (its row lock
@@ -822,12 +822,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         slip under the cap; ``__call__`` uncounts it when the socket ends.
         """
         limit = int(getattr(settings, "TABLE_SOCKETS_PER_USER", MAX_SOCKETS_PER_USER))
-        if limit > 0 and _sockets_per_user[self.user.pk] >= limit:
+        if limit > 0 and _sockets_per_user[self.user_id] >= limit:
             await self.accept()
             await self.close(code=CLOSE_TOO_MANY_SOCKETS)
             return True
-        _sockets_per_user[self.user.pk] += 1
-        self.counted_user = self.user.pk
+        _sockets_per_user[self.user_id] += 1
+        self.counted_user = self.user_id
         return False
 
     def _uncount(self) -> None:
@@ -877,7 +877,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         previous, self.session_checked = self.session_checked, now
         key = (self.scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME)
         try:
-            return await self._db(session_user_id)(key) != self.user.pk
+            return await self._db(session_user_id)(key) != self.user_id
         except DATABASE_ERRORS:
             self.session_checked = previous  # not asked: ask again before the next message
             raise
@@ -940,7 +940,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         keeper = hub.keeper(self.table_id) if hub is not None else None
         if keeper is None or not kept_play_enabled():
             return False
-        request = {"table": self.table_id, "user": self.user.pk, "action": action, "language": self.language}
+        request = {"table": self.table_id, "user": self.user_id, "action": action, "language": self.language}
         answer = await hub.forward(keeper, request, getattr(settings, "TABLE_FORWARD_WAIT", FORWARD_WAIT))
         if answer is fanout.UNHEARD:
             return False  # nobody received it, so nobody made it: made here
