@@ -569,9 +569,13 @@ SOCKET_BURST = 5.0
 class Bot:
     """One player: a socket to its table, the seq rule of static/js/socket.js, random legal play."""
 
-    def __init__(self, *, name: str, game: str, browser: Browser, table_id: int, stats: Stats, rng) -> None:
+    def __init__(
+        self, *, name: str, game: str, browser: Browser, table_id: int, stats: Stats, rng, think: float = 0.0
+    ) -> None:
         self.name = name
         self.game = game
+        self.think = think  # mean seconds a player thinks before acting on its turn (``--think-ms``)
+        self.thinking: asyncio.TimerHandle | None = None
         self.browser = browser
         self.table_id = table_id
         self.stats = stats
@@ -589,6 +593,7 @@ class Bot:
         self.connected = asyncio.Event()
         self.tokens = SOCKET_BURST
         self.refilled = time.monotonic()
+        self.tasks: set[asyncio.Task] = set()  # acts after a think time, kept until done
 
     async def run(self, stop: asyncio.Event) -> None:
         from websockets.asyncio.client import connect
@@ -723,6 +728,13 @@ class Bot:
         hand = self.my_turn()
         if hand is not None:
             if self.pending is None and self.acted_at != state["seq"]:
+                if self.think:
+                    # A player looks at the turn before acting: the act goes out after the think
+                    # time, on the state then current; the frames that arrive meanwhile are read.
+                    if self.thinking is None:
+                        delay = self.rng.uniform(0.5 * self.think, 1.5 * self.think)
+                        self.thinking = asyncio.get_running_loop().call_later(delay, self._thought)
+                    return
                 await self.act(self.choose(hand), state["seq"])
             return
         view = (state.get("hand") or {}).get("view") or {}
@@ -732,6 +744,22 @@ class Bot:
             self.ready_sent = True  # once until a hand starts, as the browser hides its button
             self.stats.readies += 1
             await self.send({"type": "ready"})
+
+    def _thought(self) -> None:
+        self.thinking = None
+        self.tasks.add(task := asyncio.ensure_future(self._act_now()))
+        task.add_done_callback(self.tasks.discard)
+
+    async def _act_now(self) -> None:
+        """Act on the turn thought about, if it is still this seat's and not yet acted on."""
+        from websockets.exceptions import ConnectionClosed
+
+        hand = self.my_turn()
+        if hand is not None and self.pending is None and self.acted_at != self.state["seq"] and self.ws:
+            try:
+                await self.act(self.choose(hand), self.state["seq"])
+            except ConnectionClosed:
+                pass  # the socket closed while the player thought (moved, or the run stopped)
 
     async def act(self, action: dict, at: int) -> None:
         await self.pace()  # before the clock starts: the latency is the server's, not this wait
@@ -1026,7 +1054,12 @@ async def clients_run(
             else:
                 table_id = await asyncio.to_thread(browser.quick_start, args.game, tier_ids[0])
         # Split each table's players between the servers: 1st, 2nd, 3rd arrival → 0, 1, 0 …
-        server = arrivals[table_id] % len(ports)
+        # or, with ``--split tables``, all of a table's players on one server (as a balancer that
+        # routes by table would), the tables in turn.
+        if args.split == "tables":
+            server = (list(arrivals).index(table_id) if table_id in arrivals else len(arrivals)) % len(ports)
+        else:
+            server = arrivals[table_id] % len(ports)
         arrivals[table_id] += 1
         browser.port = ports[server]
         browser.origin = f"http://{HOST}:{ports[server]}"
@@ -1034,7 +1067,15 @@ async def clients_run(
         if args.banker:
             bot = RoundBot(name=name, browser=browser, table_id=table_id, stats=stats, rng=bot_rng)
         else:
-            bot = Bot(name=name, game=args.game, browser=browser, table_id=table_id, stats=stats, rng=bot_rng)
+            bot = Bot(
+                name=name,
+                game=args.game,
+                browser=browser,
+                table_id=table_id,
+                stats=stats,
+                rng=bot_rng,
+                think=args.think_ms / 1000,
+            )
         bots.append(bot)
         tasks.append(asyncio.create_task(bot.run(stop)))
 
@@ -1234,6 +1275,18 @@ def main() -> int:
     parser.add_argument("--seats", type=int, default=3, help="seats per table (seated games)")
     parser.add_argument(
         "--tables", type=int, default=1, help="banker games (百家乐): tables, the clients split evenly"
+    )
+    parser.add_argument(
+        "--split",
+        choices=("seats", "tables"),
+        default="seats",
+        help="with several servers: split each table's players between them (seats) or not (tables)",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="mean time a player thinks before each act, drawn from 0.5x-1.5x (default 0: act at once)",
     )
     parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
     parser.add_argument("--port", type=int, default=18100, help="first server port on 127.0.0.1")
