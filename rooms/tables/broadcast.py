@@ -384,7 +384,9 @@ def table_group(table_id: int) -> str:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS  # keys such as seat numbers become strings, as json writes them
+# Keys such as seat numbers become strings, as json writes them. Only when a dict has one: with the
+# option orjson writes every payload at about half the speed (a 16-move batch: 76 against 42 us).
+_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def frame_text(payload) -> str:
@@ -397,6 +399,10 @@ def frame_text(payload) -> str:
     text is the same). What orjson refuses (an integer past 64 bits) the
     standard library writes; what neither can write raises ``TypeError``.
     """
+    try:
+        return orjson.dumps(payload).decode()
+    except TypeError:  # a key that is no string (or what orjson cannot write at all)
+        pass
     try:
         return orjson.dumps(payload, option=_ORJSON_OPTIONS).decode()
     except TypeError:
