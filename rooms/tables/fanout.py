@@ -68,6 +68,10 @@ UNSENT_MAX = 1000  # publishes kept while the publisher's connection is being ma
 # Every published message starts with its origin: the publishing process's fan-out, or NO_ORIGIN.
 ORIGIN_SIZE = 16
 NO_ORIGIN = bytes(ORIGIN_SIZE)
+# What a process publishes on a table's channel once its subscription to it is confirmed (after the
+# origin): msgpack's nil, which no change's message is. A process that plays the table alone
+# (``TableFanout.solo``) publishes its changes again from then on.
+HELLO = b"\xc0"
 
 # Keepers' liveness (``TableFanout._beat``): every ``KEEPER_BEAT`` seconds each process sets its
 # key to live ``KEEPER_ALIVE`` seconds more (Redis counts the time, so no two clocks are compared)
@@ -147,9 +151,8 @@ def fanout_publish(layer, messages: list[tuple[str, dict]]) -> list[tuple[str, d
         return rest
     hub = _serving_fanout(address)
     if hub is not None:
-        packed = [
-            (table_id, message, msgpack.packb(message, use_bin_type=True)) for table_id, message in frames
-        ]
+        # Packed by ``publish`` if at all: the change of a table no other process listens to is not.
+        packed = [(table_id, message, None) for table_id, message in frames]
         if hub.hand(packed):
             return rest
         # the loop closed meanwhile: publish from here
@@ -299,6 +302,13 @@ class TableFanout:
         self.beater: asyncio.Task | None = None
         # (asker, request) of the forwarded moves whose askers gave up on them (``_serve``).
         self.withdrawn: collections.OrderedDict[tuple[bytes, int], None] = collections.OrderedDict()
+        # Tables whose last PUBLISH reached this process alone: their changes are not published
+        # (``publish``) until another process says it listens (``HELLO``); ``skipped``: those of
+        # them whose changes were not published since; ``hellos``: hellos heard per table, so that
+        # a count that left Redis before a hello does not make the table solo again.
+        self.solo: set[int] = set()
+        self.skipped: set[int] = set()
+        self.hellos: collections.Counter[int] = collections.Counter()
 
     # --- subscription -----------------------------------------------------------
 
@@ -328,6 +338,7 @@ class TableFanout:
         if inboxes:
             return
         del self.inboxes[table_id]
+        self._not_solo(table_id)
         self.changers.pop(table_id, None)
         self.ready.pop(table_id, None)
         self.unconfirmed.pop(table_id, None)
@@ -403,6 +414,9 @@ class TableFanout:
         if self.subscriber is writer:
             self.subscriber = None
         self.unconfirmed.clear()
+        # Not subscribed, this process cannot hear another one say it listens: publish everything.
+        for table_id in list(self.solo):
+            self._not_solo(table_id)
         if self.watcher is not None:
             self.watcher.cancel()
             self.watcher = None
@@ -446,6 +460,9 @@ class TableFanout:
             if data[:ORIGIN_SIZE] == self.origin:
                 return  # this process's own change: its sockets got it from ``publish``
             table_id = self._table(channel)
+            if table_id is not None and data[ORIGIN_SIZE:] == HELLO:
+                self._heard_hello(table_id)
+                return
             if table_id is None:
                 if channel == self.process_channel(self.origin):
                     self._answer_or_serve(msgpack.unpackb(memoryview(data)[ORIGIN_SIZE:], raw=False))
@@ -472,6 +489,9 @@ class TableFanout:
                 self.unconfirmed[table_id] = left
                 return
             self.unconfirmed.pop(table_id, None)
+            # Listening now: a process that plays the table alone must publish its changes again.
+            channel = frames_channel(self.prefix, table_id).encode()
+            self._send(_command([b"PUBLISH", channel, self.origin + HELLO]), 1)
             ready = self.ready.get(table_id)
             if ready is not None and not ready.done():
                 ready.set_result(None)
@@ -493,7 +513,7 @@ class TableFanout:
 
     # --- publishing ---------------------------------------------------------------
 
-    def hand(self, packed: list[tuple[int, dict, bytes]]) -> bool:
+    def hand(self, packed: list[tuple[int, dict, bytes | None]]) -> bool:
         """From a table thread: have the loop ``publish`` these frames; False if the loop is closed.
 
         The changes committed between two turns of the loop are published
@@ -525,33 +545,78 @@ class TableFanout:
         elif handed:
             self.publish([frames for packed in handed for frames in packed])
 
-    def publish(self, packed: list[tuple[int, dict, bytes]]) -> None:
+    def publish(self, packed: list[tuple[int, dict, bytes | None]]) -> None:
         """On the loop: the frames of changes this process committed, for its own sockets and every other process.
 
-        ``packed``: (table, message, message packed). This process's sockets get
+        ``packed``: (table, message, the message packed or None: packed here when published). This process's sockets get
         the message itself (nobody changes it); the other processes' get it
         through Redis, marked with this process's ``origin`` so that its own
         subscription skips it.
         """
-        for table_id, message, _data in packed:
+        commands = []
+        counted: list[int | None] = []  # per command: the table whose reply tells who else listens
+        for table_id, message, data in packed:
+            counts = None
             inboxes = self.inboxes.get(table_id)
             if inboxes:
                 self.changers.setdefault(table_id, set()).add(self.origin)
                 for inbox in inboxes:
                     _deliver(inbox, message, table_id)
-        commands = b"".join(
-            _command([b"PUBLISH", frames_channel(self.prefix, table_id).encode(), self.origin + data])
-            for table_id, _message, data in packed
-        )
-        self._send(commands, len(packed))
+                if table_id in self.solo:
+                    self.skipped.add(table_id)
+                    continue
+                ready = self.ready.get(table_id)
+                if ready is not None and ready.done() and self.subscriber is not None:
+                    counts = table_id
+            if data is None:
+                data = msgpack.packb(message, use_bin_type=True)
+            commands.append(
+                _command([b"PUBLISH", frames_channel(self.prefix, table_id).encode(), self.origin + data])
+            )
+            counted.append(counts)
+        if commands:
+            self._send(b"".join(commands), len(commands), counted)
 
-    def _send(self, commands: bytes, count: int) -> None:
-        """Write ``count`` PUBLISH commands on the publisher's connection, or keep them until it is up."""
+    def _counted(self, table_id: int, hellos: int, reply) -> None:
+        """A PUBLISH of the table reached ``reply`` subscribers: when this process alone, stop publishing it.
+
+        Only while this process still shows the table, its subscription was
+        confirmed when the PUBLISH left (so the one is this process), and no
+        other process has said since that it listens.
+        """
+        if reply == 1 and table_id in self.inboxes and self.hellos[table_id] == hellos:
+            self.solo.add(table_id)
+
+    def _heard_hello(self, table_id: int) -> None:
+        """Another process listens to the table now: publish its changes again, and tell it to read
+        the table afresh if changes it may have missed went unpublished."""
+        self.hellos[table_id] += 1
+        self.solo.discard(table_id)
+        if table_id in self.skipped:
+            self.skipped.discard(table_id)
+            resync = msgpack.packb({"type": "table.resync"}, use_bin_type=True)
+            channel = frames_channel(self.prefix, table_id).encode()
+            self._send(_command([b"PUBLISH", channel, self.origin + resync]), 1)
+
+    def _not_solo(self, table_id: int) -> None:
+        self.solo.discard(table_id)
+        self.skipped.discard(table_id)
+        self.hellos.pop(table_id, None)
+
+    def _send(self, commands: bytes, count: int, counted: list[int | None] | None = None) -> None:
+        """Write ``count`` PUBLISH commands on the publisher's connection, or keep them until it is up.
+
+        ``counted``: per command, None or the table whose PUBLISH reply goes to ``_counted``.
+        """
         if self.publisher is not None:
             try:
                 self.publisher.write(commands)
                 self.sent += count
-                self._owe(count, None)
+                if counted is None:
+                    self._owe(count, None)
+                else:
+                    for table_id in counted:
+                        self._owe(1, None if table_id is None else (table_id, self.hellos[table_id]))
                 return
             except Exception:  # noqa: BLE001 - broken: connect again below
                 logger.warning("the table fan-out's publisher broke; connecting again", exc_info=True)
@@ -586,7 +651,9 @@ class TableFanout:
         self._owe(1, reply)
         return reply
 
-    def _owe(self, count: int, reply: asyncio.Future | None) -> None:
+    def _owe(self, count: int, reply: asyncio.Future | tuple[int, int] | None) -> None:
+        if count <= 0:
+            return
         owed = self.owed
         if reply is None and owed and owed[-1][1] is None:
             owed[-1][0] += count
@@ -594,20 +661,24 @@ class TableFanout:
             owed.append([count, reply])
 
     def _replied(self, reply) -> None:
-        """The next reply on the publisher's connection: to its command's future, if one waits for it."""
+        """The next reply on the publisher's connection: to its command's future, if one waits for it,
+        or to ``_counted`` for a table's PUBLISH (table, hellos heard when it left)."""
         if not self.owed:
             return
         head = self.owed[0]
         head[0] -= 1
         if head[0] <= 0:
             self.owed.popleft()
-            if head[1] is not None and not head[1].done():
-                head[1].set_result(reply)
+            wants = head[1]
+            if isinstance(wants, tuple):
+                self._counted(*wants, reply)
+            elif wants is not None and not wants.done():
+                wants.set_result(reply)
 
     def _owed_lost(self) -> None:
         """The publisher's connection ended: the replies still owed will never come."""
         for _count, reply in self.owed:
-            if reply is not None and not reply.done():
+            if isinstance(reply, asyncio.Future) and not reply.done():
                 reply.set_result(None)
         self.owed.clear()
 
