@@ -844,25 +844,36 @@ def leads(hand: list[str]) -> list[dict]:
     rare: dict[int, list[dict]] = {}
     # ``_cut`` written out: a plane's ~60 plays share a few values of each five-rank chunk of
     # their codes (the body, the wings), so each value's cards are cut once per hand.
+    # Sorted keys come body rank by body rank, and neighbours mostly share their body's chunks,
+    # so the rank's list and the chunks' cards are looked up again only when they change.
     cut_high: dict[int, tuple[str, ...]] = {0: ()}
     cut_middle: dict[int, tuple[str, ...]] = {0: ()}
     cut_low: dict[int, tuple[str, ...]] = {0: ()}
+    last_head = last_high = last_middle = -1
+    found: list[dict] = []
+    top = mid = ()
     for key in sorted(_first_reading(keys)):
         head, code = divmod(key, CODE_SPAN)
+        if head != last_head:
+            last_head = head
+            rank = head // 16 % 16
+            found = rare.get(rank)
+            if found is None:
+                found = rare[rank] = []
         high, rest = divmod(code, _CHUNK2)
+        if high != last_high:
+            last_high = high
+            top = cut_high.get(high)
+            if top is None:
+                top = cut_high[high] = _chunk_cards(hand, ends, 2, high)
         middle, low = divmod(rest, _CHUNK)
-        top = cut_high.get(high)
-        if top is None:
-            top = cut_high[high] = _chunk_cards(hand, ends, 2, high)
-        mid = cut_middle.get(middle)
-        if mid is None:
-            mid = cut_middle[middle] = _chunk_cards(hand, ends, 1, middle)
+        if middle != last_middle:
+            last_middle = middle
+            mid = cut_middle.get(middle)
+            if mid is None:
+                mid = cut_middle[middle] = _chunk_cards(hand, ends, 1, middle)
         bottom = cut_low.get(low)
         if bottom is None:
             bottom = cut_low[low] = _chunk_cards(hand, ends, 0, low)
-        rank = head // 16 % 16
-        found = rare.get(rank)
-        if found is None:
-            found = rare[rank] = []
         found.append({"type": "play", "cards": [*top, *mid, *bottom]})
     return _ordered_leads(hand, c, ends, held, quads, rocket, rare)
