@@ -122,17 +122,28 @@ class SeededRng:
         """
         buffer, used = self._buffer, 0
         if len(items) <= 255:
-            # Every draw is one byte: the same loop with the byte count and mask looked up.
+            # Every draw is one byte: the same loop with the byte count and mask looked up. The
+            # blocks every shuffle needs (a byte per draw) are taken first, so the buffer runs out
+            # about once per shuffle, caught as an IndexError (free in this Python when not
+            # raised) instead of tested before every draw.
             masks = _BYTE_MASKS
+            while len(buffer) < len(items) - 1:  # every draw takes a byte: these are all needed
+                buffer += self._block()
             for i in range(len(items) - 1, 0, -1):
                 mask = masks[i]
-                while True:
-                    if used >= len(buffer):
-                        buffer, used = self._block(), 0
+                try:
                     value = buffer[used] & mask
+                except IndexError:
+                    buffer, used = self._block(), 0
+                    value = buffer[0] & mask
+                used += 1
+                while value > i:
+                    try:
+                        value = buffer[used] & mask
+                    except IndexError:
+                        buffer, used = self._block(), 0
+                        value = buffer[0] & mask
                     used += 1
-                    if value <= i:
-                        break
                 items[i], items[value] = items[value], items[i]
             self._buffer = buffer[used:]
             return

@@ -191,11 +191,12 @@ class DoudizhuEngine:
             return _follows(state["hands"][seat], last)
         if phase == "finished" or seat != state["turn"]:
             return []
+        # Shared, read-only actions, as ``moves`` lists plays (see ``Engine.legal_actions``).
         if phase == "bidding":
-            return [{"type": "bid", "points": p} for p in range(state["bid"] + 1, 4)] + [dict(PASS)]
+            return list(_BID_CHOICES[state["bid"]])
         if phase == "robbing":
-            return [{"type": "rob"}, dict(PASS)]
-        return [{"type": "double"}, dict(PASS)]  # doubling
+            return [_ROB_ACTION, _PASS_ACTION]
+        return [_DOUBLE_ACTION, _PASS_ACTION]  # doubling
 
     @staticmethod
     def _previous(state: State) -> rules.Combo | None:
@@ -249,14 +250,15 @@ class DoudizhuEngine:
             raise IllegalAction(gettext_noop("Bid 1, 2 or 3 points, or pass."))
         new = dict(state)
         new["bids"] = list(state["bids"])
-        new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
+        # A checked bid or pass holds a str and an int at most: a plain copy is a full one.
+        new["history"] = [*state["history"], {"seat": seat, "action": dict(action)}]
         if kind == "bid":
             new["bids"][seat] = points
             new["bid"] = points
             new["bidder"] = seat
         else:
             new["bids"][seat] = 0
-        done = new["bid"] == 3 or all(b is not None for b in new["bids"])
+        done = new["bid"] == 3 or None not in new["bids"]
         if not done:
             new["turn"] = _next(seat)
             return new
@@ -322,7 +324,7 @@ class DoudizhuEngine:
         new["robs"] = list(state["robs"])
         new["robs"][seat] = kind == "rob"
         new["rob_queue"] = state["rob_queue"][1:]
-        new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
+        new["history"] = [*state["history"], {"seat": seat, "action": dict(action)}]  # a type alone
         if kind == "rob":
             new["rob_events"] = [*state["rob_events"], [seat, state["candidate"]]]
             new["candidate"] = seat
@@ -363,7 +365,7 @@ class DoudizhuEngine:
         new["doubles"] = list(state["doubles"])
         new["doubles"][seat] = kind == "double"
         new["double_queue"] = state["double_queue"][1:]
-        new["history"] = [*state["history"], {"seat": seat, "action": action_copy(action)}]
+        new["history"] = [*state["history"], {"seat": seat, "action": dict(action)}]  # a type alone
         return self._advance_doubling(new)
 
     def _apply_play(self, state: State, seat: int, kind, action) -> State:
@@ -381,7 +383,18 @@ class DoudizhuEngine:
         chosen = set(cards)
         remaining = [card for card in hand if card not in chosen]
         played = list(cards) if len(cards) == 1 else rules.sort_cards(cards)
-        return _laid(state, seat, played, remaining, combo.kind, combo.rank, combo.size, combo.chain)
+        return _laid(
+            state,
+            seat,
+            state["hands"],
+            last,
+            played,
+            remaining,
+            combo.kind,
+            combo.rank,
+            combo.size,
+            combo.chain,
+        )
 
     @staticmethod
     def check_play(
@@ -479,6 +492,14 @@ class DoudizhuEngine:
 
 _NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up
 
+_PASS_ACTION = moves.PASS_ACTION
+_ROB_ACTION = {"type": "rob"}
+_DOUBLE_ACTION = {"type": "double"}
+# What a seat may bid after the highest bid so far (0, 1 or 2), pass last.
+_BID_CHOICES = tuple(
+    (*({"type": "bid", "points": points} for points in range(bid + 1, 4)), _PASS_ACTION) for bid in range(3)
+)
+
 
 def _void(state: State) -> State:
     """End the hand with no result (流局): every deal was passed by all and no redeal is left."""
@@ -538,22 +559,22 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
     when leading, else the first reading that beats the table), in a few set and table
     operations; None sends the action to ``check_play``, which says what is wrong.
     """
-    hand = state["hands"][seat]
+    hands = state["hands"]
+    hand = hands[seat]
     n = len(cards)
     try:
         start = hand.index(cards[0])
     except ValueError:
         return None
+    last = state["last_play"]
     if n == 1:
         # A single (a third of all plays): held, and it reads as a single of its rank alone.
         card = hand[start]
-        played = [card]
-        remaining = hand.copy()
-        del remaining[start]
         rank = _RANK_OF[card]
-        last = state["last_play"]
         if last is None or (last["kind"] == "single" and rank > last["rank"]):
-            return _laid(state, seat, played, remaining, "single", rank, 1, 1)
+            remaining = hand.copy()
+            del remaining[start]
+            return _laid(state, seat, hands, last, [card], remaining, "single", rank, 1, 1)
         return None
     played = hand[start : start + n]
     if played == cards:
@@ -579,10 +600,9 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
         found = rules.readings_of_code(code)
     if not found:
         return None
-    last = state["last_play"]
     if last is None:
         kind, rank, size, chain = found[0]
-        return _laid(state, seat, played, remaining, kind, rank, size, chain)
+        return _laid(state, seat, hands, None, played, remaining, kind, rank, size, chain)
     # rules.beats, written out on the table's fields: the rocket beats all; a bomb beats
     # any non-bomb; otherwise the same kind and size with a higher body.
     table_kind, table_rank, table_size = last["kind"], last["rank"], last["size"]
@@ -594,18 +614,30 @@ def _play_checked(state: State, seat: int, cards: list) -> State | None:
                 or (kind == table_kind and size == table_size and rank > table_rank)
             )
         ):
-            return _laid(state, seat, played, remaining, kind, rank, size, chain)
+            return _laid(state, seat, hands, last, played, remaining, kind, rank, size, chain)
     return None
 
 
 def _laid(
-    state: State, seat: int, played: list, remaining: list, kind: str, rank: int, size: int, chain: int
+    state: State,
+    seat: int,
+    hands: list,
+    last: dict | None,
+    played: list,
+    remaining: list,
+    kind: str,
+    rank: int,
+    size: int,
+    chain: int,
 ) -> State:
-    """The state after ``seat`` lays ``played`` (read as ``kind``, ``rank``, ``size``, ``chain``), keeping ``remaining``."""
+    """The state after ``seat`` lays ``played`` (read as ``kind``, ``rank``, ``size``, ``chain``), keeping ``remaining``.
+
+    ``hands`` and ``last`` are ``state``'s hands and last play, which the caller has read already.
+    """
     new = dict(state)
-    hands = new["hands"] = state["hands"].copy()
+    hands = new["hands"] = hands.copy()
     hands[seat] = remaining
-    if state["last_play"] is None:
+    if last is None:
         trick = new["trick"] = [None, None, None]
     else:
         trick = new["trick"] = state["trick"].copy()
@@ -628,7 +660,3 @@ def _laid(
         return close_hand(new, seat)
     new["turn"] = _NEXT_SEAT[seat]
     return new
-
-
-def action_copy(action: dict) -> dict:
-    return {k: (list(v) if isinstance(v, list) else v) for k, v in action.items()}

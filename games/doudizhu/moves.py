@@ -295,7 +295,7 @@ def plays_from(counts: tuple[int, ...], previous: Combo | None) -> tuple[tuple[t
 # ``ends[rank]`` (the number of cards of that rank or higher): the lowest k suits of rank r are
 # ``hand[ends[r] - k : ends[r]]``. A hand's *shape* is its rank letters in that order (every
 # card name is two letters, the first naming its rank), and everything below is derived from
-# the shape alone; a follow's layout is remembered for recent shapes (a hand keeps its shape
+# the shape alone; a follow's layout is remembered for recent hands (a hand stays as it is
 # while its seat passes). A lead is listed in one walk up the hand's ranks, without counting
 # it first (``_walk_leads``), unless it holds a quad or a plane.
 RANK_LETTERS = "3456789TJQKA2XD"
@@ -420,6 +420,10 @@ def layout(hand: list[str]) -> tuple:
 # memo cleared only when full grew by three objects per new shape until then, and that growth
 # alone set off most of the collector's passes (see bench/README.md, ninth pass).
 _LAYOUT_LIMIT = 64
+# Follows remember layouts by the hand's cards joined, not by its shape: the hand a follow
+# meets again is the very same hand (its seat passed), so the shape, a slice of the joined
+# cards, is cut only when a hand is counted (two hands of one shape seldom meet).
+_HAND_LAYOUTS: dict[str, tuple] = {}
 
 
 def _count(shape: str) -> tuple[bytes, list[int], list[int]]:
@@ -435,16 +439,22 @@ def _count(shape: str) -> tuple[bytes, list[int], list[int]]:
     return ranks, counts, ends
 
 
-def _new_layout(shape: str) -> tuple:
-    """Count the layout of ``shape`` and remember it."""
+def _new_layout(shape: str, cards: str | None = None) -> tuple:
+    """Count the layout of ``shape`` and remember it (under the hand's ``cards`` joined, if given)."""
     _ranks, counts, ends = _count(shape)
     quads = ()
     # ``in`` on bytes is one memchr; on the list it compares each count as an object.
     if 4 in bytes(counts):
         quads = tuple([ends[r] for r in _PLAIN_RANKS if counts[r] == 4])
-    if len(_LAYOUTS) >= _LAYOUT_LIMIT:
-        del _LAYOUTS[next(iter(_LAYOUTS))]  # the oldest: a dict keeps insertion order
-    found = _LAYOUTS[shape] = (counts, ends, quads, counts[RANK_XJ] + counts[RANK_DJ] == 2)
+    memo = _LAYOUTS if cards is None else _HAND_LAYOUTS
+    if len(memo) >= _LAYOUT_LIMIT:
+        del memo[next(iter(memo))]  # the oldest: a dict keeps insertion order
+    found = memo[shape if cards is None else cards] = (
+        counts,
+        ends,
+        quads,
+        counts[RANK_XJ] + counts[RANK_DJ] == 2,
+    )
     return found
 
 
@@ -477,8 +487,8 @@ def follows(hand: list[str], last: dict, with_pass: bool = True) -> list[dict]:
 
     The plays are ``play_keys``'s, in its order, each cut as its lowest suits.
     """
-    shape = "".join(hand)[::2]
-    counts, ends, quads, rocket = _LAYOUTS.get(shape) or _new_layout(shape)
+    cards = "".join(hand)
+    counts, ends, quads, rocket = _HAND_LAYOUTS.get(cards) or _new_layout(cards[::2], cards)
     kind = last["kind"]
     # The hot paths (three follows in four answer a single, one in seven a pair): plain
     # loops, cheaper than a comprehension for the two or three plays they usually find.
@@ -834,25 +844,36 @@ def leads(hand: list[str]) -> list[dict]:
     rare: dict[int, list[dict]] = {}
     # ``_cut`` written out: a plane's ~60 plays share a few values of each five-rank chunk of
     # their codes (the body, the wings), so each value's cards are cut once per hand.
+    # Sorted keys come body rank by body rank, and neighbours mostly share their body's chunks,
+    # so the rank's list and the chunks' cards are looked up again only when they change.
     cut_high: dict[int, tuple[str, ...]] = {0: ()}
     cut_middle: dict[int, tuple[str, ...]] = {0: ()}
     cut_low: dict[int, tuple[str, ...]] = {0: ()}
+    last_head = last_high = last_middle = -1
+    found: list[dict] = []
+    top = mid = ()
     for key in sorted(_first_reading(keys)):
         head, code = divmod(key, CODE_SPAN)
+        if head != last_head:
+            last_head = head
+            rank = head // 16 % 16
+            found = rare.get(rank)
+            if found is None:
+                found = rare[rank] = []
         high, rest = divmod(code, _CHUNK2)
+        if high != last_high:
+            last_high = high
+            top = cut_high.get(high)
+            if top is None:
+                top = cut_high[high] = _chunk_cards(hand, ends, 2, high)
         middle, low = divmod(rest, _CHUNK)
-        top = cut_high.get(high)
-        if top is None:
-            top = cut_high[high] = _chunk_cards(hand, ends, 2, high)
-        mid = cut_middle.get(middle)
-        if mid is None:
-            mid = cut_middle[middle] = _chunk_cards(hand, ends, 1, middle)
+        if middle != last_middle:
+            last_middle = middle
+            mid = cut_middle.get(middle)
+            if mid is None:
+                mid = cut_middle[middle] = _chunk_cards(hand, ends, 1, middle)
         bottom = cut_low.get(low)
         if bottom is None:
             bottom = cut_low[low] = _chunk_cards(hand, ends, 0, low)
-        rank = head // 16 % 16
-        found = rare.get(rank)
-        if found is None:
-            found = rare[rank] = []
         found.append({"type": "play", "cards": [*top, *mid, *bottom]})
     return _ordered_leads(hand, c, ends, held, quads, rocket, rare)

@@ -63,7 +63,8 @@ def build_view(engine, state: State, seat: int | None, shared: dict | None = Non
             if can_pass:
                 choices = [{"type": "pass"}]
         else:
-            choices = engine.legal_actions(state, seat)
+            # Copies: the engine's listed actions are shared, and a view is its caller's to change.
+            choices = [dict(action) for action in engine.legal_actions(state, seat)]
     # The keys in the order the protocol has always sent them (docs/rules/doudizhu.md).
     return {
         "phase": phase,
