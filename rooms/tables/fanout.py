@@ -72,6 +72,7 @@ NO_ORIGIN = bytes(ORIGIN_SIZE)
 # origin): msgpack's nil, which no change's message is. A process that plays the table alone
 # (``TableFanout.solo``) publishes its changes again from then on.
 HELLO = b"\xc0"
+_RESYNC = msgpack.packb({"type": "table.resync"}, use_bin_type=True)  # read the table afresh
 
 # Keepers' liveness (``TableFanout._beat``): every ``KEEPER_BEAT`` seconds each process sets its
 # key to live ``KEEPER_ALIVE`` seconds more (Redis counts the time, so no two clocks are compared)
@@ -490,8 +491,7 @@ class TableFanout:
                 return
             self.unconfirmed.pop(table_id, None)
             # Listening now: a process that plays the table alone must publish its changes again.
-            channel = frames_channel(self.prefix, table_id).encode()
-            self._send(_command([b"PUBLISH", channel, self.origin + HELLO]), 1)
+            self._send(self._table_publish(table_id, HELLO), 1)
             ready = self.ready.get(table_id)
             if ready is not None and not ready.done():
                 ready.set_result(None)
@@ -548,10 +548,11 @@ class TableFanout:
     def publish(self, packed: list[tuple[int, dict, bytes | None]]) -> None:
         """On the loop: the frames of changes this process committed, for its own sockets and every other process.
 
-        ``packed``: (table, message, the message packed or None: packed here when published). This process's sockets get
-        the message itself (nobody changes it); the other processes' get it
-        through Redis, marked with this process's ``origin`` so that its own
-        subscription skips it.
+        ``packed``: (table, message, the message packed, or None to pack it
+        here if it is published). This process's sockets get the message
+        itself (nobody changes it); the other processes' get it through Redis,
+        marked with this process's ``origin`` so that its own subscription
+        skips it, unless none listens (``solo``).
         """
         commands = []
         counted: list[int | None] = []  # per command: the table whose reply tells who else listens
@@ -570,9 +571,7 @@ class TableFanout:
                     counts = table_id
             if data is None:
                 data = msgpack.packb(message, use_bin_type=True)
-            commands.append(
-                _command([b"PUBLISH", frames_channel(self.prefix, table_id).encode(), self.origin + data])
-            )
+            commands.append(self._table_publish(table_id, data))
             counted.append(counts)
         if commands:
             self._send(b"".join(commands), len(commands), counted)
@@ -594,9 +593,11 @@ class TableFanout:
         self.solo.discard(table_id)
         if table_id in self.skipped:
             self.skipped.discard(table_id)
-            resync = msgpack.packb({"type": "table.resync"}, use_bin_type=True)
-            channel = frames_channel(self.prefix, table_id).encode()
-            self._send(_command([b"PUBLISH", channel, self.origin + resync]), 1)
+            self._send(self._table_publish(table_id, _RESYNC), 1)
+
+    def _table_publish(self, table_id: int, body: bytes) -> bytes:
+        """The PUBLISH command of ``body`` (packed) on the table's channel, marked with this process's origin."""
+        return _command([b"PUBLISH", frames_channel(self.prefix, table_id).encode(), self.origin + body])
 
     def _not_solo(self, table_id: int) -> None:
         self.solo.discard(table_id)
