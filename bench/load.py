@@ -1041,6 +1041,7 @@ async def clients_run(
     stop = asyncio.Event()
     gate = asyncio.Semaphore(8)  # HTTP sign-ins at a time, so the servers are not swamped during setup
     arrivals: Counter = Counter()
+    table_servers: dict[int, int] = {}  # ``--split tables``: each table's one server
     bots: list[Bot | RoundBot] = []
     tasks: list[asyncio.Task] = []
 
@@ -1057,7 +1058,7 @@ async def clients_run(
         # or, with ``--split tables``, all of a table's players on one server (as a balancer that
         # routes by table would), the tables in turn.
         if args.split == "tables":
-            server = (list(arrivals).index(table_id) if table_id in arrivals else len(arrivals)) % len(ports)
+            server = table_servers.setdefault(table_id, len(table_servers) % len(ports))
         else:
             server = arrivals[table_id] % len(ports)
         arrivals[table_id] += 1
