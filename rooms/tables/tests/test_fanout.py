@@ -235,14 +235,17 @@ async def test_a_publisher_that_gets_no_answer_is_given_up(long_tier, make_playe
     await comm.send_json_to({"type": "trustee", "on": True})
     state = await next_of(comm, "state")
     heard = None
-    for _ in range(50):  # the first reads may be the subscription's confirmation, and the hello
-        heard = await sync_to_async(other.get_message, thread_sensitive=False)(timeout=0.1)
-        if heard is not None and heard["data"][fanout.ORIGIN_SIZE :] != fanout.HELLO:
+    for _ in range(50):
+        # Skipped: the hello, and the word to read the table afresh that this process answers it
+        # with if it had played the table alone meanwhile (a change it did not publish).
+        message = await sync_to_async(other.get_message, thread_sensitive=False)(timeout=0.1)
+        body = message["data"][fanout.ORIGIN_SIZE :] if message is not None else None
+        if body is not None and body != fanout.HELLO and fanout.msgpack.unpackb(body).get("seq"):
+            heard = fanout.msgpack.unpackb(body)
             break
-        heard = None
     other.close()
     assert heard is not None
-    assert fanout.msgpack.unpackb(heard["data"][fanout.ORIGIN_SIZE :])["seq"] == state["seq"]
+    assert heard["seq"] == state["seq"]
     assert hub.publisher is not silent
     await comm.disconnect()
 
@@ -261,65 +264,6 @@ async def test_a_message_that_cannot_be_read_stops_nothing(long_tier, make_playe
     state = await next_of(comm, "state")
     assert state["you"]["trustee"] is True
     await comm.disconnect()
-
-
-async def _until(condition, *, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the condition did not come true in time")
-
-
-async def _next(inbox: asyncio.Queue) -> dict:
-    return await asyncio.wait_for(inbox.get(), 5)
-
-
-async def test_a_table_shown_only_here_is_not_published_until_another_process_listens():
-    """Redis says a table's changes reach this process alone: they stop going to Redis (and back)
-    until another process subscribes and says so; it then reads the table afresh, and gets every
-    change after. The process's own sockets get every change all along."""
-    from django.conf import settings
-
-    loop = asyncio.get_running_loop()
-    prefix = f"test:solo:{id(loop)}:"
-    here = fanout.TableFanout(settings.REDIS_URL, prefix, loop=loop)
-    there = fanout.TableFanout(settings.REDIS_URL, prefix, loop=loop)  # another ASGI process
-    table_id, mine, theirs = 7, asyncio.Queue(), asyncio.Queue()
-    try:
-        await here.join(table_id, mine)
-
-        def change(seq: int) -> None:
-            message = {"type": "table.frames", "seq": seq}
-            here.publish([(table_id, message, fanout.msgpack.packb(message))])
-
-        change(1)  # its publisher connects; what waited for it counts nobody
-        await _until(lambda: here.publisher is not None and here.answered == here.sent)
-        change(2)
-        await _until(lambda: table_id in here.solo)  # its PUBLISH reached this process only
-        sent = here.sent
-        change(3)
-        change(4)
-        assert here.sent == sent  # not published
-        assert [(await _next(mine))["seq"] for _ in range(4)] == [1, 2, 3, 4]
-
-        await there.join(table_id, theirs)  # subscribed, then says so on the table's channel
-        await _until(lambda: table_id not in here.solo)
-        assert await _next(theirs) == {"type": "table.resync"}  # change 4 may have passed it by
-        change(5)
-        assert (await _next(theirs))["seq"] == 5
-        assert (await _next(mine))["seq"] == 5
-        change(6)
-        assert (await _next(theirs))["seq"] == 6  # a PUBLISH that reached both keeps it published
-        assert table_id not in here.solo
-
-        there.discard(table_id, theirs)  # the other process's last socket of the table went
-        await _until(lambda: there.unconfirmed == {} and here.answered == here.sent)
-        change(7)
-        await _until(lambda: table_id in here.solo)
-    finally:
-        for hub in (here, there):
-            await hub.close()
 
 
 def test_a_count_that_left_before_another_process_said_it_listens_does_not_stop_the_publishing():

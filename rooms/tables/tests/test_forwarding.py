@@ -136,6 +136,50 @@ async def _until(condition, seconds: float) -> float:
     return loop.time() - start
 
 
+async def test_a_table_shown_only_here_is_not_published_until_another_process_listens():
+    """Redis says a table's changes reach this process alone: they stop going to Redis (and back)
+    until another process subscribes and says so; it then reads the table afresh, and gets every
+    change after. The process's own sockets get every change all along."""
+    here, there = _hubs()
+    table_id = 7
+
+    def change(seq: int) -> None:
+        message = {"type": "table.frames", "seq": seq}
+        here.publish([(table_id, message, fanout.msgpack.packb(message))])
+
+    async def next_in(inbox: asyncio.Queue) -> dict:
+        return await asyncio.wait_for(inbox.get(), 5)
+
+    try:
+        mine = await _joined(here, table_id)
+        change(1)  # its publisher connects; what waited for it counts nobody
+        await _until(lambda: here.publisher is not None and here.answered == here.sent, 5)
+        change(2)
+        await _until(lambda: table_id in here.solo, 5)  # its PUBLISH reached this process only
+        sent = here.sent
+        change(3)
+        change(4)
+        assert here.sent == sent  # not published
+        assert [(await next_in(mine))["seq"] for _ in range(4)] == [1, 2, 3, 4]
+
+        theirs = await _joined(there, table_id)  # subscribed, then says so on the table's channel
+        await _until(lambda: table_id not in here.solo, 5)
+        assert await next_in(theirs) == {"type": "table.resync"}  # change 4 may have passed it by
+        change(5)
+        assert (await next_in(theirs))["seq"] == 5
+        assert (await next_in(mine))["seq"] == 5
+        change(6)
+        assert (await next_in(theirs))["seq"] == 6  # a PUBLISH that reached both keeps it published
+        assert table_id not in here.solo
+
+        there.discard(table_id, theirs)  # the other process's last socket of the table went
+        await _until(lambda: there.unconfirmed == {} and here.answered == here.sent, 5)
+        change(7)
+        await _until(lambda: table_id in here.solo, 5)
+    finally:
+        await _stop(here, there)
+
+
 async def test_a_forward_nobody_receives_is_not_made_and_its_keeper_is_dropped_at_once():
     here, there = _hubs()
     try:
