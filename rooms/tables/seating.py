@@ -23,7 +23,7 @@ from rooms.tables.broadcast import table_changed
 from rooms.tables.core import lock_seats, lock_table, setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.models import Hand, Seat, Table
-from rooms.tables.ready_reads import latest_hand, own_seat_lock, regroup_candidates
+from rooms.tables.ready_reads import latest_hand, own_seat_lock, regroup_candidates, seat_ready_save
 
 if TYPE_CHECKING:
     from rooms.tables.deal_statements import StakeReads
@@ -253,7 +253,7 @@ def table_ready(*, table_id: int, user) -> Table:
         if target.pk == table.pk:
             seat.ready = True
             seat.seated_at = timezone.now()
-            seat.save(update_fields=["ready", "seated_at"])
+            seat_ready_save(seat)
             _changed_between_hands(table, *_start_if_ready(table))
             return table
         _seat_clear(seat)

@@ -430,6 +430,13 @@ def test_the_ready_reads_return_what_the_querysets_return(human_table, ddz_tier,
     assert isinstance(hand.state, dict) and hand.state == orm_hand.state
     assert ready_reads.latest_hand(roomy) is None
 
+    # The press's write: the seat's readiness and time, the other fields as they were.
+    seat = Seat.objects.get(table=human_table, user=players[1])
+    before = fields(seat)
+    seat.ready, seat.seated_at = True, timezone.now()
+    ready_reads.seat_ready_save(seat)
+    assert fields(Seat.objects.get(pk=seat.pk)) == {**before, "ready": True, "seated_at": seat.seated_at}
+
 
 @pytest.mark.postgres  # the written-out statements; another database runs the querysets
 def test_the_deal_statements_do_what_the_querysets_do(human_table, make_player):
