@@ -66,29 +66,45 @@ def hand_settle_batch(*, hand_id: int, batch: int = SETTLE_BATCH) -> str | None:
     hiccup (which the task retries), the hand is settled alone, so one bad
     hand never blocks the others.
     """
-    row = Hand.objects.filter(pk=hand_id).values_list("table_id", "status").first()
-    own = row is not None and row[1] == Hand.Status.FINISHED  # settled and cancelled are final
-    if batch > 1:
+    if batch <= 1:
+        table_id = _own_table(hand_id)
+    else:
         _pending_clear()  # a queued task has started: the next finished hand must queue its own
-        waiting = list(_finished_hands().values_list("pk", flat=True)[: batch + 1])
+        waiting = list(_finished_hands().values_list("pk", "table_id")[: batch + 1])
         if len(waiting) > batch and _pending_store() is not None:
             # With a broker only: in-process (eager) tasks each settle their own hand anyway.
-            settlement_request(hand_id=waiting[-1])
+            settlement_request(hand_id=waiting[-1][0])
         if not waiting:
             return None
+        # The hand's own table, if it is still to settle: the list says so unless it is full
+        # (the hand may be further down the backlog), when the hand is read.
+        table_id = next((table for pk, table in waiting if pk == hand_id), None)
+        if table_id is None and len(waiting) > batch:
+            table_id = _own_table(hand_id)
+        if len(waiting) == 1 and table_id is not None:
+            # Nothing else to drain (under a steady load, most tasks): settle the hand alone,
+            # as a batch of one would, without the batch's skip-locked search for other tables
+            # and its tiers' read, which cost this task more CPU than the settlement itself.
+            return _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=1)[1]
         try:
-            done, key = _settle_in_transaction(table_id=row[0] if own else None, hand_id=hand_id, batch=batch)
-            if done or not own:
+            done, key = _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=batch)
+            if done or table_id is None:
                 return key
         except OperationalError:
             raise
         except Exception:
-            if not own:
+            if table_id is None:
                 raise
             logger.exception("settling a batch with hand %s failed; settling the hand alone", hand_id)
-    if not own:
+    if table_id is None:
         return None
-    return _settle_in_transaction(table_id=row[0], hand_id=hand_id, batch=1)[1]
+    return _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=1)[1]
+
+
+def _own_table(hand_id: int) -> int | None:
+    """The hand's table if the hand is finished and not yet settled, else None (settled and cancelled are final)."""
+    row = Hand.objects.filter(pk=hand_id).values_list("table_id", "status").first()
+    return row[0] if row is not None and row[1] == Hand.Status.FINISHED else None
 
 
 # How many batches of finished hands a task looks at to fill its own (others may be locked by
@@ -383,8 +399,10 @@ def _house_accounts() -> tuple[Account, Account]:
 def _save_hands(hands: list[Hand]) -> None:
     """Write the settled hands' status, key, time and outcome in one statement."""
     fields = ["status", "settlement_key", "settled_at", "outcome"]
-    if len(hands) == 1 or connection.vendor != "postgresql":
-        # Django's CASE-per-row bulk_update is slow to build; one row needs none.
+    if connection.vendor != "postgresql":
+        # Django's CASE-per-row bulk_update is slow to build; a save per row needs none. (On
+        # PostgreSQL a single hand goes through the statement below too: Model.save compiled
+        # its UPDATE at every settlement.)
         for hand in hands:
             hand.save(update_fields=fields)
         return

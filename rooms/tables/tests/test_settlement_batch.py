@@ -74,6 +74,29 @@ def test_one_task_settles_every_waiting_hand_each_in_its_own_transaction(tier, m
     assert LedgerTransaction.objects.filter(kind="settlement").count() == 4
 
 
+def test_a_lone_finished_hand_settles_alone_without_searching_for_a_batch(tier, make_player):
+    """Under a steady load most tasks find only their own hand: it settles as a batch of one would."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    (hand,) = finished_hands(tier, make_player, 1)
+    with CaptureQueriesContext(connection) as queries:
+        key = settlement.hand_settle_batch(hand_id=hand.pk, batch=10)
+    assert key == f"hand:{hand.pk}:settle"
+    hand.refresh_from_db()
+    assert hand.status == "settled" and hand.settlement_key == key
+    assert hand.outcome["rake"] == apply_rake(list(hand.outcome["deltas"]), tier.rake_bps)[1]
+    assert settlement_legs(hand) == expected_legs(hand, tier.rake_bps)
+    assert ledger_check() == []
+    # No skip-locked search for other tables to fill a batch, and the hand is read only once
+    # before its lock (the list of finished hands says where it is).
+    texts = [q["sql"] for q in queries.captured_queries]
+    assert not any("SKIP LOCKED" in sql for sql in texts)
+    assert sum(f'WHERE "tables_hand"."id" = {hand.pk}' in sql for sql in texts) == 0
+    assert settlement.hand_settle_batch(hand_id=hand.pk, batch=10) is None  # nothing left to do
+    assert LedgerTransaction.objects.filter(kind="settlement").count() == 1
+
+
 def test_a_batch_takes_at_most_its_size_and_leaves_the_rest_waiting(tier, make_player):
     hands = finished_hands(tier, make_player, 3)
     settlement.hand_settle_batch(hand_id=hands[2].pk, batch=2)
