@@ -303,6 +303,8 @@ def main() -> int:
         if profiler:
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats(args.sort).print_stats(45)
+            if args.profile_out:
+                profiler.dump_stats(args.profile_out)
             print(out.getvalue())
         return 0
     print(
