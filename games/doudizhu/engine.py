@@ -175,7 +175,8 @@ class DoudizhuEngine:
         _options(config)
 
     def actors(self, state: State) -> list[int]:
-        return [] if state["phase"] == "finished" else [state["turn"]]
+        turn = state["turn"]  # None once the hand is finished, and only then
+        return [] if turn is None else [turn]
 
     # -- legality ----------------------------------------------------------------------------
 
