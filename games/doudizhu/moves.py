@@ -772,8 +772,8 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
             if run2 >= 3:
                 for size in range(6, 2 * run2 + 1, 2):
                     add({"type": "play", "cards": twos[-1 : -size - 1 : -1]})
-    if ranks[:2] == _ROCKET_RANKS:
-        add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    if ranks[1] == RANK_XJ:  # 小王 second: 大王 heads the hand (a slice would be a new object)
+        add({"type": "play", "cards": hand[0:2]})
     if trios:
         # The trio with each single, then with each pair, kickers rank upward; a kicker below
         # the trio goes after its cards, one above before them (cards high to low). The last
