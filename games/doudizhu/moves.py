@@ -730,7 +730,7 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
     add = actions.append
     lows: list[str] = []
     twos: list[str] = []
-    trios = None  # per trio: (where its kickers go, its rank's index in lows, in pairs, its cards)
+    trios = None  # per trio: (where its kickers go, its pair's index in twos, its cards)
     run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
     last = last_trio = -2
     i = len(ranks) - 2  # ``ranks`` ends with a mark no rank equals, read at i = -1
@@ -759,7 +759,7 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
                 add(_TRIO[top][second][low])
                 if trios is None:
                     trios = []
-                trios.append((len(actions), len(lows) - 1, len(twos), top, second, low))
+                trios.append((len(actions), len(twos), top, second, low))
             twos.append(low)
             twos.append(second)
             run2 += 1
@@ -778,12 +778,13 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
         # The trio with each single, then with each pair, kickers rank upward; a kicker below
         # the trio goes after its cards, one above before them (cards high to low). The last
         # trio first, so the places of the earlier ones do not move.
-        for at, li, pi, t0, t1, t2 in reversed(trios):
+        # One comprehension each for the singles and the pairs, skipping the trio's own rank
+        # (its lowest card, its pair's place in ``twos``), instead of two around it: a
+        # comprehension and a slice are each a new object.
+        for at, pi, t0, t1, t2 in reversed(trios):
             singles, pairs = _trio_kickers(t0, t1, t2)
-            kicked = [singles[k] for k in lows[:li]]
-            kicked += [singles[k] for k in lows[li + 1 :]]
-            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(0, pi, 2)]
-            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(pi + 2, len(twos), 2)]
+            kicked = [singles[k] for k in lows if k != t2]
+            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(0, len(twos), 2) if j != pi]
             actions[at:at] = kicked
     return actions
 
