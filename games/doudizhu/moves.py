@@ -62,6 +62,10 @@ _UNIT_KEYS = {
 }
 _UNIT_WIDTH = {"single": 1, "pair": 2, "trio": 3}
 _KICKER_CODES = {width: [width * p for p in _POW] for width in (1, 2)}
+# The kicker units a rank gives a plane's wings, as a tuple: by width, rank and their number (0..4).
+_KICKER_UNITS = {
+    width: [tuple((code,) * k for k in range(5)) for code in codes] for width, codes in _KICKER_CODES.items()
+}
 
 
 # -- generators: each appends the keys of one kind's plays above ``above`` to ``out``, rank upward ----
@@ -115,7 +119,7 @@ def _four_with(c, width: int, kind: str, above: int, out: list) -> None:
 def _plane_with(c, width: int, kind: str, above: int, links: int | None, out: list) -> None:
     """飞机带翅膀: consecutive trios and as many kickers of ``width`` cards, from what is left."""
     head = _HEAD[kind]
-    kick = _KICKER_CODES[width]
+    per_rank = _KICKER_UNITS[width]
     low, high = (links, links) if links else (2, 20 // (3 + width))
     run = 0
     for r in range(_LAST_CHAIN_RANK + 1):
@@ -132,10 +136,18 @@ def _plane_with(c, width: int, kind: str, above: int, links: int | None, out: li
                 left[i] -= 3
             # Each kicker unit as its code, a rank giving as many units as it holds; a multiset of
             # ranks comes out of ``combinations`` more than once, and is kept once (the order
-            # within one body does not matter: callers sort the keys).
-            units = [kick[x] for x in range(N_RANKS) for _ in range(left[x] // width)]
+            # within one body does not matter: callers sort the keys). The units come from
+            # tables and two wings are added in a set comprehension: a ``range`` per rank and
+            # ``sum`` per pair cost three times as much.
+            units: list[int] = []
+            for x in range(N_RANKS):
+                if left[x] >= width:
+                    units += per_rank[x][left[x] // width]
             base = head[r] + _chain_code(start, r, 3)
-            wings = set(map(sum, combinations(units, n)))
+            if n == 2:
+                wings = {a + b for a, b in combinations(units, 2)}
+            else:
+                wings = set(map(sum, combinations(units, n)))
             if width == 1 and left[RANK_XJ] and left[RANK_DJ]:
                 # The two jokers together are the rocket, never wings. A wings code is a
                 # base-5 number (at most 4 of a rank), so 大王 is in it when it reaches
