@@ -706,20 +706,25 @@ def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]
     add = actions.append
     for width in (2, 1):
         ranks = [r for r in _RANKS if r != q and c[r] >= width]
+        # Each kicker rank's lowest ``width`` cards, cut once; the quad joined to the high
+        # kicker once per high kicker: a play is then one join, not two slices and two joins.
+        pieces = [hand[ends[r] - width : ends[r]] for r in ranks]
         for i, high in enumerate(ranks):
             eh = ends[high]
-            top = hand[eh - width : eh]
-            for low in ranks[:i]:
-                if low == RANK_XJ and high == RANK_DJ and width == 1:
-                    continue  # the two jokers together are the rocket, never kickers
-                el = ends[low]
-                if q > high:
-                    cards = quad + top + hand[el - width : el]
-                elif q > low:
-                    cards = top + quad + hand[el - width : el]
-                else:
-                    cards = top + hand[el - width : el] + quad
-                add({"type": "play", "cards": cards})
+            top = pieces[i]
+            if q > high:
+                head = quad + top
+                for piece in pieces[:i]:
+                    add({"type": "play", "cards": head + piece})
+            else:
+                head = top + quad
+                for j in range(i):
+                    low = ranks[j]
+                    if q > low:
+                        add({"type": "play", "cards": head + pieces[j]})
+                    elif not (low == RANK_XJ and high == RANK_DJ and width == 1):
+                        # (the two jokers together are the rocket, never kickers)
+                        add({"type": "play", "cards": top + pieces[j] + quad})
             if c[high] >= 2 * width and (width == 1 or high > q):
                 both = hand[eh - 2 * width : eh]
                 add({"type": "play", "cards": quad + both if q > high else both + quad})
