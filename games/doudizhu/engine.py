@@ -635,29 +635,27 @@ def _laid(
 
     ``hands`` and ``last`` are ``state``'s hands and last play, which the caller has read already.
     """
-    new = dict(state)
-    hands = new["hands"] = hands.copy()
+    hands = hands.copy()
     hands[seat] = remaining
-    if last is None:
-        trick = new["trick"] = [None, None, None]
-    else:
-        trick = new["trick"] = state["trick"].copy()
+    trick = [None, None, None] if last is None else state["trick"].copy()
     trick[seat] = {"cards": played, "kind": kind}
-    new["last_play"] = {
-        "seat": seat,
-        "cards": played,
-        "kind": kind,
-        "rank": rank,
-        "size": size,
-        "chain": chain,
-    }
-    new["passes"] = 0
-    plays = new["plays"] = state["plays"].copy()
+    plays = state["plays"].copy()
     plays[seat] += 1
+    # The copy and its changes in one call: ``dict`` stores keywords in C, cheaper than a
+    # store statement each. The keys are the state's own, so their order stays (and a last
+    # card's close_hand sets the turn to None after).
+    new = dict(
+        state,
+        hands=hands,
+        trick=trick,
+        last_play={"seat": seat, "cards": played, "kind": kind, "rank": rank, "size": size, "chain": chain},
+        passes=0,
+        plays=plays,
+        history=[*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}],
+        turn=_NEXT_SEAT[seat],
+    )
     if kind == "bomb" or kind == "rocket":
         new["bombs"] = state["bombs"] + 1
-    new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
     if not remaining:
         return close_hand(new, seat)
-    new["turn"] = _NEXT_SEAT[seat]
     return new
