@@ -111,8 +111,13 @@ def _deal(state: State, rng: SeededRng, first_seat: int | None) -> None:
     """Shuffle, deal 17 each and pick the first bidder into ``state`` (a fresh copy)."""
     deck = list(rules.FULL_DECK)
     rng.shuffle(deck)
-    state["hands"] = [rules.sort_cards(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS)]
-    state["bottom"] = rules.sort_cards(deck[SEATS * HAND_SIZE :])
+    sort = rules.sort_cards  # three calls written out: a comprehension builds a function and a frame
+    state["hands"] = [
+        sort(deck[0:HAND_SIZE]),
+        sort(deck[HAND_SIZE : 2 * HAND_SIZE]),
+        sort(deck[2 * HAND_SIZE : 3 * HAND_SIZE]),
+    ]
+    state["bottom"] = sort(deck[SEATS * HAND_SIZE :])
     if state["options"]["first"] == "shown_card":
         # 002 叫牌: a random dealt card is turned face up (明牌); its holder bids first.
         index = rng.randbelow(SEATS * HAND_SIZE)
