@@ -88,16 +88,18 @@ def random_playout(
     steps = 0
     while True:
         acting = actors(state)
-        if not acting and outcome(state) is not None:
-            return state, steps
-        if steps >= max_steps:
-            raise InvariantError(f"no outcome after {max_steps} steps")
         if acting:
+            if steps >= max_steps:
+                raise InvariantError(f"no outcome after {max_steps} steps")
             seat = acting[0] if len(acting) == 1 else choice(acting)
             actions = legal_actions(state, seat)
             if not actions:
                 raise InvariantError(f"seat {seat} may act but has no legal action")
             state = apply(state, seat, choice(actions))
+        elif outcome(state) is not None:
+            return state, steps
+        elif steps >= max_steps:
+            raise InvariantError(f"no outcome after {max_steps} steps")
         else:
             state = engine.on_deadline(state)
         steps += 1
