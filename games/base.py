@@ -198,7 +198,13 @@ class Engine(Protocol):
 
     def new_hand(self, config: dict, seats: list[SeatSpec], rng: SeededRng) -> State: ...
 
-    def actors(self, state: State) -> list[int]: ...
+    def actors(self, state: State) -> list[int]:
+        """List the seats that may act now: none once ``outcome`` is not None.
+
+        Several seats in a simultaneous phase; none, too, while only the clock moves the
+        hand on (``on_deadline``). A playout asks for the outcome only when nobody may act.
+        """
+        ...
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """List every action ``seat`` may take now (none when it may not act).

@@ -4,7 +4,7 @@
 plays one hand the same way and checks, at every step, what every engine must
 guarantee: states round-trip through JSON, ``apply`` never mutates its input (nor do
 ``view``, ``legal_actions``, ``hint``, ``auto_action`` and ``deadline_seconds``),
-listed actions (which an engine may share between listings, read-only) are left as
+a hand with an outcome has no actors, listed actions (which an engine may share between listings, read-only) are left as
 they were by applying them and by everything else, and listing again gives equal
 actions, refused actions change nothing, views hold no private key and no card their
 seat may not see, and the outcome conserves coins and respects limited
@@ -80,24 +80,29 @@ def random_playout(
     state = engine.new_hand(config, seats, SeededRng(_seed_bytes(seed), "hand"))
     # ``_step`` inlined, with the protocol's methods looked up once. Unlike ``_step``, the seat
     # is drawn only when more than one may act: a lone actor is not a choice (RLCard's loop
-    # draws only the action too), so a turn-based hand makes one draw per step.
+    # draws only the action too), so a turn-based hand makes one draw per step. A hand with
+    # an outcome has no actors (``Engine.actors``; ``check_engine_invariants`` checks it), so
+    # the outcome is asked only when nobody may act: one call a step fewer, same hands.
     outcome, actors, legal_actions, apply = engine.outcome, engine.actors, engine.legal_actions, engine.apply
     choice = rng_for_choices.choice
     steps = 0
-    while outcome(state) is None:
-        if steps >= max_steps:
-            raise InvariantError(f"no outcome after {max_steps} steps")
+    while True:
         acting = actors(state)
         if acting:
+            if steps >= max_steps:
+                raise InvariantError(f"no outcome after {max_steps} steps")
             seat = acting[0] if len(acting) == 1 else choice(acting)
             actions = legal_actions(state, seat)
             if not actions:
                 raise InvariantError(f"seat {seat} may act but has no legal action")
             state = apply(state, seat, choice(actions))
+        elif outcome(state) is not None:
+            return state, steps
+        elif steps >= max_steps:
+            raise InvariantError(f"no outcome after {max_steps} steps")
         else:
             state = engine.on_deadline(state)
         steps += 1
-    return state, steps
 
 
 _JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
@@ -223,6 +228,8 @@ def check_engine_invariants(
             raise InvariantError("views() differs from view() for some viewer")
         outcome = engine.outcome(state)
         if outcome is not None:
+            if engine.actors(state):
+                raise InvariantError(f"the hand has an outcome, yet seats {engine.actors(state)} may act")
             break
         if steps >= max_steps:
             raise InvariantError(f"no outcome after {max_steps} steps")

@@ -111,8 +111,13 @@ def _deal(state: State, rng: SeededRng, first_seat: int | None) -> None:
     """Shuffle, deal 17 each and pick the first bidder into ``state`` (a fresh copy)."""
     deck = list(rules.FULL_DECK)
     rng.shuffle(deck)
-    state["hands"] = [rules.sort_cards(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS)]
-    state["bottom"] = rules.sort_cards(deck[SEATS * HAND_SIZE :])
+    sort = rules.sort_cards  # three calls written out: a comprehension builds a function and a frame
+    state["hands"] = [
+        sort(deck[0:HAND_SIZE]),
+        sort(deck[HAND_SIZE : 2 * HAND_SIZE]),
+        sort(deck[2 * HAND_SIZE : 3 * HAND_SIZE]),
+    ]
+    state["bottom"] = sort(deck[SEATS * HAND_SIZE :])
     if state["options"]["first"] == "shown_card":
         # 002 叫牌: a random dealt card is turned face up (明牌); its holder bids first.
         index = rng.randbelow(SEATS * HAND_SIZE)
@@ -175,7 +180,8 @@ class DoudizhuEngine:
         _options(config)
 
     def actors(self, state: State) -> list[int]:
-        return [] if state["phase"] == "finished" else [state["turn"]]
+        turn = state["turn"]  # None once the hand is finished, and only then
+        return [] if turn is None else [turn]
 
     # -- legality ----------------------------------------------------------------------------
 
@@ -634,29 +640,27 @@ def _laid(
 
     ``hands`` and ``last`` are ``state``'s hands and last play, which the caller has read already.
     """
-    new = dict(state)
-    hands = new["hands"] = hands.copy()
+    hands = hands.copy()
     hands[seat] = remaining
-    if last is None:
-        trick = new["trick"] = [None, None, None]
-    else:
-        trick = new["trick"] = state["trick"].copy()
+    trick = [None, None, None] if last is None else state["trick"].copy()
     trick[seat] = {"cards": played, "kind": kind}
-    new["last_play"] = {
-        "seat": seat,
-        "cards": played,
-        "kind": kind,
-        "rank": rank,
-        "size": size,
-        "chain": chain,
-    }
-    new["passes"] = 0
-    plays = new["plays"] = state["plays"].copy()
+    plays = state["plays"].copy()
     plays[seat] += 1
+    # The copy and its changes in one call: ``dict`` stores keywords in C, cheaper than a
+    # store statement each. The keys are the state's own, so their order stays (and a last
+    # card's close_hand sets the turn to None after).
+    new = dict(
+        state,
+        hands=hands,
+        trick=trick,
+        last_play={"seat": seat, "cards": played, "kind": kind, "rank": rank, "size": size, "chain": chain},
+        passes=0,
+        plays=plays,
+        history=[*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}],
+        turn=_NEXT_SEAT[seat],
+    )
     if kind == "bomb" or kind == "rocket":
         new["bombs"] = state["bombs"] + 1
-    new["history"] = [*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}]
     if not remaining:
         return close_hand(new, seat)
-    new["turn"] = _NEXT_SEAT[seat]
     return new

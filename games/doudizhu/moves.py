@@ -62,6 +62,10 @@ _UNIT_KEYS = {
 }
 _UNIT_WIDTH = {"single": 1, "pair": 2, "trio": 3}
 _KICKER_CODES = {width: [width * p for p in _POW] for width in (1, 2)}
+# The kicker units a rank gives a plane's wings, as a tuple: by width, rank and their number (0..4).
+_KICKER_UNITS = {
+    width: [tuple((code,) * k for k in range(5)) for code in codes] for width, codes in _KICKER_CODES.items()
+}
 
 
 # -- generators: each appends the keys of one kind's plays above ``above`` to ``out``, rank upward ----
@@ -115,7 +119,7 @@ def _four_with(c, width: int, kind: str, above: int, out: list) -> None:
 def _plane_with(c, width: int, kind: str, above: int, links: int | None, out: list) -> None:
     """飞机带翅膀: consecutive trios and as many kickers of ``width`` cards, from what is left."""
     head = _HEAD[kind]
-    kick = _KICKER_CODES[width]
+    per_rank = _KICKER_UNITS[width]
     low, high = (links, links) if links else (2, 20 // (3 + width))
     run = 0
     for r in range(_LAST_CHAIN_RANK + 1):
@@ -132,10 +136,18 @@ def _plane_with(c, width: int, kind: str, above: int, links: int | None, out: li
                 left[i] -= 3
             # Each kicker unit as its code, a rank giving as many units as it holds; a multiset of
             # ranks comes out of ``combinations`` more than once, and is kept once (the order
-            # within one body does not matter: callers sort the keys).
-            units = [kick[x] for x in range(N_RANKS) for _ in range(left[x] // width)]
+            # within one body does not matter: callers sort the keys). The units come from
+            # tables and two wings are added in a set comprehension: a ``range`` per rank and
+            # ``sum`` per pair cost three times as much.
+            units: list[int] = []
+            for x in range(N_RANKS):
+                if left[x] >= width:
+                    units += per_rank[x][left[x] // width]
             base = head[r] + _chain_code(start, r, 3)
-            wings = set(map(sum, combinations(units, n)))
+            if n == 2:
+                wings = {a + b for a, b in combinations(units, 2)}
+            else:
+                wings = set(map(sum, combinations(units, n)))
             if width == 1 and left[RANK_XJ] and left[RANK_DJ]:
                 # The two jokers together are the rocket, never wings. A wings code is a
                 # base-5 number (at most 4 of a rank), so 大王 is in it when it reaches
@@ -694,20 +706,25 @@ def _four_leads(hand: list[str], c, ends: tuple[int, ...], q: int) -> list[dict]
     add = actions.append
     for width in (2, 1):
         ranks = [r for r in _RANKS if r != q and c[r] >= width]
+        # Each kicker rank's lowest ``width`` cards, cut once; the quad joined to the high
+        # kicker once per high kicker: a play is then one join, not two slices and two joins.
+        pieces = [hand[ends[r] - width : ends[r]] for r in ranks]
         for i, high in enumerate(ranks):
             eh = ends[high]
-            top = hand[eh - width : eh]
-            for low in ranks[:i]:
-                if low == RANK_XJ and high == RANK_DJ and width == 1:
-                    continue  # the two jokers together are the rocket, never kickers
-                el = ends[low]
-                if q > high:
-                    cards = quad + top + hand[el - width : el]
-                elif q > low:
-                    cards = top + quad + hand[el - width : el]
-                else:
-                    cards = top + hand[el - width : el] + quad
-                add({"type": "play", "cards": cards})
+            top = pieces[i]
+            if q > high:
+                head = quad + top
+                for piece in pieces[:i]:
+                    add({"type": "play", "cards": head + piece})
+            else:
+                head = top + quad
+                for j in range(i):
+                    low = ranks[j]
+                    if q > low:
+                        add({"type": "play", "cards": head + pieces[j]})
+                    elif not (low == RANK_XJ and high == RANK_DJ and width == 1):
+                        # (the two jokers together are the rocket, never kickers)
+                        add({"type": "play", "cards": top + pieces[j] + quad})
             if c[high] >= 2 * width and (width == 1 or high > q):
                 both = hand[eh - 2 * width : eh]
                 add({"type": "play", "cards": quad + both if q > high else both + quad})
@@ -730,7 +747,7 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
     add = actions.append
     lows: list[str] = []
     twos: list[str] = []
-    trios = None  # per trio: (where its kickers go, its rank's index in lows, in pairs, its cards)
+    trios = None  # per trio: (where its kickers go, its pair's index in twos, its cards)
     run1 = run2 = 0  # how many ranks up to this one hold a single / a pair, without a gap
     last = last_trio = -2
     i = len(ranks) - 2  # ``ranks`` ends with a mark no rank equals, read at i = -1
@@ -759,7 +776,7 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
                 add(_TRIO[top][second][low])
                 if trios is None:
                     trios = []
-                trios.append((len(actions), len(lows) - 1, len(twos), top, second, low))
+                trios.append((len(actions), len(twos), top, second, low))
             twos.append(low)
             twos.append(second)
             run2 += 1
@@ -772,18 +789,19 @@ def _walk_leads(hand: list[str], ranks: bytes) -> list[dict] | None:
             if run2 >= 3:
                 for size in range(6, 2 * run2 + 1, 2):
                     add({"type": "play", "cards": twos[-1 : -size - 1 : -1]})
-    if ranks[:2] == _ROCKET_RANKS:
-        add({"type": "play", "cards": hand[0:2]})  # 大王 and 小王 head the hand
+    if ranks[1] == RANK_XJ:  # 小王 second: 大王 heads the hand (a slice would be a new object)
+        add({"type": "play", "cards": hand[0:2]})
     if trios:
         # The trio with each single, then with each pair, kickers rank upward; a kicker below
         # the trio goes after its cards, one above before them (cards high to low). The last
         # trio first, so the places of the earlier ones do not move.
-        for at, li, pi, t0, t1, t2 in reversed(trios):
+        # One comprehension each for the singles and the pairs, skipping the trio's own rank
+        # (its lowest card, its pair's place in ``twos``), instead of two around it: a
+        # comprehension and a slice are each a new object.
+        for at, pi, t0, t1, t2 in reversed(trios):
             singles, pairs = _trio_kickers(t0, t1, t2)
-            kicked = [singles[k] for k in lows[:li]]
-            kicked += [singles[k] for k in lows[li + 1 :]]
-            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(0, pi, 2)]
-            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(pi + 2, len(twos), 2)]
+            kicked = [singles[k] for k in lows if k != t2]
+            kicked += [pairs[twos[j + 1]][twos[j]] for j in range(0, len(twos), 2) if j != pi]
             actions[at:at] = kicked
     return actions
 

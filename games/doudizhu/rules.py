@@ -82,9 +82,12 @@ def parse(cards: list[str] | tuple[str, ...]) -> list[int]:
     return counts
 
 
+_SORT_KEY_OF = SORT_KEY.__getitem__  # bound once: four sorts deal every hand
+
+
 def sort_cards(cards) -> list[str]:
     """Return ``cards`` sorted high to low (大王 first, 3 last)."""
-    return sorted(cards, key=SORT_KEY.__getitem__, reverse=True)
+    return sorted(cards, key=_SORT_KEY_OF, reverse=True)
 
 
 def rank_name(rank: int) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# The farmers of each landlord seat, in seat order (the order results list them in).
+_FARMERS = ((1, 2), (0, 2), (0, 1))
+
 
 def limited_liability(scores: list[int], coins: list[int], landlord: int) -> list[int]:
     """Cut ``scores`` so nobody wins or loses more than they carried (001 斗地主 1.4.2).
@@ -13,18 +16,23 @@ def limited_liability(scores: list[int], coins: list[int], landlord: int) -> lis
         可得分, rounded toward zero (舍去小数), and the landlord the opposite sum.
     The result always sums to zero.
     """
-    capped = [(1 if s >= 0 else -1) * min(abs(s), max(c, 0)) for s, c in zip(scores, coins, strict=True)]
-    farmers = [seat for seat in range(len(scores)) if seat != landlord]
-    total = sum(capped[f] for f in farmers)
-    final = [0] * len(scores)
-    if abs(total) <= abs(capped[landlord]):
-        for f in farmers:
-            final[f] = capped[f]
+    # Three seats written out, no comprehension: this runs at the end of every hand, and in
+    # this Python each comprehension or generator expression builds a function and a frame.
+    capped = []
+    for score, carried in zip(scores, coins, strict=True):
+        cap = carried if carried > 0 else 0
+        capped.append(cap if score > cap else -cap if score < -cap else score)
+    a, b = _FARMERS[landlord]
+    farmers_total = capped[a] + capped[b]
+    held = capped[landlord]
+    if abs(farmers_total) <= abs(held):
+        final = capped  # the farmers keep theirs
     else:
-        for f in farmers:
-            share = abs(capped[f]) * abs(capped[landlord]) // abs(total)
+        final = [0, 0, 0]
+        for f in a, b:
+            share = abs(capped[f]) * abs(held) // abs(farmers_total)
             final[f] = share if capped[f] >= 0 else -share
-    final[landlord] = -sum(final[f] for f in farmers)
+    final[landlord] = -(final[a] + final[b])
     return final
 
 
@@ -57,38 +65,36 @@ def settle(
     (易发); ``global_robs`` the robs that double everyone (加倍斗地主);
     ``doubled[f]`` whether farmer ``f`` doubled (加倍).
     """
-    farmers = [s for s in range(3) if s != landlord]
+    a, b = _FARMERS[landlord]
     multiples = [0, 0, 0]
     if variant == "classic":
         # 001 1.4.1: 叫分 × 倍数 is capped at 30; the landlord plays against both farmers.
-        unit = min(options["cap_multiple"], bid * 2**doublings)
-        for f in farmers:
-            multiples[f] = unit
+        multiples[a] = multiples[b] = min(options["cap_multiple"], bid * 2**doublings)
     elif variant == "yifa":
         # 002: each player's doublings (bombs, spring, rob, farmer doubling) stop at 4.
-        for f in farmers:
+        for f in a, b:
             count = doublings + pair_robs[f] + (1 if doubled[f] else 0)
             multiples[f] = bid * 2 ** min(count, options["doubling_cap"])
     else:
         # 001 加倍斗地主 1.3.1: a farmer's 叫分 × 抢地主翻倍 × 倍数 stops at 128, the landlord's at 256.
-        for f in farmers:
+        for f in a, b:
             count = doublings + global_robs + (1 if doubled[f] else 0)
             multiples[f] = min(options["farmer_cap"], bid * 2**count)
-    landlord_multiple = sum(multiples[f] for f in farmers)
+    landlord_multiple = multiples[a] + multiples[b]
     if variant == "jiabei":
-        landlord_multiple = min(options["landlord_cap"], landlord_multiple)
         # Keep the zero sum: if the landlord's cap bites, scale the farmers down with it.
-        total = sum(multiples[f] for f in farmers)
+        total = landlord_multiple
+        landlord_multiple = min(options["landlord_cap"], total)
         if landlord_multiple < total:
-            for f in farmers:
-                multiples[f] = multiples[f] * landlord_multiple // total
-            landlord_multiple = sum(multiples[f] for f in farmers)
+            multiples[a] = multiples[a] * landlord_multiple // total
+            multiples[b] = multiples[b] * landlord_multiple // total
+            landlord_multiple = multiples[a] + multiples[b]
     multiples[landlord] = landlord_multiple
     sign = -1 if landlord_won else 1
     scores = [0, 0, 0]
-    for f in farmers:
-        scores[f] = sign * stake * multiples[f]
-    scores[landlord] = -sum(scores[f] for f in farmers)
+    scores[a] = sign * stake * multiples[a]
+    scores[b] = sign * stake * multiples[b]
+    scores[landlord] = -(scores[a] + scores[b])
     return scores, multiples
 
 
@@ -96,14 +102,17 @@ def close_hand(state: dict, seat: int) -> dict:
     """End the hand in ``state`` (a fresh copy) because ``seat`` played his last card; settle it."""
     landlord = state["landlord"]
     landlord_won = seat == landlord
-    farmers = [s for s in range(3) if s != landlord]
+    a, b = _FARMERS[landlord]
+    plays = state["plays"]
     spring = None
-    if landlord_won and all(state["plays"][f] == 0 for f in farmers):
+    if landlord_won and plays[a] == 0 and plays[b] == 0:
         spring = "spring"  # 春天: the farmers never played a card
-    elif not landlord_won and state["plays"][landlord] == 1:
+    elif not landlord_won and plays[landlord] == 1:
         spring = "anti_spring"  # 反春: the landlord played only his first lead
     doublings = state["bombs"] + (1 if spring else 0)
     opts = state["options"]
+    # One list for settle to read and the result to keep (settle keeps nothing it is given).
+    doubled = list(map(bool, state["doubles"]))
     scores, multiples = settle(
         variant=state["variant"],
         stake=opts["stake_amount"],
@@ -113,7 +122,7 @@ def close_hand(state: dict, seat: int) -> dict:
         doublings=doublings,
         pair_robs=pair_robs(state["rob_events"], landlord),
         global_robs=len(state["rob_events"]),
-        doubled=[bool(d) for d in state["doubles"]],
+        doubled=doubled,
         options=opts,
     )
     deltas = limited_liability(scores, state["coins"], landlord)
@@ -123,18 +132,18 @@ def close_hand(state: dict, seat: int) -> dict:
     state["result"] = {
         "landlord": landlord,
         "winner": "landlord" if landlord_won else "farmers",
-        "winners": [landlord] if landlord_won else farmers,
+        "winners": [landlord] if landlord_won else [a, b],
         "bid": state["bid"],
         "multiple": 2**doublings,
         "multiples": multiples,
         "spring": spring,
         "bombs": state["bombs"],
         "robs": len(state["rob_events"]),
-        "doubles": [bool(d) for d in state["doubles"]],
+        "doubles": doubled,
         "scores": scores,
         "deltas": deltas,
         "limited": deltas != scores,
-        "hands": [list(h) for h in state["hands"]],
+        "hands": list(map(list, state["hands"])),
         "bottom": list(state["bottom"]),
         "next_first_seat": seat,
     }

@@ -100,6 +100,13 @@ class Fickle(RaceToThree):
         return actions[::-1] if self.flip else actions
 
 
+class ActsAfterTheEnd(RaceToThree):
+    """Still names an actor once the hand has an outcome."""
+
+    def actors(self, state):
+        return [state["turn"]]
+
+
 class Lax(RaceToThree):
     def apply(self, state, seat, action):
         if action.get("type") != "add":
@@ -126,6 +133,7 @@ def test_sound_engine_passes():
         (Lax(), "was allowed the illegal action"),
         (SharedChangedByApply(), "changed the action"),
         (Fickle(), "actions again gives other actions"),
+        (ActsAfterTheEnd(), "has an outcome, yet seats"),
     ],
 )
 def test_broken_engines_are_caught(engine, message):
