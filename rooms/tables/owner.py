@@ -45,6 +45,7 @@ from rooms.tables.broadcast import change_message, engine_for, frame_text, table
 from rooms.tables.core import (
     PLAY_FIELDS,
     UNSAVED_ACTIONS,
+    _postgres,
     _sql,
     plan_next,
     record_action,
@@ -70,7 +71,7 @@ def kept_play_enabled() -> bool:
 def _default_database_is_postgres() -> bool:
     # Asked up to three times a move; the ``connection`` proxy looks its connection up in
     # asgiref's Local each time (~5 µs), and a process's default database never changes.
-    return connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
+    return _postgres(connections[DEFAULT_DB_ALIAS])
 
 
 def play_keep_on_commit(table: Table, seats: list, hand: Hand | None, counts) -> None:

@@ -81,21 +81,20 @@ def hand_settle_batch(*, hand_id: int, batch: int = SETTLE_BATCH) -> str | None:
         table_id = next((table for pk, table in waiting if pk == hand_id), None)
         if table_id is None and len(waiting) > batch:
             table_id = _own_table(hand_id)
-        if len(waiting) == 1 and table_id is not None:
-            # Nothing else to drain (under a steady load, most tasks): settle the hand alone,
-            # as a batch of one would, without the batch's skip-locked search for other tables
-            # and its tiers' read, which cost this task more CPU than the settlement itself.
-            return _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=1)[1]
-        try:
-            done, key = _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=batch)
-            if done or table_id is None:
-                return key
-        except OperationalError:
-            raise
-        except Exception:
-            if table_id is None:
+        # Only the hand itself to settle (under a steady load, most tasks): it settles alone
+        # below, as a batch of one would, without the batch's skip-locked search for other
+        # tables and its tiers' read, which cost this task more CPU than the settlement itself.
+        if len(waiting) > 1 or table_id is None:
+            try:
+                done, key = _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=batch)
+                if done or table_id is None:
+                    return key
+            except OperationalError:
                 raise
-            logger.exception("settling a batch with hand %s failed; settling the hand alone", hand_id)
+            except Exception:
+                if table_id is None:
+                    raise
+                logger.exception("settling a batch with hand %s failed; settling the hand alone", hand_id)
     if table_id is None:
         return None
     return _settle_in_transaction(table_id=table_id, hand_id=hand_id, batch=1)[1]
