@@ -96,15 +96,17 @@ def open_database_sockets(pid: int) -> int:
         if target.startswith("socket:["):
             inodes.add(target[len("socket:[") : -1])
     port = f":{int(connection.settings_dict['PORT'] or 5432):04X}"
-    count = 0
+    # Distinct sockets, not lines: the kernel writes these tables a page at a time, and a
+    # socket opened or closed elsewhere between two pages can make it list one entry twice.
+    connected = set()
     for path in ("/proc/net/tcp", "/proc/net/tcp6"):
         with open(path) as table:
             for line in table.read().splitlines()[1:]:
                 fields = line.split()
                 # remote address, state (01: established), inode
                 if fields[2].endswith(port) and fields[3] == "01" and fields[9] in inodes:
-                    count += 1
-    return count
+                    connected.add(fields[9])
+    return len(connected)
 
 
 def _settle(done, message: str, seconds: float = 10) -> int:
