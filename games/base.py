@@ -194,7 +194,12 @@ def apply_rake(deltas: list[int], rake_bps: int) -> tuple[list[int], int]:
 
 
 class Engine(Protocol):
-    """The hand as a state machine. States are plain JSON-able dicts."""
+    """The hand as a state machine. States are plain JSON-able dicts.
+
+    This is everything the table runtime asks of a seated game: it reads no key
+    of a state itself, and names no game. Deadlines, 托管 (auto-play), 提示 and
+    the countdown of a simultaneous phase are all driven through these methods.
+    """
 
     def new_hand(self, config: dict, seats: list[SeatSpec], rng: SeededRng) -> State: ...
 
@@ -220,17 +225,55 @@ class Engine(Protocol):
 
     def apply(self, state: State, seat: int, action: Action) -> State: ...
 
-    def on_deadline(self, state: State) -> State: ...
+    def on_deadline(self, state: State) -> State:
+        """Move the hand on when its clock runs out and no seat may act (or for every actor)."""
+        ...
 
-    def deadline_seconds(self, state: State) -> int | None: ...
+    def deadline_seconds(self, state: State) -> int | None:
+        """The seconds the current actors have (None: no clock in this phase)."""
+        ...
+
+    def phase(self, state: State) -> str:
+        """Name the phase the hand is in; a simultaneous countdown lasts while the phase does."""
+        ...
+
+    def auto_action(self, state: State, seat: int) -> Action:
+        """The move 托管 (auto-play) and a timed-out turn make for ``seat``: a sensible legal one."""
+        ...
+
+    def hint(self, state: State, seat: int) -> Action | None:
+        """提示: the move suggested to ``seat`` now, or None when it has none to suggest."""
+        ...
 
     def view(self, state: State, seat: int | None) -> dict: ...
 
-    # Optional: ``views(state, seats) -> list[dict]``, ``view`` for each of ``seats`` at once
-    # (the runtime builds every viewer's frame of a change together), equal to calling ``view``
-    # for each; the views may share their public parts, which nobody changes.
+    def views(self, state: State, seats: list[int | None]) -> list[dict]:
+        """``view`` for each of ``seats`` at once (equal to calling ``view`` for each).
+
+        The views may share their public parts, which nobody changes.
+        """
+        ...
 
     def outcome(self, state: State) -> Outcome | None: ...
+
+
+class SeatedEngine:
+    """Defaults an engine may inherit for the parts of :class:`Engine` most games share."""
+
+    def phase(self, state: State) -> str:
+        return state["phase"]
+
+    def views(self, state: State, seats: list[int | None]) -> list[dict]:
+        return [self.view(state, seat) for seat in seats]
+
+    def hint(self, state: State, seat: int) -> Action | None:
+        return None
+
+    def on_deadline(self, state: State) -> State:
+        """Play ``auto_action`` for every seat whose time ran out."""
+        for seat in self.actors(state):
+            state = self.apply(state, seat, self.auto_action(state, seat))
+        return state
 
 
 class BankerEngine(Protocol):

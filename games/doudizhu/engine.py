@@ -7,7 +7,7 @@ JSON-able dicts; ``apply`` copies what it changes and never touches its input.
 
 from __future__ import annotations
 
-from games.base import IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
+from games.base import IllegalAction, Outcome, SeatedEngine, SeatSpec, SeededRng, State, gettext_noop
 from games.doudizhu import moves, rules
 from games.doudizhu.assist import suggest_lead
 from games.doudizhu.scoring import close_hand
@@ -137,7 +137,7 @@ def _deal(state: State, rng: SeededRng, first_seat: int | None) -> None:
     )
 
 
-class DoudizhuEngine:
+class DoudizhuEngine(SeatedEngine):
     """斗地主 for three seats; see docs/rules/doudizhu.md."""
 
     # -- lifecycle ---------------------------------------------------------------------------

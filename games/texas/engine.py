@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
+from games.base import Action, IllegalAction, Outcome, SeatedEngine, SeatSpec, SeededRng, State, gettext_noop
 from games.texas import rules
 
 DEFAULT_OPTIONS: dict[str, Any] = {
@@ -23,7 +23,7 @@ SUITS = "shcd"
 _SHAPES = {"check": {"type"}, "fold": {"type"}, "bet": {"type", "amount"}, "raise": {"type", "amount"}}
 
 
-class TexasEngine:
+class TexasEngine(SeatedEngine):
     """必下德州 must-bet Texas hold'em for 2–9 seats."""
 
     def new_hand(self, config: dict, seats: list[SeatSpec], rng: SeededRng) -> State:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from games.base import Action, IllegalAction, Outcome, SeatSpec, SeededRng, State, gettext_noop
+from games.base import Action, IllegalAction, Outcome, SeatedEngine, SeatSpec, SeededRng, State, gettext_noop
 from games.zhajinhua import rules
 from games.zhajinhua.settle import settle
 
@@ -38,7 +38,7 @@ _SHAPES = {
 }
 
 
-class ZhajinhuaEngine:
+class ZhajinhuaEngine(SeatedEngine):
     """炸金花 Golden Flower for 2–6 seats."""
 
     # -- setup -------------------------------------------------------------
