@@ -558,7 +558,7 @@ def browser_choice(game: str, hand: dict, rng) -> dict:
 
 
 # A table client's own pace: the socket refuses a message beyond 20 a second (a token bucket of
-# 20, rooms/tables/consumers.py RATE_PER_SECOND) unread and without its ``ref``, so a bot that
+# 20, rooms/sockets.py RATE_PER_SECOND) unread and without its ``ref``, so a bot that
 # acted faster (a quick hand on a quiet host: ~40 acts a second a seat) never heard its act
 # answered and its table stopped. 15 a second with bursts of 5 leaves room for frames bunching
 # on their way; no player clicks faster.

@@ -28,7 +28,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connections, transaction
 from django.urls import re_path
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -73,6 +73,16 @@ def _executor() -> ThreadPoolExecutor:
             max_workers=max(1, settings.TABLE_DB_THREADS), thread_name_prefix="table-db"
         )
     return _pool
+
+
+def pool_shutdown() -> None:
+    """Let the pool's threads finish and end, their database connections with them (tests: the test
+    database can only be dropped once no thread holds a connection to it)."""
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.submit(connections.close_all).result()
+        pool.shutdown(wait=True)
 
 
 def database(func):
@@ -205,6 +215,7 @@ class GameSocket(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
         if groups:
             await self.closed()
+        self.__dict__.pop("lock", None)  # the table's lock goes with its last socket
 
     async def closed(self) -> None:
         """Forget the socket where its runtime recorded it."""

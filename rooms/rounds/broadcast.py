@@ -24,7 +24,8 @@ from django.db.models import F, Sum
 import games
 from rooms.rounds.models import Bet, Round, Shoe
 from rooms.tables.models import Table
-from rooms.transport import frame_text, send_many, table_group
+from rooms import transport
+from rooms.transport import frame_text, table_group
 
 logger = logging.getLogger(__name__)
 
@@ -292,4 +293,4 @@ def change_message(public: dict, *, parts: dict[int, dict], payouts: dict[int, d
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:
     """Send prepared group messages in order after a commit (``rooms.transport.send_many``)."""
-    send_many(messages)
+    transport.send_many(messages)

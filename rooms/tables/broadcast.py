@@ -20,9 +20,9 @@ from platform.accounts.models import GameStats
 
 from rooms.tables.clock import engine_for, seat_is_auto, shown_deadline
 from rooms.tables.models import Hand, Seat, Table
-from rooms.transport import frame_text, send, send_many, table_group
+from rooms.transport import frame_text, table_group
 
-__all__ = ["Scene", "frames_message", "send", "send_many", "snapshot", "table_group", "table_seq"]
+__all__ = ["Scene", "frames_message", "snapshot", "table_group", "table_seq"]
 from wallets.models import Account
 
 logger = logging.getLogger(__name__)

@@ -37,6 +37,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from rooms import transport
 from rooms.tables import broadcast, clock
 from rooms.tables.errors import TableNotFound
 from rooms.tables.models import Hand, HandAction, Seat, Table
@@ -151,7 +152,7 @@ def _committed(play: Play, message: dict) -> None:
     hand = play.hand
     if hand is not None and hand.status == Hand.Status.PLAYING:
         _keep(play)
-    broadcast.send(broadcast.table_group(play.table.pk), message)
+    transport.send(transport.table_group(play.table.pk), message)
     if hand is not None and hand.status == Hand.Status.FINISHED:
         settle_hand.delay(hand.pk)  # after the frames that show it finished (it may settle at once)
 

@@ -25,6 +25,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.base import apply_rake
+from rooms import transport
 from rooms.tables import broadcast
 from rooms.tables.clock import away_past_grace
 from rooms.tables.models import Hand, Seat, Table
@@ -63,6 +64,18 @@ def hand_settle(*, hand_id: int, batch: int = 1) -> str | None:
     table_id = table_id.first()
     if table_id is None:
         return None
+    if batch > 1:
+        try:
+            return _settle(table_id, hand_id, batch)
+        except OperationalError:
+            raise  # a database hiccup: the task retries
+        except Exception:
+            # One bad hand must not block the others: settle this one alone.
+            logger.exception("settling a batch with hand %s failed; settling the hand alone", hand_id)
+    return _settle(table_id, hand_id, 1)
+
+
+def _settle(table_id: int, hand_id: int, batch: int) -> str | None:
     messages: list[tuple[str, dict]] = []
     with transaction.atomic(durable=True):
         tables = _lock_tables(table_id, batch)
@@ -75,7 +88,7 @@ def hand_settle(*, hand_id: int, batch: int = 1) -> str | None:
             return None
         _test_pause()
         keys = _settle_locked(tables, hands, messages)
-        transaction.on_commit(lambda: broadcast.send_many(messages))
+        transaction.on_commit(lambda: transport.send_many(messages))
     return keys.get(hand_id)
 
 

@@ -25,11 +25,11 @@ def fast_rounds(settings):
 
     cache.clear()  # the tick's once-a-minute re-queue marks must not leak between tests
     yield
-    from rooms.tables.consumers import table_executors_close
+    from rooms.sockets import pool_shutdown
 
-    # RoundConsumer's bets run on the table threads: close their database connections, or
-    # pytest cannot drop the test database at the end ("being accessed by other users").
-    table_executors_close()
+    # RoundConsumer's bets run on the sockets' threads: end them and their database connections,
+    # or pytest cannot drop the test database at the end ("being accessed by other users").
+    pool_shutdown()
 
 
 def _baccarat_game():

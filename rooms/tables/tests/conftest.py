@@ -28,6 +28,9 @@ def fast_tables(settings):
     # Chinese is the site's default; these tests read the English msgids.
     with translation.override("en"):
         yield
+    from rooms.sockets import pool_shutdown
+
+    pool_shutdown()  # the sockets' threads end with their database connections
 
 
 @pytest.fixture

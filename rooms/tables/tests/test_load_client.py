@@ -174,7 +174,7 @@ class _Wire:
 
 def _refused_by_the_socket(sent: list[float]) -> int:
     """How many of these messages the table socket's token bucket would refuse (as ``_take_token``)."""
-    from rooms.tables.consumers import RATE_PER_SECOND
+    from rooms.sockets import RATE_PER_SECOND
 
     tokens, last, refused = float(RATE_PER_SECOND), sent[0], 0
     for at in sent:
