@@ -1,6 +1,7 @@
 """Forms of the account pages: they check input; services do the writing."""
 
 from platform.accounts.models import User
+from platform.accounts.services import nickname_available_check
 from platform.accounts.validators import NICKNAME_MAX, nickname_clean
 
 from django import forms
@@ -24,7 +25,9 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "nickname")
 
     def clean_nickname(self) -> str:
-        return nickname_clean(self.cleaned_data.get("nickname", ""))
+        nickname = nickname_clean(self.cleaned_data.get("nickname", ""))
+        nickname_available_check(nickname=nickname)
+        return nickname
 
     def save(self, commit: bool = True):  # pragma: no cover - the view calls user_create instead
         raise NotImplementedError("Sign-up goes through platform.accounts.services.user_create")

@@ -10,9 +10,17 @@ class User(AbstractUser):
     """A player or a staff member; ``nickname`` (昵称) is what tables show."""
 
     nickname = models.CharField(_("nickname"), max_length=32, blank=True)
+    # validators.nickname_fold(nickname), written with it by the services: two players may not
+    # hold names that fold to the same key (``Erin``, ``ERIN``, full-width ``Ｅrin``).
+    nickname_key = models.CharField(_("nickname key"), max_length=64, blank=True, default="", editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["nickname_key"], condition=~models.Q(nickname_key=""), name="user_nickname_key_unique"
+            )
+        ]
 
     @property
     def display_name(self) -> str:

@@ -78,9 +78,15 @@ def profile(request: HttpRequest) -> HttpResponse:
     """Show who the player is and their level in every game; change the nickname on POST."""
     form = NicknameForm(request.POST or None, initial={"nickname": request.user.nickname})
     if request.method == "POST" and form.is_valid():
-        user_nickname_change(user=request.user, nickname=form.cleaned_data["nickname"])
-        messages.success(request, _("Your nickname is now %(name)s.") % {"name": request.user.display_name})
-        return redirect("accounts:profile")
+        try:
+            user_nickname_change(user=request.user, nickname=form.cleaned_data["nickname"])
+        except ValidationError as error:  # taken by another player
+            form.add_error("nickname", error)
+        else:
+            messages.success(
+                request, _("Your nickname is now %(name)s.") % {"name": request.user.display_name}
+            )
+            return redirect("accounts:profile")
     context = {"form": form, "game_levels": user_game_levels(user=request.user)}
     return render(request, "accounts/profile.html", context)
 
