@@ -148,13 +148,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Failed log-ins are throttled per account and per address (django-axes).
-AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
-# A page that says why the log-in was refused and for how long (translated, in the site chrome).
-AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
+# Failed log-ins are throttled (django-axes): see "Abuse limits" below.
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]
@@ -235,8 +229,28 @@ SPECTACULAR_SETTINGS = {
 # The name authenticator apps show for the staff second factor (django-otp TOTP).
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Card room")
 
+# --- Abuse limits: trusted proxies, log-in lockout ---------------------------------------------
+# Addresses or networks (CIDR) of the reverse proxies in front of the site. Only a request
+# whose peer is one of them has its client read from X-Forwarded-For (the right-most address
+# no trusted proxy owns, platform/accounts/addresses.py); from any other peer the header is
+# ignored, so a client cannot pick the address its limits are counted under. Empty (the
+# default): forwarded addresses are never believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+# Log-in lockout (platform/accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords lock that
+# username from that address; LOGIN_ADDRESS_FAILURE_LIMIT lock the address for every username;
+# both for LOGIN_LOCKOUT_MINUTES. A locked username still logs in from other addresses.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
+AXES_COOLOFF_TIME = env_int("LOGIN_LOCKOUT_MINUTES", 15) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "platform.accounts.lockout.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "platform.accounts.addresses.limit_address"
+AXES_RESET_ON_SUCCESS = True
+# A page that says why the log-in was refused and for how long (translated, in the site chrome).
+AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
 # Coins granted to every new player at sign-up, paid from the cashier account.
 SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)
+# --- end of abuse limits ----------------------------------------------------------------------
 
 # The embedded timer loop inside the ASGI process (off when a Celery beat runs the timers).
 TABLE_TIMERS_IN_PROCESS = env_bool("TABLE_TIMERS_IN_PROCESS", not REDIS_URL)

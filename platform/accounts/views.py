@@ -1,9 +1,11 @@
 """Account pages: sign up, log in and out, change password, profile."""
 
-from platform.accounts.forms import NicknameForm, SignUpForm
+from platform.accounts.forms import LoginForm, NicknameForm, SignUpForm
+from platform.accounts.lockout import ADDRESS
 from platform.accounts.selectors import user_game_levels
 from platform.accounts.services import user_create, user_nickname_change
 
+import django_otp
 from axes.helpers import get_cool_off, get_failure_limit
 from django.conf import settings
 from django.contrib import messages
@@ -50,10 +52,17 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in page; AuthenticationForm passes the request, as django-axes needs."""
+    """Django's log-in page (the form passes the request, as django-axes needs); staff add a code."""
 
     template_name = "accounts/login.html"
+    form_class = LoginForm
     redirect_authenticated_user = True
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        if form.otp_device is not None:  # a staff member: this session passed the second factor
+            django_otp.login(self.request, form.otp_device)
+        return response
 
 
 class LogoutView(auth_views.LogoutView):
@@ -95,7 +104,14 @@ def lockout(request: HttpRequest, original_response=None, credentials: dict | No
     """Tell a locked-out visitor why the log-in was refused and when to try again (django-axes)."""
     cool_off = get_cool_off(request)
     minutes = max(1, round(cool_off.total_seconds() / 60)) if cool_off else 0
-    context = {"failure_limit": get_failure_limit(request, credentials), "minutes": minutes}
+    by_address = getattr(request, "login_locked_by", None) == ADDRESS
+    context = {
+        "by_address": by_address,
+        "failure_limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT
+        if by_address
+        else get_failure_limit(request, credentials),
+        "minutes": minutes,
+    }
     return render(
         request, "accounts/lockout.html", context, status=getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429)
     )
