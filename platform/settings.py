@@ -229,7 +229,7 @@ SPECTACULAR_SETTINGS = {
 # The name authenticator apps show for the staff second factor (django-otp TOTP).
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Card room")
 
-# --- Abuse limits: trusted proxies, log-in lockout ---------------------------------------------
+# --- Abuse limits: trusted proxies, log-in lockout, sign-up limits, the sign-up grant ---------
 # Addresses or networks (CIDR) of the reverse proxies in front of the site. Only a request
 # whose peer is one of them has its client read from X-Forwarded-For (the right-most address
 # no trusted proxy owns, platform/accounts/addresses.py); from any other peer the header is
@@ -248,8 +248,17 @@ AXES_CLIENT_IP_CALLABLE = "platform.accounts.addresses.limit_address"
 AXES_RESET_ON_SUCCESS = True
 # A page that says why the log-in was refused and for how long (translated, in the site chrome).
 AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
-# Coins granted to every new player at sign-up, paid from the cashier account.
+# Sign-ups per address (an IPv6 /64 counts as one) within SIGNUP_WINDOW_MINUTES; 0: no limit.
+SIGNUP_PER_ADDRESS = env_int("SIGNUP_PER_ADDRESS", 3)
+SIGNUP_WINDOW_MINUTES = env_int("SIGNUP_WINDOW_MINUTES", 60)
+# The sign-up grant, paid from the cashier: SIGNUP_GRANT_COINS in all, SIGNUP_GRANT_FIRST of
+# it at sign-up (enough for the lowest tiers), the rest in SIGNUP_GRANT_PARTS equal parts,
+# one for every SIGNUP_GRANT_PART_HANDS hands the player has played to the end
+# (platform/accounts/grants.py). SIGNUP_GRANT_PARTS=0 pays the whole grant at sign-up.
 SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)
+SIGNUP_GRANT_FIRST = env_int("SIGNUP_GRANT_FIRST", 2000)
+SIGNUP_GRANT_PARTS = env_int("SIGNUP_GRANT_PARTS", 8)
+SIGNUP_GRANT_PART_HANDS = env_int("SIGNUP_GRANT_PART_HANDS", 10)
 # --- end of abuse limits ----------------------------------------------------------------------
 
 # The embedded timer loop inside the ASGI process (off when a Celery beat runs the timers).

@@ -1,7 +1,7 @@
 """Staff screens for players and their win counts."""
 
 from platform.accounts.levels import level_for_wins
-from platform.accounts.models import GameStats, User
+from platform.accounts.models import GameStats, SignUp, User
 from platform.accounts.services import nickname_available_check
 from platform.accounts.validators import nickname_clean, nickname_fold
 
@@ -129,3 +129,33 @@ class GameStatsAdmin(admin.ModelAdmin):
     @admin.display(description=_("level"))
     def level(self, obj: GameStats) -> str:
         return level_for_wins(obj.wins).name
+
+
+@admin.register(SignUp)
+class SignUpAdmin(admin.ModelAdmin):
+    """Sign-ups by address and time (many from one address is a farm), with each grant's progress."""
+
+    list_display = ("user", "address", "created_at", "parts_paid", "grant_parts", "grant_total")
+    list_filter = ("created_at",)
+    search_fields = ("user__username", "user__nickname", "address")
+    list_select_related = ("user",)
+    ordering = ("-created_at",)
+    readonly_fields = (
+        "user",
+        "address",
+        "created_at",
+        "grant_total",
+        "grant_first",
+        "grant_parts",
+        "grant_part_hands",
+        "parts_paid",
+    )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,10 +1,10 @@
 """Writes for accounts: create a player with their sign-up coins, rename, count hands."""
 
 import json
+from platform.accounts.grants import signup_grant_open, signup_limit_check
 from platform.accounts.models import GameStats, User
 from platform.accounts.validators import nickname_clean, nickname_fold, username_reserved_check
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
@@ -13,15 +13,18 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 
-def user_create(*, username: str, password: str, nickname: str = "", email: str = "") -> User:
-    """Create a player, their wallet and their sign-up grant, all or nothing.
+def user_create(
+    *, username: str, password: str, nickname: str = "", email: str = "", address: str | None = None
+) -> User:
+    """Create a player, their wallet and the first part of their sign-up grant, all or nothing.
 
     The username is checked by the model's own validators (ValidationError on a
     bad or taken one) and may not take the bots' prefix; password strength is the sign-up form's business, so that
-    staff tools and the demo loader may set simple passwords.
+    staff tools and the demo loader may set simple passwords. ``address`` (the
+    sign-up page passes the visitor's, ``addresses.limit_address``) counts toward
+    the per-address sign-up limit; staff tools pass none and are not limited.
+    The rest of the grant is paid as the player plays (``grants.grant_progress``).
     """
-    from wallets.services import wallet_grant
-
     user_model = get_user_model()
     try:
         nickname = nickname_clean(nickname)
@@ -42,6 +45,8 @@ def user_create(*, username: str, password: str, nickname: str = "", email: str 
         raise ValidationError({"username": error.messages}) from error
     # Not durable: the demo loader and tests create players inside their own transaction.
     with transaction.atomic():
+        if address is not None:
+            signup_limit_check(address=address)
         try:
             with transaction.atomic():
                 user.save()
@@ -51,9 +56,7 @@ def user_create(*, username: str, password: str, nickname: str = "", email: str 
                     {"username": user_model._meta.get_field("username").error_messages["unique"]}
                 ) from error
             raise ValidationError({"nickname": [_nickname_taken().message]}) from error
-        grant = settings.SIGNUP_GRANT_COINS
-        if grant > 0:
-            wallet_grant(user=user, amount=grant, key=f"signup-grant:{user.pk}", reason="sign-up grant")
+        signup_grant_open(user=user, address=address)
     return user
 
 

@@ -1,8 +1,10 @@
 """Account pages: sign up, log in and out, change password, profile."""
 
+from platform.accounts.addresses import limit_address
 from platform.accounts.forms import LoginForm, NicknameForm, SignUpForm
+from platform.accounts.grants import grant_rule_current
 from platform.accounts.lockout import ADDRESS
-from platform.accounts.selectors import user_game_levels
+from platform.accounts.selectors import grant_status, user_game_levels
 from platform.accounts.services import user_create, user_nickname_change
 
 import django_otp
@@ -21,10 +23,16 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods
 
 
+def _signup_page(request: HttpRequest, form: SignUpForm, status: int = 200) -> HttpResponse:
+    return render(
+        request, "accounts/signup.html", {"form": form, "grant": grant_rule_current()}, status=status
+    )
+
+
 @sensitive_post_parameters("password1", "password2")
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, pay the sign-up coins, log the player in and send them to the lobby."""
+    """Create an account, pay the first sign-up coins, log the player in and send them to the lobby."""
     if request.user.is_authenticated:
         return redirect("rooms:lobby")
     form = SignUpForm(request.POST or None)
@@ -34,21 +42,19 @@ def signup(request: HttpRequest) -> HttpResponse:
                 username=form.cleaned_data["username"],
                 password=form.cleaned_data["password1"],
                 nickname=form.cleaned_data["nickname"],
+                address=limit_address(request),
             )
-        except ValidationError as error:  # e.g. the username was taken a moment ago
+        except ValidationError as error:  # too many sign-ups from here, or the name taken a moment ago
             form.add_error(None, error)
-            return render(
-                request, "accounts/signup.html", {"form": form, "signup_grant": settings.SIGNUP_GRANT_COINS}
-            )
+            limited = getattr(error, "code", None) == "signup_rate_limited"
+            return _signup_page(request, form, status=429 if limited else 200)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request,
             _("Welcome, %(name)s! Your starting coins are in your wallet.") % {"name": user.display_name},
         )
         return redirect("rooms:lobby")
-    return render(
-        request, "accounts/signup.html", {"form": form, "signup_grant": settings.SIGNUP_GRANT_COINS}
-    )
+    return _signup_page(request, form)
 
 
 class LoginView(auth_views.LoginView):
@@ -96,7 +102,11 @@ def profile(request: HttpRequest) -> HttpResponse:
                 request, _("Your nickname is now %(name)s.") % {"name": request.user.display_name}
             )
             return redirect("accounts:profile")
-    context = {"form": form, "game_levels": user_game_levels(user=request.user)}
+    context = {
+        "form": form,
+        "game_levels": user_game_levels(user=request.user),
+        "grant": grant_status(user=request.user),
+    }
     return render(request, "accounts/profile.html", context)
 
 
