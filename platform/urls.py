@@ -18,6 +18,7 @@ urlpatterns = [
     path("tables/", include("rooms.tables.urls")),
     path("rounds/", include("rooms.rounds.urls")),
     path("", include("wallets.finance_urls")),  # /finance/ pages and /api/finance/
+    path("", include("rooms.tables.finance_urls")),  # the chip-dumping report, beside them
     path("", include("rooms.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
