@@ -96,6 +96,11 @@ def _flush_past_the_ledger_truncate_guard():
     triggers inside its own transaction and enables them again before it
     commits, as the tables' owner may (docs/architecture.md, "The flow of money").
     """
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        yield  # SQLite: no triggers, and the PostgreSQL driver need not be installed
+        return
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     original = DatabaseOperations.sql_flush
