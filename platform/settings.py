@@ -141,13 +141,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Failed log-ins are throttled per account and per address (django-axes).
-AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
-# A page that says why the log-in was refused and for how long (translated, in the site chrome).
-AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
+# Failed log-ins are throttled (django-axes): see "Abuse limits" below.
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]
@@ -232,8 +226,37 @@ SPECTACULAR_SETTINGS = {
 # The name authenticator apps show for the staff second factor (django-otp TOTP).
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Card room")
 
-# Coins granted to every new player at sign-up, paid from the cashier account.
+# --- Abuse limits: trusted proxies, log-in lockout, sign-up limits, the sign-up grant ---------
+# Addresses or networks (CIDR) of the reverse proxies in front of the site. Only a request
+# whose peer is one of them has its client read from X-Forwarded-For (the right-most address
+# no trusted proxy owns, platform/accounts/addresses.py); from any other peer the header is
+# ignored, so a client cannot pick the address its limits are counted under. Empty (the
+# default): forwarded addresses are never believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+# Log-in lockout (platform/accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords lock that
+# username from that address; LOGIN_ADDRESS_FAILURE_LIMIT lock the address for every username;
+# both for LOGIN_LOCKOUT_MINUTES. A locked username still logs in from other addresses.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
+AXES_COOLOFF_TIME = env_int("LOGIN_LOCKOUT_MINUTES", 15) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "platform.accounts.lockout.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "platform.accounts.addresses.limit_address"
+AXES_RESET_ON_SUCCESS = True
+# A page that says why the log-in was refused and for how long (translated, in the site chrome).
+AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
+# Sign-ups per address (an IPv6 /64 counts as one) within SIGNUP_WINDOW_MINUTES; 0: no limit.
+SIGNUP_PER_ADDRESS = env_int("SIGNUP_PER_ADDRESS", 3)
+SIGNUP_WINDOW_MINUTES = env_int("SIGNUP_WINDOW_MINUTES", 60)
+# The sign-up grant, paid from the cashier: SIGNUP_GRANT_COINS in all, SIGNUP_GRANT_FIRST of
+# it at sign-up (enough for the lowest tiers), the rest in SIGNUP_GRANT_PARTS equal parts,
+# one for every SIGNUP_GRANT_PART_HANDS hands the player has played to the end
+# (platform/accounts/grants.py). SIGNUP_GRANT_PARTS=0 pays the whole grant at sign-up.
 SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)
+SIGNUP_GRANT_FIRST = env_int("SIGNUP_GRANT_FIRST", 2000)
+SIGNUP_GRANT_PARTS = env_int("SIGNUP_GRANT_PARTS", 8)
+SIGNUP_GRANT_PART_HANDS = env_int("SIGNUP_GRANT_PART_HANDS", 10)
+# --- end of abuse limits ----------------------------------------------------------------------
 
 # The embedded timer loop inside the ASGI process (off when a Celery beat runs the timers).
 TABLE_TIMERS = os.environ.get("TABLE_TIMERS", "shown" if REDIS_URL else "all")

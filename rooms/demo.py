@@ -154,6 +154,7 @@ def demo_tiers_for(game: Game) -> tuple[dict[str, Any], ...]:
 def demo_load() -> DemoReport:
     """Install the catalogue, default tiers, the staff login and the demo players."""
     from platform.accounts.services import user_create
+    from platform.accounts.validators import nickname_fold
 
     from wallets.services import wallet_deposit
 
@@ -172,7 +173,11 @@ def demo_load() -> DemoReport:
     if admin is None:
         with transaction.atomic():
             admin = User.objects.create_superuser(
-                username=ADMIN_USERNAME, password=ADMIN_PASSWORD, email="", nickname="管理员"
+                username=ADMIN_USERNAME,
+                password=ADMIN_PASSWORD,
+                email="",
+                nickname="管理员",
+                nickname_key=nickname_fold("管理员"),  # no player may then call themselves 管理员
             )
         report.users_created += 1
 

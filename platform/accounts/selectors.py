@@ -1,8 +1,11 @@
-"""Reads for accounts: a player's levels per game."""
+"""Reads for accounts: a player's levels per game and their sign-up grant still to come."""
 
 from dataclasses import dataclass
+from platform.accounts.grants import grant_part_amount
 from platform.accounts.levels import Level, level_for_wins
-from platform.accounts.models import GameStats, User
+from platform.accounts.models import GameStats, SignUp, User
+
+from django.db.models import F, Sum
 
 
 @dataclass(frozen=True)
@@ -50,3 +53,30 @@ def user_game_levels(*, user: User) -> list[GameLevel]:
         hands, wins = (row.hands, row.wins) if row else (0, 0)
         result.append(GameLevel(slug, names.get(slug, slug), hands, wins, level_for_wins(wins)))
     return result
+
+
+@dataclass(frozen=True)
+class GrantStatus:
+    """Where a player's sign-up grant stands, for their profile."""
+
+    parts: int
+    parts_paid: int
+    part_hands: int
+    next_amount: int
+    hands_to_next: int
+
+
+def grant_status(*, user: User) -> GrantStatus | None:
+    """Return the player's grant still being paid by play, or None if nothing is left to pay."""
+    signup = SignUp.objects.filter(user=user, parts_paid__lt=F("grant_parts")).first()
+    if signup is None:
+        return None
+    hands = GameStats.objects.filter(user=user).aggregate(total=Sum("hands"))["total"] or 0
+    next_part = signup.parts_paid + 1
+    return GrantStatus(
+        parts=signup.grant_parts,
+        parts_paid=signup.parts_paid,
+        part_hands=signup.grant_part_hands,
+        next_amount=grant_part_amount(signup, next_part),
+        hands_to_next=max(next_part * signup.grant_part_hands - hands, 0),
+    )

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_sign_up_creates_the_player_pays_the_grant_logs_in_and_goes_to_the_lobby(browser, settings):
-    settings.SIGNUP_GRANT_COINS = 3000
+    settings.SIGNUP_GRANT_COINS, settings.SIGNUP_GRANT_PARTS = 3000, 0  # all of it at sign-up
     page = browser.get(reverse("accounts:signup"))
     assert page.status_code == 200
     assert "New players get 3,000 coins to start." in page.content.decode()
