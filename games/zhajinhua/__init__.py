@@ -2,7 +2,10 @@
 
 from games import register
 from games.base import GameInfo
+from games.zhajinhua import present
 from games.zhajinhua.engine import DEFAULT_OPTIONS, ZhajinhuaEngine
+
+ENGINE = ZhajinhuaEngine()
 
 GAME = register(
     GameInfo(
@@ -12,7 +15,10 @@ GAME = register(
         family="seated",
         min_seats=2,
         max_seats=5,
-        engine=ZhajinhuaEngine(),
+        engine=ENGINE,
         default_options=dict(DEFAULT_OPTIONS),
+        demo_tiers=present.DEMO_TIERS,
+        terms=present.TERMS,
+        presentation=present.ZhajinhuaPresentation(ENGINE),
     )
 )
