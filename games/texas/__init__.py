@@ -1,6 +1,6 @@
 """必下德州 must-bet Texas hold'em (the whole board dealt at once, one betting countdown).
 
-Its table page is templates/tables/texas.html (static/js/texas.js).
+Its table page is rooms/game_pages/texas.py (templates/tables/texas.html, static/js/texas.js).
 """
 
 from games import register

@@ -1,4 +1,4 @@
-"""炸金花 Golden Flower (a.k.a. 扎金花 / 詐金花, three-card brag); its table page is templates/tables/zhajinhua.html."""
+"""炸金花 Golden Flower (a.k.a. 扎金花 / 詐金花, three-card brag); its table page is rooms/game_pages/zhajinhua.py."""
 
 from games import register
 from games.base import GameInfo
