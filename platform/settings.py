@@ -181,7 +181,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # redis-py 8 gives each connection a 5 s read timeout by default: exactly the 5 s a
     # channel layer's blocking receive waits on a quiet socket, so with it a consumer that
-    # heard nothing for 5 s died and its page had to reconnect (a 百家乐 countdown is 15 s).
+    # heard nothing for 5 s died and its page had to reconnect (a betting countdown is 15 s).
     # Its pool refuses a command beyond 100 connections in use: a table socket leaves two
     # groups as it closes, and 120 sockets closing together (a server restart) ran out.
     CHANNEL_LAYERS = {
@@ -278,7 +278,7 @@ TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 TABLE_SESSION_RECHECK = float(os.environ.get("TABLE_SESSION_RECHECK", "30"))
 # Table and round sockets one user may hold open in one ASGI process (more are closed with 4429).
 TABLE_SOCKETS_PER_USER = int(os.environ.get("TABLE_SOCKETS_PER_USER", "8"))
-# Banker-game rounds (百家乐): a table nobody has watched for this long opens no new round.
+# Banker-game rounds: a table nobody has watched for this long opens no new round.
 ROUNDS_IDLE_SECONDS = float(os.environ.get("ROUNDS_IDLE_SECONDS", "30"))
 # An open socket that has not been heard of for this long (its process died) stops counting.
 ROUNDS_VIEWER_STALE_SECONDS = float(os.environ.get("ROUNDS_VIEWER_STALE_SECONDS", "120"))
