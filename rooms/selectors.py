@@ -78,6 +78,16 @@ def game_queryset() -> QuerySet[Game]:
     )
 
 
+def game_catalogue() -> list[tuple[str, str]]:
+    """Return (slug, name in the active language) of every enabled game, in lobby order."""
+    return [
+        (game.slug, game.name)
+        for game in Game.objects.filter(is_enabled=True)
+        .order_by("sort_order", "slug")
+        .only("slug", "name_zh", "name_en")
+    ]
+
+
 def game_get(*, slug: str) -> Game | None:
     """Return the enabled, installed game ``slug`` with its tiers, or None."""
     return game_queryset().filter(slug=slug).first()
