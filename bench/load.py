@@ -200,7 +200,7 @@ def stack_env(kind: str, default_database_url: str = DEFAULT_DATABASE_URL) -> di
         "REDIS_URL": os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
         "DJANGO_SETTINGS_MODULE": SETTINGS,
         "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),  # as docker-compose.yml runs it
-        "TABLE_TIMERS_IN_PROCESS": "0",
+        "TABLE_TIMERS": "shown",
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "CELERY_QUEUE": f"bench-{kind}-{os.getpid()}",
         "PYTHONPATH": str(ROOT),

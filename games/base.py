@@ -264,7 +264,7 @@ class SeatedEngine:
     """Defaults an engine may inherit for the parts of :class:`Engine` most games share."""
 
     def phase(self, state: State) -> str:
-        return state["phase"]
+        return str(state.get("phase", ""))
 
     def views(self, state: State, seats: list[int | None]) -> list[dict]:
         return [self.view(state, seat) for seat in seats]

@@ -66,10 +66,8 @@ def _plain(value):
 
 
 def _engine_state(stored: dict) -> dict:
-    """Return the stored state without the runtime's own bookkeeping (the countdown, the turn clock)."""
-    from rooms.tables.core import COUNTDOWN_KEY, TURN_KEY
-
-    return _plain({key: value for key, value in stored.items() if key not in (COUNTDOWN_KEY, TURN_KEY)})
+    """Return the stored state as the engine left it (the runtime keeps its clock in ``Hand.clock``)."""
+    return _plain(stored)
 
 
 def _snapshot(info, state: dict, seat_count: int) -> tuple[list[Any], dict[str, Any]]:

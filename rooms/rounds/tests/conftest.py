@@ -12,7 +12,7 @@ from rooms.tables.tests.conftest import make_player  # noqa: F401 - a fixture sh
 @pytest.fixture
 def fast_rounds(settings):
     """Run the round clock only when a test ticks it; no phase timing overrides unless a test sets them."""
-    settings.TABLE_TIMERS_IN_PROCESS = False
+    settings.TABLE_TIMERS = "off"
     settings.ROUNDS_BET_SECONDS = None
     settings.ROUNDS_REVEAL_MS = None
     settings.ROUNDS_RESULT_SECONDS = None

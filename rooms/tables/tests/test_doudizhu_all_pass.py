@@ -101,7 +101,7 @@ def test_under_the_first_bidder_rule_an_all_tuoguan_hand_is_played_out_and_settl
     ddz_tier.options = {"variant": "classic", "all_pass": "first_bidder"}
     ddz_tier.save(update_fields=["options"])
     # The dealt hand keeps the options it was dealt under: cancel it and deal one under the new rule.
-    from rooms.tables.hands import hand_cancel
+    from rooms.tables.services import hand_cancel
 
     players = [
         s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")

@@ -78,7 +78,7 @@ async def test_tables_shown_and_left_keep_no_lane_wrapper_or_socket_count(long_t
         await spectator.disconnect()
         await sync_to_async(close_table)(table, player)
     assert kept_for(tables, lanes_seen) == {"lanes": [], "wrappers": 0}
-    assert not set(users) & set(consumers._sockets_per_user)
+    assert not set(users) & set(sockets._sockets_per_user)
 
 
 def close_table(table, player) -> None:
@@ -165,7 +165,7 @@ async def test_a_socket_that_fails_leaves_its_table_s_fan_out_and_group(long_tie
         layer._group_key(table_group(table.pk)), 0, -1
     )
     assert name.encode() not in members
-    assert not set(consumers._sockets_per_user) & {alice.pk}
+    assert not set(sockets._sockets_per_user) & {alice.pk}
     assert kept_for({table.pk}, lanes_seen) == {"lanes": [], "wrappers": 0}
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.sockets == [] and not seat.connected
@@ -191,7 +191,7 @@ async def test_a_round_socket_that_fails_stops_watching(make_player):
     viewer = await sync_to_async(Viewer.objects.get)(pk=viewer.pk)
     assert viewer.left_at is not None
     assert viewer.channel not in layer.groups.get(table_group(table.pk), {})
-    assert not set(consumers._sockets_per_user) & {alice.pk}
+    assert not set(sockets._sockets_per_user) & {alice.pk}
     await sync_to_async(lambda: connection.close())()
 
 

@@ -6,6 +6,7 @@ import pytest
 from django.db.models import Sum
 
 import games
+from rooms import transport
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
@@ -120,7 +121,7 @@ def test_a_player_whose_clock_runs_out_calls_and_is_put_under_tuoguan(zjh_tier, 
 def captured(monkeypatch):
     """Record every group message the runtime sends (group name, message), instead of sending it."""
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
+    monkeypatch.setattr(transport, "send_many", lambda messages: sent.extend(per_group(messages)))
     return sent
 
 
