@@ -27,18 +27,12 @@ SEARCHED = ("rooms", "wallets", "platform")
 PAGES = ROOT / "rooms" / "game_pages"
 LEVEL_NAMES = sorted({name for zh, en, _wins in SEED_TABLE for name in (zh, en)}, key=len, reverse=True)
 
-# Files the table runtime's rewrite is replacing, which still name a game in a comment
-# (path → the words found there). The test fails when one is gone, so that this list only
+# Files of the house-banked runtime (not this change's to edit) that still name a game in a
+# comment (path → the words found there). The test fails when one is gone, so that this list only
 # shrinks: delete an entry once its file no longer names the game.
 PENDING = {
-    "rooms/rounds/betting.py": {"百家乐"},
     "rooms/rounds/models.py": {"百家乐"},
     "rooms/rounds/services.py": {"Super6"},
-    "rooms/tables/broadcast.py": {"炸金花"},
-    "rooms/tables/consumers.py": {"百家乐"},
-    "rooms/tables/owner.py": {"斗地主"},
-    "rooms/tables/seating.py": {"百家乐"},
-    "rooms/tables/selectors.py": {"底牌"},  # inside table_snapshot
 }
 
 
