@@ -7,11 +7,16 @@ class RoomsConfig(AppConfig):
     verbose_name = _("Games and room tiers")
 
     def ready(self) -> None:
+        from platform.accounts.selectors import catalogue_reader_set
+
         from django.contrib.auth import get_user_model
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_save
 
+        from rooms.selectors import game_catalogue
         from rooms.sockets import on_logged_out, on_user_saved
 
         user_logged_out.connect(on_logged_out, dispatch_uid="rooms.sockets.on_logged_out")
         post_save.connect(on_user_saved, sender=get_user_model(), dispatch_uid="rooms.sockets.on_user_saved")
+        # The players' profiles list the games of this app's catalogue (accounts imports no rooms).
+        catalogue_reader_set(game_catalogue)

@@ -16,7 +16,7 @@ Attribution (how a transaction is tied to a game and room tier):
 - House bank: a bank leg's game is the hand's game for ``hand:<id>``, the
   round's tier's game for ``round:<id>``, else the
   reference's prefix before the first ":" — house-banked rounds post with
-  reference ``<game slug>:<round id>`` (e.g. ``zhajinhua:812``). Only game
+  reference ``<game slug>:<round id>`` (e.g. ``<slug>:812``). Only game
   kinds count (bet, payout, settlement, refund, stake, reversal); staff
   funding of the bank through the cashier is not a game result.
 

@@ -32,7 +32,7 @@ def wallet(request: HttpRequest) -> HttpResponse:
         {
             "balance": wallet_balance(user=request.user),
             "in_play": in_play,
-            # Likewise 百家乐 bets until the round pays out or refunds them.
+            # Likewise a house-banked game's bets until the round pays out or refunds them.
             "bet_in_rounds": coins_bet_in_rounds(user=request.user),
             "page_obj": page,
             "entries": entries,

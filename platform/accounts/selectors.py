@@ -1,5 +1,6 @@
 """Reads for accounts: a player's levels per game and their sign-up grant still to come."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from platform.accounts.grants import grant_part_amount
 from platform.accounts.levels import Level, level_for_wins
@@ -29,16 +30,16 @@ class GameLevel:
         return None if self.level.is_top else LEVELS[self.level.index + 1]
 
 
-def _catalogue() -> list[tuple[str, str]]:
-    """Return (slug, name in the active language) of every enabled game, in lobby order."""
-    from rooms.models import Game
+# The games a profile lists: (slug, name in the active language) of every enabled game, in lobby
+# order. The catalogue is kept by the games' app, which hands its reader over when it loads
+# (rooms.apps), so that accounts imports nothing of it; until then no game is listed.
+_catalogue: Callable[[], list[tuple[str, str]]] = list
 
-    return [
-        (game.slug, game.name)
-        for game in Game.objects.filter(is_enabled=True)
-        .order_by("sort_order", "slug")
-        .only("slug", "name_zh", "name_en")
-    ]
+
+def catalogue_reader_set(reader: Callable[[], list[tuple[str, str]]]) -> None:
+    """Say how to read the game catalogue: a callable returning (slug, name) of each enabled game."""
+    global _catalogue
+    _catalogue = reader
 
 
 def user_game_levels(*, user: User) -> list[GameLevel]:

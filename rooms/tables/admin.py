@@ -194,14 +194,15 @@ class HandAdmin(admin.ModelAdmin):
             dealt = hand_dealt_cards(hand=obj) if obj.is_over else None
         except HandNotReplayable:
             dealt = None
+        dealt = dealt or []
         net = (obj.outcome or {}).get("net") or (obj.outcome or {}).get("deltas") or []
         rows = []
         for index, player in enumerate(obj.players):
             user_url = reverse("admin:accounts_user_change", args=[player["user"]])
-            if dealt is not None:
-                cards = _cards(dealt[index])
-            else:
+            if not obj.is_over:
                 cards = gettext("hidden until the hand is over")
+            else:
+                cards = _cards(dealt[index] if index < len(dealt) else None)
             rows.append(
                 (
                     index,

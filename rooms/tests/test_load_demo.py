@@ -1,12 +1,13 @@
 """load_demo: the catalogue, default tiers and logins, and a second run that changes nothing."""
 
+import dataclasses
 import io
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games.base import GameInfo
+import games
 from rooms.models import Game, RoomTier
 from rooms.tests.conftest import FAKE_BANKER
 from wallets.models import LedgerTransaction
@@ -14,15 +15,8 @@ from wallets.selectors import wallet_balance
 
 pytestmark = pytest.mark.django_db
 
-DOUDIZHU = GameInfo(
-    slug="doudizhu",
-    name_zh="斗地主",
-    name_en="Fight the Landlord",
-    family="seated",
-    min_seats=3,
-    max_seats=3,
-    engine=object(),
-)
+# The real game's catalogue data (its demo rooms, its variants) with an engine that is never asked.
+DOUDIZHU = dataclasses.replace(games.REGISTRY["doudizhu"], engine=object())
 
 
 def run_demo() -> str:

@@ -93,7 +93,11 @@ def test_bots_acting_in_the_countdown_do_not_reset_the_human_clock(texas_tier_fa
     hand.refresh_from_db()
     assert hand.status in ("finished", "settled")
     mine = HandAction.objects.get(hand=hand, seat=me)
-    assert mine.auto and mine.action["type"] in ("fold", "check")  # 托管 at the end of the countdown
+    # 托管 at the end of the countdown: a blind checks, anyone else bets the smallest stake (必下).
+    if me in hand.state["blind_seats"]:
+        assert mine.auto and mine.action == {"type": "check"}
+    else:
+        assert mine.auto and mine.action == {"type": "bet", "amount": hand.state["bet_sizes"][0]}
 
 
 def test_a_player_whose_page_is_not_there_yet_is_not_played_by_the_bots_turn(
