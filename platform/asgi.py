@@ -85,7 +85,9 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            ConnectionCheck(AuthMiddlewareStack(URLRouter([*table_routes, *round_routes, unknown_socket_route])))
+            ConnectionCheck(
+                AuthMiddlewareStack(URLRouter([*table_routes, *round_routes, unknown_socket_route]))
+            )
         ),
     }
 )

@@ -153,7 +153,9 @@ class GameSocket(AsyncWebsocketConsumer):
             try:
                 await self.disconnect(1011)
             except Exception:  # noqa: BLE001 - the failure that ended the socket is the one to raise
-                logger.exception("table %s: could not forget a failed socket", getattr(self, "table_id", None))
+                logger.exception(
+                    "table %s: could not forget a failed socket", getattr(self, "table_id", None)
+                )
             raise
 
     async def connect(self) -> None:

@@ -13,7 +13,19 @@ from games.doudizhu.engine import _deal
 from games.presentation import CardGroup, Deal, Fact, Record, SeatCards
 
 # The game's own words, which no platform code outside its page may use (GameInfo.terms).
-TERMS = ("斗地主", "Fight the Landlord", "地主", "landlord", "农民", "farmer", "底牌", "叫分", "春天", "yifa", "jiabei")
+TERMS = (
+    "斗地主",
+    "Fight the Landlord",
+    "地主",
+    "landlord",
+    "农民",
+    "farmer",
+    "底牌",
+    "叫分",
+    "春天",
+    "yifa",
+    "jiabei",
+)
 
 # How the lobby names each variant of a room tier (docs/rules/doudizhu.md).
 VARIANT_LABELS = {

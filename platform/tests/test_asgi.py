@@ -20,11 +20,11 @@ def websocket_stack():
 
 
 def test_websockets_are_wrapped_in_origin_validation_then_session_auth():
-    from rooms.tables.consumers import KeptConnectionCheck
+    from rooms.sockets import ConnectionCheck
 
     origin, kept, cookies, sessions, auth, router = websocket_stack()
     assert isinstance(origin, OriginValidator)
-    assert isinstance(kept, KeptConnectionCheck)  # a dead kept connection is dropped before the session read
+    assert isinstance(kept, ConnectionCheck)  # a dead kept connection is replaced before the session read
     assert isinstance(cookies, CookieMiddleware)
     assert isinstance(sessions, SessionMiddleware)
     assert isinstance(auth, AuthMiddleware)

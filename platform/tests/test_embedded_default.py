@@ -29,7 +29,7 @@ RUNTIME_TESTS = [
     "rooms/tables/tests/test_services.py",
     "rooms/tables/tests/test_doudizhu.py",
     "rooms/tables/tests/test_consumers.py",
-    "rooms/tables/tests/test_queries.py",
+    "rooms/tables/tests/test_play.py",
     "rooms/tables/tests/test_settlement_batch.py",
     "rooms/tables/tests/test_zhajinhua_runtime.py",
     "rooms/tables/tests/test_texas_runtime.py",

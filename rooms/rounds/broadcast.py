@@ -22,9 +22,9 @@ from django.db import transaction
 from django.db.models import F, Sum
 
 import games
+from rooms import transport
 from rooms.rounds.models import Bet, Round, Shoe
 from rooms.tables.models import Table
-from rooms import transport
 from rooms.transport import frame_text, table_group
 
 logger = logging.getLogger(__name__)

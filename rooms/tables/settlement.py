@@ -236,7 +236,10 @@ def reset_after_hands(tables: list[Table], *, bump: bool = True) -> dict[int, li
             seat.save(update_fields=SEAT_RESET_FIELDS)
         table.status = Table.Status.WAITING if humans else Table.Status.CLOSED
         Table.objects.filter(pk=table.pk).update(
-            status=table.status, next_first_seat=table.next_first_seat, updated_at=now, seq=F("seq") + int(bump)
+            status=table.status,
+            next_first_seat=table.next_first_seat,
+            updated_at=now,
+            seq=F("seq") + int(bump),
         )
         table.seq += int(bump)
     return seats

@@ -10,9 +10,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from rooms.rounds import consumers, services
+from rooms.rounds import services
 from rooms.rounds.models import Bet, Viewer
-from rooms.rounds.tests.conftest import tick
 from rooms.rounds.tests.test_consumers import betting_table, latest_state, memory_layer, next_of, open_socket  # noqa: F401
 from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, patch_failing, terminate
 from wallets.selectors import ledger_check, wallet_balance

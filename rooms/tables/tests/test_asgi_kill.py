@@ -7,10 +7,10 @@ is killed with SIGKILL: no socket's close is recorded, so every seat keeps the
 dead process's socket names. A new server starts on the same port. Alice and
 the spectator reconnect (their clients follow docs/protocol.md: reconnect
 when closed, resync on a gap) and end at the database's state. Carol never
-comes back: once the dead process's liveness key is gone (it expires 30 s
-after its last beat; here it is deleted) and has stayed missing for
-``DEAD_AFTER``, the presence sweep drops its names, carol's seat is away, and
-the clock plays for her. The hand finishes, is settled once, and
+comes back: her seat's presence lease, which her dead socket no longer renews,
+lapses (``TABLE_PRESENCE_LEASE``, shortened here), the tick's presence sweep
+drops her socket names, her seat is away, and the clock plays for her. Alice's
+new socket renews hers. The hand finishes, is settled once, and
 ``ledger_check`` finds nothing.
 """
 
@@ -23,12 +23,11 @@ import sys
 import time
 
 import pytest
-import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 
-from rooms.tables import presence, services
+from rooms.tables import services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
@@ -47,6 +46,7 @@ pytestmark = [
 ]
 
 PORT = 18210
+LEASE = 3.0  # seconds a seat's presence lasts unless one of its sockets renews it
 APPLICATION = "asgi-kill-test"  # the server's database sessions, to wait for their end
 ROOT = settings.BASE_DIR
 
@@ -71,6 +71,8 @@ class AsgiServer(ChildServer):
             "CELERY_TASK_ALWAYS_EAGER": "1",
             "TABLE_DISCONNECT_GRACE": "0",
             "TABLE_AUTO_DELAY": "0",
+            "TABLE_SESSION_RECHECK": "0.5",  # each socket renews its seat's presence this often
+            "TABLE_PRESENCE_LEASE": str(LEASE),
         }
 
     def command(self) -> list[str]:
@@ -166,11 +168,14 @@ class Client:
                 await self.ws.send(json.dumps({"type": "resync"}))
 
     async def catch_up(self, expected_seq: int) -> None:
+        """Read (and resync) until the client shows the table's current seq (``expected_seq`` at least:
+        a socket's own connect is a change of the table too)."""
         from websockets.exceptions import ConnectionClosed
 
         for _ in range(20):
             await self.pump()
-            if self.state and self.state["seq"] == expected_seq:
+            now = await sync_to_async(lambda: Table.objects.get(pk=self.table_id).seq)()
+            if self.state and self.state["seq"] == now >= expected_seq:
                 return
             try:  # heard nothing new for a while: the browser's keep-alive resyncs
                 self.awaiting_snapshot = True
@@ -194,6 +199,7 @@ def _sockets(user) -> list[str]:
 async def test_a_killed_asgi_server_loses_no_hand_and_its_dead_sockets_go_away(
     asgi_server, make_player, settings
 ):
+    settings.TABLE_PRESENCE_LEASE = LEASE  # the sweep, run here, reads it as the server does
     settings.TABLE_BOT_WAIT = 3600  # carol joins alice's table before the bots fill it
     alice, carol = await sync_to_async(make_player)(coins=5000), await sync_to_async(make_player)(coins=5000)
     bob = await sync_to_async(make_player)()
@@ -218,9 +224,7 @@ async def test_a_killed_asgi_server_loses_no_hand_and_its_dead_sockets_go_away(
     for client in clients.values():
         await client.catch_up(seq)
     dead_names = await sync_to_async(_sockets)(carol)
-    dead = {presence.process_of(name) for name in dead_names}
-    assert len(dead) == 1 and None not in dead
-    (process,) = dead
+    assert len(dead_names) == 1
 
     await sync_to_async(asgi_server.kill)()
     await sync_to_async(run_clock)(2)  # the clock does not need the server
@@ -230,23 +234,18 @@ async def test_a_killed_asgi_server_loses_no_hand_and_its_dead_sockets_go_away(
     await watcher.catch_up(seq)
     assert player.reconnects == watcher.reconnects == 1
     alice_names = await sync_to_async(_sockets)(alice)
-    assert sorted(presence.process_of(name) == process for name in alice_names) == [False, True]  # new, old
+    assert len(alice_names) == 2  # the dead process's name and the new one
     assert await sync_to_async(_sockets)(carol) == dead_names  # nobody recorded the close
 
-    # The dead process's key runs out (30 s after its last beat) and stays missing: its names go.
-    client = redis.Redis.from_url(settings.REDIS_URL)
-    try:
-        client.delete(presence.ALIVE_KEY.format(process))
-    finally:
-        client.close()
-    presence._missing_since.clear()
-    assert await sync_to_async(presence.presence_sweep)(force=True, now=1000.0) == 0
-    dropped = await sync_to_async(presence.presence_sweep)(force=True, now=1000.0 + presence.DEAD_AFTER)
-    assert dropped == 2  # alice's old socket and carol's only one
+    # Nothing renews carol's lease now; alice's new socket renews hers. Once it lapses, the
+    # tick's sweep takes carol's names off her seat: she is away.
+    await asyncio.sleep(LEASE + 0.5)
+    for client in (player, watcher):
+        await client.pump(quiet=0.1)
+    await sync_to_async(services.tables_tick)()
     alice_seat = await sync_to_async(Seat.objects.get)(user=alice)
     carol_seat = await sync_to_async(Seat.objects.get)(user=carol)
-    assert alice_seat.connected and len(alice_seat.sockets) == 1
-    assert presence.process_of(alice_seat.sockets[0]) != process
+    assert alice_seat.connected
     assert not carol_seat.connected and carol_seat.sockets == [] and carol_seat.away_since is not None
 
     # Carol is away, so the clock plays for her: the hand finishes and is paid once.

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import games
-from rooms.tables.play import read
 from rooms.tables import broadcast, services
-from rooms.tables.models import Hand, Seat
+from rooms.tables.models import Seat
+from rooms.tables.play import read
 from rooms.tables.tests.conftest import time_passes
 from rooms.tables.tests.helpers import open_hand
 

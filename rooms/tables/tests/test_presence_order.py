@@ -8,9 +8,9 @@ from channels.layers import get_channel_layer
 
 from rooms.tables import services
 from rooms.tables.clock import seat_is_auto
-from rooms.transport import table_group
 from rooms.tables.models import Seat
 from rooms.tables.tests.test_consumers import long_tier, memory_layer, open_socket, seated  # noqa: F401
+from rooms.transport import table_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -91,7 +91,9 @@ async def test_a_socket_sends_its_table_s_changes_in_seq_order_and_never_an_olde
         )
 
     await send(seq - 1, {"type": "state", "seq": seq - 1})  # older than the snapshot
-    await send(seq, {"type": "state", "seq": seq}, {"type": "result", "seq": seq, "hand": 1})  # the snapshot's
+    await send(
+        seq, {"type": "state", "seq": seq}, {"type": "result", "seq": seq, "hand": 1}
+    )  # the snapshot's
     assert await comm.receive_nothing(timeout=0.2)
     await send(seq + 2, {"type": "state", "seq": seq + 2})  # ahead of a change still on its way
     assert (await comm.receive_json_from(timeout=2))["seq"] == seq + 2

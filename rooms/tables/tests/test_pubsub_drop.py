@@ -1,10 +1,12 @@
-"""Redis drops the fan-out's subscription (``CLIENT KILL``, a full output buffer): every socket catches up.
+"""Redis drops the channel layer's subscription (``CLIENT KILL``, a full output buffer): every socket catches up.
 
-Runs its own ``redis-server`` (its settings are changed here, so not the shared
-one). A frame bigger than the subscribers' output-buffer limit makes Redis
-close the subscription, as it does to a subscriber that stalls past the limit;
-``CLIENT KILL TYPE pubsub`` closes it outright. Either way the change whose
-broadcast was lost reaches every socket: the fan-out reconnects and resyncs.
+Runs its own ``redis-server`` (its settings are changed here, so not the
+shared one). A frame bigger than the subscribers' output-buffer limit makes
+Redis close the subscription, as it does to a subscriber that stalls past the
+limit; ``CLIENT KILL TYPE pubsub`` closes it outright. Either way the layer
+subscribes again, later changes flow again, and the change whose broadcast was
+lost reaches every socket through the client's ``ping``: its ``pong`` carries
+the table's ``seq``, the client sees it is behind and asks for its state.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from rooms.tables import services
 from rooms.tables.models import Table
 from rooms.tables.tests.servers import redis_channel_layer
 from rooms.tables.tests.test_consumers import latest_state, long_tier, open_socket, seated  # noqa: F401
-from rooms.tables.tests.test_fanout import player_and_watcher
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -34,41 +35,50 @@ def own_redis(settings):
         client.close()
 
 
-async def _replaced(hub, old, timeout: float = 10) -> None:
-    for _ in range(int(timeout / 0.05)):
-        if hub.subscriber is not None and hub.subscriber is not old:
+async def caught_up(comm, seq: int) -> dict:
+    """What a page does every 25 s: ``ping``; a ``pong`` ahead of what it has shown means ``resync``."""
+    await comm.send_json_to({"type": "ping"})
+    while (pong := await comm.receive_json_from(timeout=3))["type"] != "pong":
+        pass
+    assert pong["seq"] == seq
+    await comm.send_json_to({"type": "resync"})
+    return await latest_state(comm)
+
+
+async def subscribed_again(client, subscribers: int) -> None:
+    for _ in range(200):
+        if client.pubsub_numpat() + len(client.pubsub_channels()) >= subscribers:
             return
         await asyncio.sleep(0.05)
-    raise AssertionError("the fan-out did not subscribe again")
+    raise AssertionError("the layer did not subscribe again")
 
 
 async def test_every_socket_catches_up_after_redis_drops_the_subscription(own_redis, long_tier, make_player):  # noqa: F811
-    alice, table, comm, watcher, hub = await player_and_watcher(long_tier, make_player)
+    alice, bob = await sync_to_async(make_player)(), await sync_to_async(make_player)()
+    table, comm = await seated(alice, long_tier)
+    watcher = await open_socket(table.pk, bob)
+    await latest_state(comm), await latest_state(watcher)
     table_seq = sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)
+    subscribed = len(own_redis.pubsub_channels())
+    assert subscribed >= 1
 
     # A subscriber whose output buffer passes the hard limit is closed by Redis.
-    first = hub.subscriber
     default_limits = own_redis.config_get("client-output-buffer-limit")["client-output-buffer-limit"]
     own_redis.config_set("client-output-buffer-limit", "pubsub 512 0 0")
-    await sync_to_async(services.table_trustee)(
-        table_id=table.pk, user=alice, on=True
-    )  # its frames > 512 bytes
-    await _replaced(hub, first)
+    await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)  # frames > 512 bytes
     own_redis.config_set("client-output-buffer-limit", default_limits)
+    await subscribed_again(own_redis, subscribed)
     seq = await table_seq()
-    mine, theirs = await latest_state(comm), await latest_state(watcher)  # the broadcast was lost: resynced
-    assert mine["seq"] == theirs["seq"] == seq
-    assert mine["you"]["trustee"] is True
+    mine, theirs = await caught_up(comm, seq), await caught_up(watcher, seq)
+    assert mine["seq"] == theirs["seq"] == seq and mine["you"]["trustee"] is True
 
     # CLIENT KILL TYPE pubsub: the same.
-    second = hub.subscriber
     assert own_redis.client_kill_filter(_type="pubsub") >= 1
     await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=False)
-    await _replaced(hub, second)
+    await subscribed_again(own_redis, subscribed)
     seq = await table_seq()
-    mine, theirs = await latest_state(comm), await latest_state(watcher)
-    assert mine["seq"] == theirs["seq"] == seq
-    assert mine["you"]["trustee"] is False
+    mine, theirs = await caught_up(comm, seq), await caught_up(watcher, seq)
+    assert mine["seq"] == theirs["seq"] == seq and mine["you"]["trustee"] is False
 
     # And the broadcasts flow through the new subscription again.
     await sync_to_async(services.table_trustee)(table_id=table.pk, user=alice, on=True)

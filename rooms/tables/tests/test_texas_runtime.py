@@ -1,17 +1,16 @@
 """The runtime with the real 必下德州 (texas) engine: its one simultaneous countdown, bot hands, privacy."""
 
 import json
-from datetime import timedelta
 
 import pytest
 from django.db.models import Sum
 
 import games
 from rooms import transport
-from rooms.tables.play import read
 from rooms.tables import broadcast, services
 from rooms.tables.clock import actors_deadline
 from rooms.tables.models import Hand, HandAction, Seat
+from rooms.tables.play import read
 from rooms.tables.tests.conftest import expire, run_clock, time_passes
 from rooms.tables.tests.helpers import open_hand, per_group, sit_connected
 from wallets.models import Account, LedgerTransaction

@@ -18,6 +18,7 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
+
 from games.base import apply_rake
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.settlement import settle_hand

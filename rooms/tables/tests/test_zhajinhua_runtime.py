@@ -7,7 +7,7 @@ from django.db.models import Sum
 
 import games
 from rooms import transport
-from rooms.tables import broadcast, services
+from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.helpers import my_seat, open_hand, per_group, sit_connected, until_my_turn
