@@ -302,8 +302,8 @@ async def clients_run(args, *, tier_id: int, banker_table: int, names: list[str]
             "load": load.load_average(),
         }
         samples.append(row)
-        brief = {k: inner.get(k) for k in ("lanes", "wrapped", "fanout_inboxes", "fanout_queued", "layer_buffers",
-                                           "consumers_alive", "sockets_counted", "state_cache", "tasks")}  # fmt: skip
+        brief = {k: inner.get(k) for k in ("table_locks", "tables_clocked", "layer_channels", "layer_queued",
+                                           "consumers_alive", "sockets_counted", "kept_plays", "tasks")}  # fmt: skip
         print(f"t={row['t']:6.0f}s rss={row['rss_kb']} {brief} churn={counts} load={row['load']}", flush=True)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)

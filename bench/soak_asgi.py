@@ -44,43 +44,26 @@ def sample(*, started: float, baseline) -> dict:
     """The sizes of this process's per-table, per-user, per-socket and per-change structures (on the loop)."""
     from channels.layers import channel_layers
 
-    from rooms.tables import consumers, fanout, state_cache
-    from rooms.tables import presence as table_presence
+    from rooms import sockets
+    from rooms.tables import consumers, play, timers
 
-    lanes = getattr(consumers, "_lanes", {})
     figures: dict = {
         "t": round(time.monotonic() - started, 1),
         "rss_kb": rss_kb(),
         "tasks": len(asyncio.all_tasks()),
-        "lanes": len(lanes),
-        "lanes_busy": sum(1 for lane in lanes.values() if lane.busy),
-        "wrapped": len(getattr(consumers, "_wrapped", {}))
-        + sum(len(getattr(lane, "wrapped", ())) for lane in lanes.values()),
-        "sockets_counted": sum(consumers._sockets_per_user.values()),
-        "users_counted": len(consumers._sockets_per_user),
-        "forgetting": len(consumers._forgetting),
-        "state_cache": len(state_cache._known),
-        "kept_plays": len(state_cache._plays),
-        "missing_since": len(table_presence._missing_since),
+        "table_locks": len(sockets._table_locks),
+        "sockets_counted": sum(sockets._sockets_per_user.values()),
+        "users_counted": len(sockets._sockets_per_user),
+        "tables_clocked": len(timers._watched),
+        "kept_plays": play.kept_count(),
     }
-    hubs = list(fanout._fanouts.values())
-    figures["fanout_tables"] = sum(len(h.inboxes) for h in hubs)
-    figures["fanout_inboxes"] = sum(len(s) for h in hubs for s in h.inboxes.values())
-    figures["fanout_queued"] = sum(q.qsize() for h in hubs for s in h.inboxes.values() for q in s)
-    figures["fanout_ready"] = sum(len(h.ready) for h in hubs)
-    figures["fanout_unconfirmed"] = sum(len(h.unconfirmed) for h in hubs)
-    figures["fanout_unsent"] = sum(len(h.unsent) for h in hubs)
-    figures["fanout_changers"] = sum(len(h.changers) for h in hubs)
-    figures["fanout_answers"] = sum(len(h.answers) for h in hubs)
     layer = channel_layers.backends.get("default")
-    buffer = getattr(layer, "receive_buffer", None)
-    if buffer is not None:
-        figures["layer_buffers"] = len(buffer)
-        figures["layer_buffered"] = sum(q.qsize() for q in list(buffer.values()))
-        figures["layer_cleaners"] = len(getattr(layer, "receive_cleaners", ()))
-    figures["gc_freed"] = (
-        gc.collect()
-    )  # a full collection first: garbage the collector has not reached yet is not kept
+    loop_layer = getattr(layer, "_layers", {}).get(asyncio.get_running_loop())  # channels_redis' pub/sub
+    if loop_layer is not None:
+        figures["layer_channels"] = len(loop_layer.channels)
+        figures["layer_groups"] = len(loop_layer.groups)
+        figures["layer_queued"] = sum(q.qsize() for q in list(loop_layer.channels.values()))
+    figures["gc_freed"] = gc.collect()  # a full collection first: garbage not reached yet is not kept
     live = [o for o in gc.get_objects() if isinstance(o, consumers.TableConsumer)]
     figures["consumers_alive"] = len(live)
     figures["gc_objects"] = len(gc.get_objects())
