@@ -59,8 +59,16 @@ def _csv(filename: str, header: list[str], rows) -> StreamingHttpResponse:
     return response
 
 
+# Room around the plot for the axes' labels: the coin scale on the left, the days below.
+CHART_MARGIN = {"left": 88, "right": 12, "top": 28, "bottom": 44}
+
+
 def chart_bars(by_day: list, *, width: int = CHART_WIDTH, height: int = CHART_HEIGHT) -> dict:
-    """Lay out one bar per day for a server-side SVG (negative days hang below the zero line)."""
+    """Lay out one bar per day for a server-side SVG (negative days hang below the zero line).
+
+    The plot is ``width`` × ``height``; the SVG adds ``CHART_MARGIN`` around it for the
+    labelled axes (the coin scale: highest, zero, lowest; the first and last day).
+    """
     values = [value for _day, value in by_day]
     top, bottom = max([0, *values]), min([0, *values])
     span = (top - bottom) or 1
@@ -80,7 +88,20 @@ def chart_bars(by_day: list, *, width: int = CHART_WIDTH, height: int = CHART_HE
                 "negative": value < 0,
             }
         )
-    return {"width": width, "height": height, "zero": zero, "bars": bars, "top": top, "bottom": bottom}
+    margin = CHART_MARGIN
+    return {
+        "width": width,
+        "height": height,
+        "zero": zero,
+        "bars": bars,
+        "top": top,
+        "bottom": bottom,
+        "margin": margin,
+        "outer_width": width + margin["left"] + margin["right"],
+        "outer_height": height + margin["top"] + margin["bottom"],
+        "first_day": by_day[0][0] if by_day else None,
+        "last_day": by_day[-1][0] if by_day else None,
+    }
 
 
 @finance_required
