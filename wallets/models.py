@@ -72,7 +72,10 @@ class Account(models.Model):
     def __str__(self) -> str:
         if self.kind == self.Kind.PLAYER:
             return _("Wallet of %(user)s") % {"user": self.user}
-        return f"{self.get_kind_display()} ({self.code})"
+        # The kind in words; the code only when it says more than the kind (a sub-account).
+        return (
+            self.get_kind_display() if self.code == self.kind else f"{self.get_kind_display()} ({self.code})"
+        )
 
     @property
     def is_house(self) -> bool:

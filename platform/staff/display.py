@@ -1,0 +1,242 @@
+"""How staff pages show the structures the code stores (configs, outcomes, states, actions).
+
+Admin pages showed a hand's config, outcome and state as one line of JSON or a
+Python ``repr``. These helpers turn them into what a staff member reads: keys
+the site has words for labelled with them, codes in words, cards as cards,
+nested values as nested lists.
+"""
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.db import models
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, pgettext_lazy
+
+# Words for the keys of configs, outcomes and states that staff pages show. Keys without an
+# entry are shown as they are (an engine's own option, new since this list was written).
+KEY_LABELS = {
+    "all_pass": pgettext_lazy("game data", "all pass"),
+    "amount": pgettext_lazy("game data", "amount"),
+    "area_limits": pgettext_lazy("game data", "area limits"),
+    "base_stake": pgettext_lazy("game data", "base stake"),
+    "bet_seconds": pgettext_lazy("game data", "betting seconds"),
+    "bet_sizes": pgettext_lazy("game data", "bet sizes"),
+    "bid": pgettext_lazy("game data", "bid"),
+    "bid_seconds": pgettext_lazy("game data", "bidding seconds"),
+    "board": pgettext_lazy("game data", "board"),
+    "bombs": pgettext_lazy("game data", "bombs"),
+    "bottom": pgettext_lazy("game data", "bottom cards"),
+    "cap_multiple": pgettext_lazy("game data", "multiple cap"),
+    "cards": pgettext_lazy("game data", "cards"),
+    "carried": pgettext_lazy("game data", "carried"),
+    "categories": pgettext_lazy("game data", "hand categories"),
+    "deltas": pgettext_lazy("game data", "result before fee"),
+    "details": pgettext_lazy("game data", "details"),
+    "doubles": pgettext_lazy("game data", "doubled"),
+    "doubling_cap": pgettext_lazy("game data", "doubling cap"),
+    "eligible": pgettext_lazy("game data", "eligible seats"),
+    "ended_by": pgettext_lazy("game data", "ended by"),
+    "farmer_cap": pgettext_lazy("game data", "farmer cap"),
+    "first_seat": pgettext_lazy("game data", "first seat"),
+    "hands": pgettext_lazy("game data", "hands"),
+    "is_bot": pgettext_lazy("game data", "bot"),
+    "kind": pgettext_lazy("game data", "kind"),
+    "landlord": pgettext_lazy("game data", "landlord"),
+    "landlord_cap": pgettext_lazy("game data", "landlord cap"),
+    "last_play": pgettext_lazy("game data", "last play"),
+    "limited": pgettext_lazy("game data", "limited liability"),
+    "min_bet": pgettext_lazy("game data", "minimum bet"),
+    "multiple": pgettext_lazy("game data", "multiple"),
+    "multiples": pgettext_lazy("game data", "multiples"),
+    "name": pgettext_lazy("game data", "name"),
+    "net": pgettext_lazy("game data", "result after fee"),
+    "next_first_seat": pgettext_lazy("game data", "next first seat"),
+    "phase": pgettext_lazy("game data", "phase"),
+    "pot": pgettext_lazy("game data", "pot"),
+    "pots": pgettext_lazy("game data", "pots"),
+    "rake": pgettext_lazy("game data", "service fee"),
+    "rake_bps": pgettext_lazy("game data", "service fee (bps)"),
+    "redeal_limit": pgettext_lazy("game data", "redeal limit"),
+    "robs": pgettext_lazy("game data", "robbed the landlord"),
+    "room_factor": pgettext_lazy("game data", "room factor"),
+    "scores": pgettext_lazy("game data", "scores"),
+    "seat": pgettext_lazy("game data", "seat"),
+    "shown_hands": pgettext_lazy("game data", "hands shown"),
+    "spring": pgettext_lazy("game data", "spring"),
+    "table_limit": pgettext_lazy("game data", "table limit"),
+    "turn": pgettext_lazy("game data", "turn"),
+    "turn_seconds": pgettext_lazy("game data", "seconds per turn"),
+    "user": pgettext_lazy("game data", "user id"),
+    "variant": pgettext_lazy("game data", "variant"),
+    "winner": pgettext_lazy("game data", "winner"),
+    "winners": pgettext_lazy("game data", "winning seats"),
+}
+
+# Words for the values engines store as codes.
+VALUE_LABELS = {
+    "betting": pgettext_lazy("game phase", "betting"),
+    "bidding": pgettext_lazy("game phase", "bidding"),
+    "doubling": pgettext_lazy("game phase", "doubling"),
+    "finished": pgettext_lazy("game phase", "finished"),
+    "playing": pgettext_lazy("game phase", "playing"),
+    "robbing": pgettext_lazy("game phase", "robbing"),
+    "showdown": pgettext_lazy("game phase", "showdown"),
+    "landlord": pgettext_lazy("game data", "landlord"),
+    "farmers": pgettext_lazy("game data", "farmers"),
+    "single": pgettext_lazy("card combination", "single"),
+    "pair": pgettext_lazy("card combination", "pair"),
+}
+
+ACTION_LABELS = {
+    "bet": pgettext_lazy("hand action", "bet"),
+    "bid": pgettext_lazy("hand action", "bid"),
+    "call": pgettext_lazy("hand action", "call"),
+    "check": pgettext_lazy("hand action", "check"),
+    "compare": pgettext_lazy("hand action", "compare with"),
+    "double": pgettext_lazy("hand action", "double"),
+    "fold": pgettext_lazy("hand action", "fold"),
+    "look": pgettext_lazy("hand action", "look at the cards"),
+    "pass": pgettext_lazy("hand action", "pass"),
+    "play": pgettext_lazy("hand action", "play"),
+    "raise": pgettext_lazy("hand action", "raise"),
+    "rob": pgettext_lazy("hand action", "rob the landlord"),
+}
+
+SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}
+JOKERS = {"XJ": pgettext_lazy("card", "small joker"), "DJ": pgettext_lazy("card", "big joker")}
+
+
+def card_text(card: str) -> str:
+    """``"Td"`` → ``"10♦"``, ``"XJ"`` → 小王; anything else as it is."""
+    if card in JOKERS:
+        return str(JOKERS[card])
+    if len(card) == 2 and card[1] in SUITS:
+        return ("10" if card[0] == "T" else card[0]) + SUITS[card[1]]
+    return card
+
+
+def _is_cards(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) and len(v) == 2 for v in value)
+
+
+def action_text(action: Any) -> str:
+    """One action of a hand's log in words: ``{"type": "play", "cards": ["Kc"]}`` → 出牌 K♣."""
+    if not isinstance(action, Mapping) or "type" not in action:
+        return plain_text(action)
+    words = [str(ACTION_LABELS.get(action["type"], action["type"]))]
+    for key, value in action.items():
+        if key == "type":
+            continue
+        if key == "cards" and _is_cards(value):
+            words.append(" ".join(card_text(card) for card in value))
+        elif key == "target":
+            words.append(gettext("seat %(index)s") % {"index": value})
+        else:
+            words.append(f"{KEY_LABELS.get(key, key)} {plain_text(value)}")
+    return " ".join(words)
+
+
+def _label(key: Any) -> str:
+    return str(KEY_LABELS.get(key, key)) if isinstance(key, str) else str(key)
+
+
+def plain_text(value: Any) -> str:
+    """A value on one line, for a table cell: cards as cards, codes in words, nested values in brackets."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return gettext("yes") if value else gettext("no")
+    if isinstance(value, str):
+        return str(VALUE_LABELS.get(value, value))
+    if _is_cards(value):
+        return " ".join(card_text(card) for card in value)
+    if isinstance(value, list):
+        return "[" + ", ".join(plain_text(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        if "type" in value and isinstance(value["type"], str) and value["type"] in ACTION_LABELS:
+            return action_text(value)
+        return "{" + "; ".join(f"{_label(k)}: {plain_text(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def readable(value: Any) -> SafeString:
+    """A stored structure as nested HTML: a mapping as labelled rows, a list item by item, cards as cards."""
+    if isinstance(value, Mapping) and value:
+        rows = format_html_join(
+            "", "<dt>{}</dt><dd>{}</dd>", ((_label(k), readable(v)) for k, v in value.items())
+        )
+        return format_html('<dl class="readable">{}</dl>', rows)
+    if (
+        isinstance(value, list)
+        and value
+        and not _is_cards(value)
+        and any(isinstance(v, list | Mapping) for v in value)
+    ):
+        items = format_html_join("", "<li>{}</li>", ((readable(v),) for v in value))
+        return format_html('<ol class="readable" start="0">{}</ol>', items)
+    return format_html("{}", plain_text(value))
+
+
+class ReadableMedia:
+    """``Media`` for an admin showing ``readable`` values: the stylesheet that lays them out."""
+
+    css = {"all": ["css/admin-readable.css"]}
+
+
+class IndentedJSONEncoder(json.JSONEncoder):
+    """JSON laid out one key a line, as an edit form's textarea shows it (not one long line)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs["indent"] = 2
+        super().__init__(*args, **kwargs)
+
+
+# ``formfield_overrides`` of an admin whose JSON fields staff edit.
+READABLE_JSON_FIELDS = {
+    models.JSONField: {
+        "encoder": IndentedJSONEncoder,
+        "widget": forms.Textarea(attrs={"rows": 8, "cols": 60}),
+    },
+}
+
+
+# Django names the permissions it makes "Can add <model>" in English when it creates their rows.
+DEFAULT_PERMISSIONS = {
+    "add": pgettext_lazy("permission", "Can add %(model)s"),
+    "change": pgettext_lazy("permission", "Can change %(model)s"),
+    "delete": pgettext_lazy("permission", "Can delete %(model)s"),
+    "view": pgettext_lazy("permission", "Can view %(model)s"),
+}
+
+
+def permission_label(permission) -> str:
+    """A permission as a choice reads it: app | model | what it allows, all in the active language.
+
+    Django stores a permission's name in English when it creates the row ("Can add hand"), and
+    the admin lists those names; the model's and the app's names are translated, so the
+    default permissions are worded again from them, and a project's own permission (named by
+    a msgid, "Can deposit, withdraw and adjust coins") is looked up in the catalogue.
+    """
+    content_type = permission.content_type
+    model = content_type.model_class()
+    action, _sep, model_name = permission.codename.partition("_")
+    if model is not None and action in DEFAULT_PERMISSIONS and model_name == model._meta.model_name:
+        allows = DEFAULT_PERMISSIONS[action] % {"model": model._meta.verbose_name}
+    else:
+        allows = gettext(permission.name)
+    return f"{content_type} | {allows}"
+
+
+class PermissionLabels:
+    """An admin mixin: its permission pickers name each permission with ``permission_label``."""
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)
+        if field is not None and db_field.name in ("permissions", "user_permissions"):
+            field.label_from_instance = permission_label
+            field.queryset = field.queryset.select_related("content_type")
+        return field
