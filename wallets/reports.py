@@ -284,7 +284,7 @@ def rake_income(*, start: dt.date, end: dt.date) -> DayReport:
         .annotate(day=_site_day(), tier=_tier_id())
         .values("day", "tier")
         .annotate(amount=Sum("amount"), count=Count("transaction_id"))
-        .order_by("day", "tier")
+        .order_by("day", F("tier").asc(nulls_last=True))  # unattributed last, on every database
     )
     tiers = sources.tier_names({row["tier"] for row in rows} - {None})
     games = sources.game_names({tier.game_slug for tier in tiers.values()})
