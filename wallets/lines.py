@@ -29,6 +29,7 @@ from django.db.models import (
     Case,
     CharField,
     Count,
+    Exists,
     F,
     OuterRef,
     Q,
@@ -46,12 +47,14 @@ from wallets.sources import ReferenceLabel
 
 Kind = LedgerTransaction.Kind
 # The kinds that move a hand's or round's coins through escrow, and those that end it.
-GAME_KINDS = [Kind.STAKE, Kind.BET, Kind.SETTLEMENT, Kind.PAYOUT, Kind.REFUND]
+OPENING_KINDS = [Kind.STAKE, Kind.BET]
 CLOSING_KINDS = [Kind.SETTLEMENT, Kind.PAYOUT, Kind.REFUND]
+GAME_KINDS = OPENING_KINDS + CLOSING_KINDS
 
 
-def _in_game() -> Q:
-    return Q(transaction__kind__in=GAME_KINDS) & ~Q(transaction__reference="")
+def _opening() -> Q:
+    """Entries that take a hand's or round's coins out of the wallet: a stake, a bet (with its reference)."""
+    return Q(transaction__kind__in=OPENING_KINDS) & ~Q(transaction__reference="")
 
 
 def _closing() -> QuerySet:
@@ -61,17 +64,24 @@ def _closing() -> QuerySet:
     ).order_by("pk")
 
 
-def with_lines(entries: QuerySet[LedgerEntry]) -> QuerySet[LedgerEntry]:
-    """Annotate each entry with ``line_id`` and ``line_at``: its line's id and time (None: at the table)."""
-    return entries.annotate(
-        line_id=Case(
-            When(_in_game(), then=Subquery(_closing().values("pk")[:1])), default=F("transaction_id")
-        ),
-        line_at=Case(
-            When(_in_game(), then=Subquery(_closing().values("created_at")[:1])),
+def with_lines(entries: QuerySet[LedgerEntry], *, timed: bool = False) -> QuerySet[LedgerEntry]:
+    """Annotate each entry with ``line_id`` (None: at the table) and, if ``timed``, ``line_at``.
+
+    A settlement, payout or refund is its own line; a stake or bet belongs to the line of the
+    transaction that closed its reference, looked up (by the indexed reference) for those
+    entries only.
+    """
+    annotations = {
+        "line_id": Case(
+            When(_opening(), then=Subquery(_closing().values("pk")[:1])), default=F("transaction_id")
+        )
+    }
+    if timed:
+        annotations["line_at"] = Case(
+            When(_opening(), then=Subquery(_closing().values("created_at")[:1])),
             default=F("transaction__created_at"),
-        ),
-    )
+        )
+    return entries.annotate(**annotations)
 
 
 def wallet_entries_of(*, user) -> QuerySet[LedgerEntry]:
@@ -81,8 +91,9 @@ def wallet_entries_of(*, user) -> QuerySet[LedgerEntry]:
 def coins_at_table(*, user) -> int:
     """Return the coins the player's open hands and rounds hold in escrow (carried or bet, not settled)."""
     held = (
-        with_lines(wallet_entries_of(user=user))
-        .filter(line_id__isnull=True)
+        wallet_entries_of(user=user)
+        .filter(_opening())
+        .exclude(Exists(_closing()))
         .aggregate(total=Coalesce(Sum("amount"), 0))["total"]
     )
     return -held

@@ -50,16 +50,23 @@ def wallet_totals(*, user) -> WalletTotals:
     return WalletTotals(available=wallet_balance(user=user), at_table=lines.coins_at_table(user=user))
 
 
-def wallet_lines_page(*, user, page, per_page: int) -> tuple[Page, list[lines.Line]]:
-    """Return one page of the player's lines, newest first, each with its label and the total after it."""
+def wallet_lines_page(*, user, page, per_page: int, totals: WalletTotals) -> tuple[Page, list[lines.Line]]:
+    """Return one page of the player's lines, newest first, each with its label and the total after it.
+
+    ``totals``: the player's ``wallet_totals``, the total after the newest line of all.
+    """
     entries = lines.with_lines(lines.wallet_entries_of(user=user))
     paged = Paginator(lines.line_rows(entries).order_by("-line_id"), per_page).get_page(page)
     rows = list(paged.object_list)
     if not rows:
         return paged, []
-    found = lines.lines_of(
-        rows, balance_after_first=lines.total_through(entries, rows[0]["line_id"]), newest_first=True
-    )
+    # The total after this page's newest line: today's, less what the newer lines moved.
+    newer = 0
+    if paged.number > 1:
+        newer = entries.filter(line_id__gt=rows[0]["line_id"]).aggregate(total=Coalesce(Sum("amount"), 0))[
+            "total"
+        ]
+    found = lines.lines_of(rows, balance_after_first=totals.total - newer, newest_first=True)
     labels = line_labels([line.reference for line in found])
     for line in found:
         line.label = labels.get(line.reference)

@@ -67,7 +67,7 @@ def player_statement(*, player, start: dt.date, end: dt.date) -> Statement:
     """Return ``player``'s wallet lines closed in the range, oldest first, with totals around them."""
     low, high = day_range(start, end)
     wallet = Account.objects.filter(user=player).first()
-    entries = lines.with_lines(LedgerEntry.objects.filter(account=wallet))
+    entries = lines.with_lines(LedgerEntry.objects.filter(account=wallet), timed=True)
     rows = lines.line_rows(entries.none())
     opening = closing = credits = debits = at_table = 0
     if wallet is not None:
