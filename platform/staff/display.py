@@ -57,6 +57,7 @@ KEY_LABELS = {
     "next_first_seat": pgettext_lazy("game data", "next first seat"),
     "phase": pgettext_lazy("game data", "phase"),
     "pot": pgettext_lazy("game data", "pot"),
+    "points": pgettext_lazy("game data", "points"),
     "pots": pgettext_lazy("game data", "pots"),
     "rake": pgettext_lazy("game data", "service fee"),
     "rake_bps": pgettext_lazy("game data", "service fee (bps)"),

@@ -1,3 +1,4 @@
+# ruff: noqa: F811
 """The Chinese admin reads in Chinese: names not slugs, readable structures not dumps, no English sections.
 
 The issue ("What players and staff hit first", item 12): game slugs ("texas") and raw
@@ -17,7 +18,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rooms.tables.tests.conftest import ddz_tier, fast_tables, make_player  # noqa: F401 (fixtures)
+# The table runtime's fixtures, used here by name (so ruff reads the arguments as redefinitions).
+from rooms.tables.tests.conftest import ddz_tier, fast_tables, make_player  # noqa: F401
 from rooms.tables.tests.helpers import sit_connected
 from rooms.tables.tests.test_admin_replay import play_whole_hand
 from wallets.finance_models import ReconciliationRecord
@@ -88,6 +90,17 @@ def english_words(html: str, allowed: set[str]) -> set[str]:
     return found - ALLOWED - allowed
 
 
+def _staff_group():
+    """A staff group with a permission of Django's making and one of ours (flushed tests lose the seeded ones)."""
+    from django.contrib.auth.models import Group, Permission
+
+    group, _created = Group.objects.get_or_create(name="finance-desk")
+    group.permissions.set(
+        Permission.objects.filter(codename__in=["view_ledgertransaction", "move_money", "view_hand"])
+    )
+    return group
+
+
 @pytest.fixture
 def chinese_staff(django_user_model):
     boss = django_user_model.objects.create_superuser(username="boss", password="pw-Secret-123")
@@ -96,7 +109,7 @@ def chinese_staff(django_user_model):
     return client
 
 
-def test_every_staff_page_reads_in_chinese(chinese_staff, ddz_tier, make_player, django_user_model):  # noqa: F811
+def test_every_staff_page_reads_in_chinese(chinese_staff, ddz_tier, make_player, django_user_model):
     from platform.staff.otp import BACKUP_DEVICE_NAME, TOTP_DEVICE_NAME, otp_enrol
 
     from auditlog.models import LogEntry
@@ -133,7 +146,7 @@ def test_every_staff_page_reads_in_chinese(chinese_staff, ddz_tier, make_player,
         "tier": tier_url,
         "games": reverse("admin:rooms_game_changelist"),
         "stats": reverse("admin:accounts_gamestats_changelist"),
-        "group": reverse("admin:auth_group_change", args=[Group.objects.get(name="finance").pk]),
+        "group": reverse("admin:auth_group_change", args=[_staff_group().pk]),
         "audit log": reverse("admin:auditlog_logentry_changelist"),
         "audit entry": reverse("admin:auditlog_logentry_change", args=[LogEntry.objects.first().pk]),
         "attempts": reverse("admin:axes_accessattempt_changelist"),
@@ -178,3 +191,82 @@ def test_every_staff_page_reads_in_chinese(chinese_staff, ddz_tier, make_player,
     # Permissions in Chinese, as Django does not store them.
     assert "可以查看流水" in html["group"] and "Can view" not in html["group"]
     assert "审计日志" in html["index"] and "登录锁定" in html["index"]
+
+
+# What a staff member reads of an admin page once its scripts ran: headings, captions, column
+# heads, labels, section titles, the words of a structure shown, the permission picker's buttons.
+READ_ADMIN = """() => [...document.querySelectorAll(
+  '#site-name, #content h1, #content h2, caption, th, label, dl.readable dt, .object-tools a,'
+  + ' .selector-chooseall, .selector-clearall, .selector-available h2, .selector-chosen h2, #nav-sidebar a')]
+  .filter((e) => e.getBoundingClientRect().width > 0 && !e.closest('td'))
+  .map((e) => e.innerText.trim()).filter(Boolean)"""
+
+
+@pytest.mark.browser
+def test_staff_pages_read_in_chinese_in_a_browser(
+    live_server, client, ddz_tier, make_player, django_user_model
+):
+    """The same walk in Chromium (1280×800 and 390×844): what the admin's scripts write too."""
+    from django.conf import settings as django_settings
+    from django.contrib.auth.models import Group
+    from playwright.sync_api import sync_playwright
+
+    from rooms.tables.tests.test_browser import CHROMIUM_ARGS, chromium_executable, screenshot_dir
+
+    alice = make_player(coins=5000)
+    hand = play_whole_hand(sit_connected(alice, ddz_tier), alice)
+    boss = django_user_model.objects.create_superuser(username="boss", password="pw-Secret-123")
+    client.force_login(boss)
+    session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+    pages = {
+        "index": reverse("admin:index"),
+        "hand": reverse("admin:tables_hand_change", args=[hand.pk]),
+        "group": reverse("admin:auth_group_change", args=[_staff_group().pk]),
+    }
+    names = [u.username for u in django_user_model.objects.all()] + list(
+        Group.objects.values_list("name", flat=True)
+    )
+    allowed = {word for name in names for word in ENGLISH.findall(name)}
+    seen, english = {}, {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+        try:
+            for size, (width, height) in {"laptop": (1280, 800), "phone": (390, 844)}.items():
+                context = browser.new_context(viewport={"width": width, "height": height})
+                context.add_cookies(
+                    [
+                        {
+                            "name": django_settings.SESSION_COOKIE_NAME,
+                            "value": session,
+                            "url": live_server.url,
+                        },
+                        {
+                            "name": django_settings.LANGUAGE_COOKIE_NAME,
+                            "value": "zh-hans",
+                            "url": live_server.url,
+                        },
+                    ]
+                )
+                page = context.new_page()
+                for name, path in pages.items():
+                    page.goto(f"{live_server.url}{path}", timeout=15000)
+                    page.wait_for_load_state("networkidle")
+                    page.screenshot(path=str(screenshot_dir() / f"admin-{name}-{size}.png"), full_page=True)
+                    seen[(name, size)] = texts = page.evaluate(READ_ADMIN)
+                    found = (
+                        {w for t in texts for w in ENGLISH.findall(IDENTIFIERS.sub("", t))}
+                        - ALLOWED
+                        - allowed
+                    )
+                    if found:
+                        english[(name, size)] = sorted(found)
+                context.close()
+        finally:
+            browser.close()
+
+    assert english == {}, repr(english)
+    for size in ("laptop", "phone"):
+        assert "棋牌室管理后台" in seen[("index", size)], seen[("index", size)]
+        assert "底分" in seen[("hand", size)] and "历史" in seen[("hand", size)], seen[("hand", size)]
+        # The permission picker, written by Django's script, in Chinese (djangojs catalogue).
+        assert any(text.startswith("选择全部") for text in seen[("group", size)]), seen[("group", size)]
