@@ -82,6 +82,43 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
+# Tables whose BEFORE TRUNCATE triggers (wallets migration 0006) refuse TRUNCATE, the way
+# a test database is emptied on PostgreSQL.
+TRUNCATE_GUARDED_TABLES = ("wallets_ledgerentry", "wallets_ledgertransaction")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_past_the_ledger_truncate_guard():
+    """Let the test database's flush empty the ledger despite its no-TRUNCATE triggers.
+
+    After each transactional test Django empties every table with one TRUNCATE,
+    which the ledger's triggers refuse. The flush disables the ledger tables'
+    triggers inside its own transaction and enables them again before it
+    commits, as the tables' owner may (docs/architecture.md, "The flow of money").
+    """
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        yield  # SQLite: no triggers, and the PostgreSQL driver need not be installed
+        return
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, **kwargs):
+        statements = original(self, style, tables, **kwargs)
+        guarded = [table for table in TRUNCATE_GUARDED_TABLES if table in tables]
+        if not statements or not guarded:
+            return statements
+        disable = [f"ALTER TABLE {self.quote_name(table)} DISABLE TRIGGER USER;" for table in guarded]
+        enable = [f"ALTER TABLE {self.quote_name(table)} ENABLE TRIGGER USER;" for table in guarded]
+        return [*disable, *statements, *enable]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "sql_flush", sql_flush)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _celery_eager_unless_worker(request):
     """Run Celery tasks in-process, except in tests that start a real worker.

@@ -58,7 +58,21 @@ def serve(argv: list[str]) -> None:
     )
 
 
+# import-linter's command, run by the venv's Python from the project root: its console script
+# would put the venv's bin first on sys.path, where ``platform`` is the standard library's module.
+LINT_IMPORTS = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(no_cache=True))"
+
+
+def lint_imports() -> int:
+    """Check the import contracts of pyproject.toml ([tool.importlinter]); 0 when all are kept."""
+    return subprocess.run([str(PYTHON), "-c", LINT_IMPORTS], cwd=ROOT).returncode
+
+
 def test(argv: list[str]) -> int:
+    """Check the import contracts, then run the test suite (a broken contract stops here)."""
+    code = lint_imports()
+    if code:
+        return code
     return subprocess.run([str(PYTHON), "-m", "pytest", *argv], cwd=ROOT).returncode
 
 
@@ -73,7 +87,9 @@ def main() -> int:
         return 0
     if command == "test":
         return test(argv)
-    print(f"unknown command {command!r}: use 'serve' or 'test'", file=sys.stderr)
+    if command == "lint-imports":
+        return lint_imports()
+    print(f"unknown command {command!r}: use 'serve', 'test' or 'lint-imports'", file=sys.stderr)
     return 2
 
 

@@ -200,7 +200,7 @@ def stack_env(kind: str, default_database_url: str = DEFAULT_DATABASE_URL) -> di
         "REDIS_URL": os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL,
         "DJANGO_SETTINGS_MODULE": SETTINGS,
         "DB_CONN_MAX_AGE": os.environ.get("DB_CONN_MAX_AGE", "60"),  # as docker-compose.yml runs it
-        "TABLE_TIMERS_IN_PROCESS": "0",
+        "TABLE_TIMERS": "shown",
         "CELERY_TASK_ALWAYS_EAGER": "0",
         "CELERY_QUEUE": f"bench-{kind}-{os.getpid()}",
         "PYTHONPATH": str(ROOT),
@@ -558,7 +558,7 @@ def browser_choice(game: str, hand: dict, rng) -> dict:
 
 
 # A table client's own pace: the socket refuses a message beyond 20 a second (a token bucket of
-# 20, rooms/tables/consumers.py RATE_PER_SECOND) unread and without its ``ref``, so a bot that
+# 20, rooms/sockets.py RATE_PER_SECOND) unread and without its ``ref``, so a bot that
 # acted faster (a quick hand on a quiet host: ~40 acts a second a seat) never heard its act
 # answered and its table stopped. 15 a second with bursts of 5 leaves room for frames bunching
 # on their way; no player clicks faster.

@@ -194,46 +194,19 @@ def ensure_tables(count: int):
 
 
 def make_finished_hands(tables, rng: random.Random) -> list[int]:
-    """Start a hand at every table through the runtime's ``hand_start``, play it out, finish it."""
+    """Deal a hand at every table through the runtime's own path, play it out, finish it."""
     from unittest import mock
 
-    from django.db import transaction
-
-    from rooms.tables import hands
-    from rooms.tables.broadcast import engine_for
-    from rooms.tables.core import lock_seats, lock_table
-    from rooms.tables.models import HandAction
+    from rooms.tables.settlement import settle_hand
+    from rooms.tables.tests.helpers import deal_and_play_out
 
     ids = []
-    with mock.patch.object(hands, "settlement_request"):  # the bench requests them itself, later
+    with mock.patch.object(settle_hand, "delay"):  # the bench requests them itself, later
         for n, table in enumerate(tables):
-            with transaction.atomic(durable=True):
-                table = lock_table(table.pk)
-                seats = lock_seats(table)
-                hand = hands.hand_start(table=table, seats=seats)
-                if hand is None:
-                    raise SystemExit(f"table {table.pk}: a wallet refused the stake")
-                engine = engine_for(hand.game_slug)
-                state, log = hand.state, []
-                while (outcome := engine.outcome(state)) is None:
-                    actors = engine.actors(state)
-                    if not actors:
-                        state = engine.on_deadline(state)
-                        log.append((None, {"type": "deadline"}))
-                        continue
-                    seat = rng.choice(actors)
-                    action = rng.choice(engine.legal_actions(state, seat))
-                    state = engine.apply(state, seat, action)
-                    log.append((seat, action))
-                HandAction.objects.bulk_create(
-                    [
-                        HandAction(hand=hand, n=i, seat=seat, action=action, auto=True)
-                        for i, (seat, action) in enumerate(log, start=1)
-                    ]
-                )
-                hand.state, hand.action_count = state, len(log)
-                hands.hand_finish(table=table, hand=hand, outcome=outcome)
-                ids.append(hand.pk)
+            hand = deal_and_play_out(table.pk, rng)
+            if hand is None:
+                raise SystemExit(f"table {table.pk}: a wallet refused the stake")
+            ids.append(hand.pk)
             if (n + 1) % 500 == 0:
                 print(f"  {n + 1} hands played", flush=True)
     return ids
@@ -301,7 +274,7 @@ class Workers(WorkerProcesses):
             **os.environ,
             "DATABASE_URL": db_url,
             "CELERY_TASK_ALWAYS_EAGER": "0",
-            "TABLE_TIMERS_IN_PROCESS": "0",
+            "TABLE_TIMERS": "off",
             "DJANGO_SETTINGS_MODULE": "bench.settlement_settings",
         }
         super().__init__(os.environ["CELERY_QUEUE"], env, heartbeat=False)
@@ -329,18 +302,17 @@ def settle_with_workers(workers: Workers, ids: list[int], warmup: list[int]) -> 
     """Request every hand's settlement as the runtime does and time the workers until all are settled.
 
     The workers first settle ``warmup`` (imports, connections), then stop
-    consuming while the settlements are requested (``settlement_request``, as
-    ``hand_finish`` calls it on commit: a task unless a queued one will drain
-    the hand), so the clock measures settling, not requesting: it starts when
-    they are told to consume again. Returns the seconds.
+    consuming while the settlements are requested (one ``settle_hand`` task per
+    hand, as the runtime queues it when a hand finishes), so the clock measures
+    settling, not requesting: it starts when they are told to consume again.
+    Returns the seconds.
     """
     from platform.celery_app import app
 
     from django.db.models import Max
 
     from rooms.tables.models import Hand
-    from rooms.tables.settlement import settlement_request
-    from rooms.tables.tasks import settle_hand
+    from rooms.tables.settlement import settle_hand
 
     def wait_settled(hand_ids: list[int], timeout: float) -> None:
         # Polled every 20 ms while the workers run, so it must cost next to nothing: through
@@ -361,8 +333,8 @@ def settle_with_workers(workers: Workers, ids: list[int], warmup: list[int]) -> 
     wait_settled(warmup, 120)
     app.control.cancel_consumer(workers.queue, destination=workers.names, reply=True, timeout=10)
     queued = time.perf_counter()
-    for hand_id in ids:  # what hand_finish does on commit, once per hand
-        settlement_request(hand_id=hand_id)
+    for hand_id in ids:  # what the runtime does when a hand finishes, once per hand
+        settle_hand.delay(hand_id)
     print(
         f"  requested {len(ids)} settlements in {time.perf_counter() - queued:.1f} s (not timed)", flush=True
     )

@@ -11,7 +11,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from games.presentation import Presentation
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -261,7 +264,7 @@ class SeatedEngine:
     """Defaults an engine may inherit for the parts of :class:`Engine` most games share."""
 
     def phase(self, state: State) -> str:
-        return state["phase"]
+        return str(state.get("phase", ""))
 
     def views(self, state: State, seats: list[int | None]) -> list[dict]:
         return [self.view(state, seat) for seat in seats]
@@ -318,7 +321,16 @@ class BankerEngine(Protocol):
 
 @dataclass(frozen=True)
 class GameInfo:
-    """A game's entry in ``games.REGISTRY``."""
+    """A game's entry in ``games.REGISTRY``: its names, seats, engine, and what the platform shows of it.
+
+    ``variants`` maps each value a room tier may give ``options["variant"]`` to
+    the words the lobby shows for it (a msgid). ``demo_tiers`` are the room
+    tiers ``manage.py load_demo`` creates (keyword arguments of a ``RoomTier``;
+    empty: the platform's default tiers for the family). ``terms`` are the
+    game's own words (its names, roles, card sets) that the platform's code
+    outside the game's page must never use: a test looks for them.
+    ``presentation`` shows a seated game's finished hands (``games.presentation``).
+    """
 
     slug: str
     name_zh: str
@@ -328,3 +340,7 @@ class GameInfo:
     max_seats: int
     engine: Engine | BankerEngine
     default_options: dict = field(default_factory=dict)
+    variants: dict[str, str] = field(default_factory=dict)
+    demo_tiers: tuple[dict[str, Any], ...] = ()
+    terms: tuple[str, ...] = ()
+    presentation: Presentation | None = None

@@ -78,14 +78,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from rooms.rounds.routing import websocket_urlpatterns as round_routes  # noqa: E402
-from rooms.tables.consumers import KeptConnectionCheck  # noqa: E402
+from rooms.sockets import unknown_socket_route  # noqa: E402
 from rooms.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            KeptConnectionCheck(AuthMiddlewareStack(URLRouter([*table_routes, *round_routes])))
+            AuthMiddlewareStack(URLRouter([*table_routes, *round_routes, unknown_socket_route]))
         ),
     }
 )

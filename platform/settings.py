@@ -119,16 +119,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Serialise writers instead of failing with "database is locked" under threads.
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
-elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # The table runtime's written-out statements (rooms/tables/statements.py) are bound by
-    # the server and prepared once a text has run this many times on a connection (PostgreSQL
-    # then plans them once, not at every action); the ORM's statements are bound by Django in
-    # the text and never prepared. "off" behind a pooler that cannot keep prepared statements
-    # (PgBouncer in transaction mode before 1.21, or without max_prepared_statements).
-    _prepare = os.environ.get("DB_PREPARE_THRESHOLD", "5").strip().lower()
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-        None if _prepare in {"off", "none", ""} else int(_prepare)
-    )
+# A kept connection (DB_CONN_MAX_AGE) is checked before each request or socket call reuses it,
+# so none fails on a connection the database ended meanwhile (a restart, a failover).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
@@ -148,13 +141,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# Failed log-ins are throttled per account and per address (django-axes).
-AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
-# A page that says why the log-in was refused and for how long (translated, in the site chrome).
-AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
+# Failed log-ins are throttled (django-axes): see "Abuse limits" below.
 
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]
@@ -178,16 +165,17 @@ WHITENOISE_USE_FINDERS = DEBUG
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# One prefix for every key the project writes to Redis (channel layer, Celery, cache), so that
+# two deployments or test runs can share a Redis database.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "cardroom")
+
 if REDIS_URL:
-    # redis-py 8 gives each connection a 5 s read timeout by default: exactly the 5 s a
-    # channel layer's blocking receive waits on a quiet socket, so with it a consumer that
-    # heard nothing for 5 s died and its page had to reconnect (a 百家乐 countdown is 15 s).
-    # Its pool refuses a command beyond 100 connections in use: a table socket leaves two
-    # groups as it closes, and 120 sockets closing together (a server restart) ran out.
+    # The pub/sub layer: a change is one PUBLISH on its table's group channel, and each process
+    # hands it to its own sockets of that table.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30, "max_connections": 1000}]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_PREFIX}:asgi"},
         }
     }
 else:
@@ -204,7 +192,10 @@ CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1_000_000)
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "cardroom")
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300),
+    "global_keyprefix": f"{REDIS_PREFIX}:celery:",
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     # The table runtime's clock: overdue deadlines, bots filling seats, lost settlements.
@@ -235,11 +226,40 @@ SPECTACULAR_SETTINGS = {
 # The name authenticator apps show for the staff second factor (django-otp TOTP).
 OTP_TOTP_ISSUER = os.environ.get("OTP_TOTP_ISSUER", "Card room")
 
-# Coins granted to every new player at sign-up, paid from the cashier account.
+# --- Abuse limits: trusted proxies, log-in lockout, sign-up limits, the sign-up grant ---------
+# Addresses or networks (CIDR) of the reverse proxies in front of the site. Only a request
+# whose peer is one of them has its client read from X-Forwarded-For (the right-most address
+# no trusted proxy owns, platform/accounts/addresses.py); from any other peer the header is
+# ignored, so a client cannot pick the address its limits are counted under. Empty (the
+# default): forwarded addresses are never believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+# Log-in lockout (platform/accounts/lockout.py): AXES_FAILURE_LIMIT wrong passwords lock that
+# username from that address; LOGIN_ADDRESS_FAILURE_LIMIT lock the address for every username;
+# both for LOGIN_LOCKOUT_MINUTES. A locked username still logs in from other addresses.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 30)
+AXES_COOLOFF_TIME = env_int("LOGIN_LOCKOUT_MINUTES", 15) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "platform.accounts.lockout.LoginLockoutHandler"
+AXES_CLIENT_IP_CALLABLE = "platform.accounts.addresses.limit_address"
+AXES_RESET_ON_SUCCESS = True
+# A page that says why the log-in was refused and for how long (translated, in the site chrome).
+AXES_LOCKOUT_CALLABLE = "platform.accounts.views.lockout"
+# Sign-ups per address (an IPv6 /64 counts as one) within SIGNUP_WINDOW_MINUTES; 0: no limit.
+SIGNUP_PER_ADDRESS = env_int("SIGNUP_PER_ADDRESS", 3)
+SIGNUP_WINDOW_MINUTES = env_int("SIGNUP_WINDOW_MINUTES", 60)
+# The sign-up grant, paid from the cashier: SIGNUP_GRANT_COINS in all, SIGNUP_GRANT_FIRST of
+# it at sign-up (enough for the lowest tiers), the rest in SIGNUP_GRANT_PARTS equal parts,
+# one for every SIGNUP_GRANT_PART_HANDS hands the player has played to the end
+# (platform/accounts/grants.py). SIGNUP_GRANT_PARTS=0 pays the whole grant at sign-up.
 SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)
+SIGNUP_GRANT_FIRST = env_int("SIGNUP_GRANT_FIRST", 2000)
+SIGNUP_GRANT_PARTS = env_int("SIGNUP_GRANT_PARTS", 8)
+SIGNUP_GRANT_PART_HANDS = env_int("SIGNUP_GRANT_PART_HANDS", 10)
+# --- end of abuse limits ----------------------------------------------------------------------
 
 # The embedded timer loop inside the ASGI process (off when a Celery beat runs the timers).
-TABLE_TIMERS_IN_PROCESS = env_bool("TABLE_TIMERS_IN_PROCESS", not REDIS_URL)
+TABLE_TIMERS = os.environ.get("TABLE_TIMERS", "shown" if REDIS_URL else "all")
 # Table runtime timing (seconds): how long bots and 托管 seats "think", the grace before
 # an away player is played for, how long a lone player waits before bots sit down, and
 # how often the in-process timer loop looks for overdue deadlines.
@@ -247,38 +267,26 @@ TABLE_AUTO_DELAY = float(os.environ.get("TABLE_AUTO_DELAY", "0.8"))
 TABLE_DISCONNECT_GRACE = float(os.environ.get("TABLE_DISCONNECT_GRACE", "5"))
 TABLE_BOT_WAIT = float(os.environ.get("TABLE_BOT_WAIT", "3"))
 TABLE_TIMER_INTERVAL = float(os.environ.get("TABLE_TIMER_INTERVAL", "0.25"))
-# Threads per ASGI process for the table sockets' database calls, shared by the tables:
-# each table's calls run one at a time and in order on whichever thread is free
-# (rooms/tables/consumers.py, TableLane); 0 runs them all on Channels' single database
-# thread. Each thread holds one connection.
+# Threads per ASGI process for the table and round sockets' database calls, shared by the
+# tables (each table's calls run one at a time, in order); each holds one connection.
 TABLE_DB_THREADS = int(os.environ.get("TABLE_DB_THREADS", "8"))
 # HTTP requests per ASGI process that compute their response at once, each on a thread and a
 # database connection of its own, closed when it is done (platform/asgi.py); the others wait.
 HTTP_REQUEST_THREADS = env_int("HTTP_REQUEST_THREADS", 8)
-# Tables whose open hand's last committed state each process keeps, so that its next move
-# need not read the state back (rooms/tables/state_cache.py); 0 reads it every time.
+# Tables whose play (the rows of its last change) each process keeps while their hand is
+# played, so that the next change need not read them back (rooms/tables/play.py).
 TABLE_STATE_CACHE = int(os.environ.get("TABLE_STATE_CACHE", "1024"))
-# A player's move made on the play this process kept in memory and written in one group
-# commit with other tables' moves (rooms/tables/owner.py); off ("0"), every move locks and
-# reads its table. Each group commit takes at most this many moves; its thread holds one
-# more connection.
-TABLE_KEPT_PLAY = env_bool("TABLE_KEPT_PLAY", True)
-TABLE_GROUP_COMMIT_MAX = env_int("TABLE_GROUP_COMMIT_MAX", 64)
-# Seconds a socket waits for the process that keeps its table's play to answer a forwarded move.
-TABLE_FORWARD_WAIT = env_float("TABLE_FORWARD_WAIT", 5.0)
-# Each ASGI process's liveness key in Redis (rooms/tables/fanout.py): refreshed every
-# TABLE_KEEPER_BEAT seconds, it lives TABLE_KEEPER_ALIVE seconds; a process whose key has
-# lapsed keeps no table's play for the others (their moves are made where they arrive).
-TABLE_KEEPER_BEAT = env_float("TABLE_KEEPER_BEAT", 1.0)
-TABLE_KEEPER_ALIVE = env_float("TABLE_KEEPER_ALIVE", 3.0)
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
 # How often an open table or round socket asks whether its session still signs its user in
 # (logged out, password changed, account disabled: the socket is closed with 4401), seconds.
 TABLE_SESSION_RECHECK = float(os.environ.get("TABLE_SESSION_RECHECK", "30"))
+# How long a table socket counts its player present unless it renews that (seconds): a seat
+# whose sockets died with their process goes away once it lapses (the tick looks).
+TABLE_PRESENCE_LEASE = env_float("TABLE_PRESENCE_LEASE", 90.0)
 # Table and round sockets one user may hold open in one ASGI process (more are closed with 4429).
 TABLE_SOCKETS_PER_USER = int(os.environ.get("TABLE_SOCKETS_PER_USER", "8"))
-# Banker-game rounds (百家乐): a table nobody has watched for this long opens no new round.
+# Banker-game rounds: a table nobody has watched for this long opens no new round.
 ROUNDS_IDLE_SECONDS = float(os.environ.get("ROUNDS_IDLE_SECONDS", "30"))
 # An open socket that has not been heard of for this long (its process died) stops counting.
 ROUNDS_VIEWER_STALE_SECONDS = float(os.environ.get("ROUNDS_VIEWER_STALE_SECONDS", "120"))

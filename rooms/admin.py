@@ -138,7 +138,7 @@ class RoomTierAdmin(admin.ModelAdmin):
     @admin.display(description=_("variant"))
     def variant_display(self, tier: RoomTier) -> str:
         # The variant as the lobby words it, not its option code ("classic").
-        return selectors.VARIANT_LABELS.get(tier.variant, tier.variant) or "—"
+        return selectors.variant_label(slug=tier.game.slug, variant=tier.variant) if tier.variant else "—"
 
     @admin.display(description=_("seated"), ordering="seated")
     def seated_display(self, tier: RoomTier) -> int:

@@ -34,3 +34,13 @@ class EntryRefused(RoomsError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def illegal_action_text(exc) -> str:
+    """An engine's refusal (``games.base.IllegalAction``) in the active language, its values filled in."""
+    from django.utils.translation import gettext
+
+    try:
+        return gettext(exc.template).format(**exc.params)
+    except (KeyError, IndexError, ValueError):
+        return str(exc)  # a broken translation must not hide the refusal

@@ -9,12 +9,6 @@ from django.utils.translation import gettext_lazy as _
 
 import games
 
-# The variants each engine accepts in ``tier.options["variant"]`` (contract in the team brief).
-KNOWN_VARIANTS: dict[str, tuple[str, ...]] = {
-    "doudizhu": ("classic", "yifa", "jiabei"),
-    "baccarat": ("commission", "super6"),
-}
-
 
 class Game(models.Model):
     """A catalogue entry for one engine of ``games.REGISTRY``."""
@@ -57,11 +51,11 @@ class RoomTier(models.Model):
     """One room of a game: its stakes, entry rule, rake and variant options."""
 
     class MinimumRule(models.TextChoices):
-        # 房间系数 N × 96 (斗地主, seed 002: N=5 needs 480).
+        # 房间系数 N × 96 (seed 002: N=5 needs 480).
         FACTOR = "factor", _("Room factor × multiplier")
-        # A multiple of the base stake (梭哈: 100 × 底分).
+        # A multiple of the base stake (seed 002 has one game at 100 × 底分).
         BASE_MULTIPLE = "base_multiple", _("Base stake × multiplier")
-        # The table cap itself (扎金花: 封顶).
+        # The table cap itself (封顶, seed 002).
         TABLE_CAP = "table_cap", _("Table cap")
         FIXED = "fixed", _("Fixed amount")
 
@@ -144,12 +138,10 @@ class RoomTier(models.Model):
             if not self.room_factor:
                 errors["room_factor"] = _("The room factor must be at least 1.")
             if not self.minimum_multiplier:
-                errors["minimum_multiplier"] = _(
-                    "The minimum multiplier must be at least 1 (斗地主 uses 96)."
-                )
+                errors["minimum_multiplier"] = _("The minimum multiplier must be at least 1 (usually 96).")
         elif rule == self.MinimumRule.BASE_MULTIPLE:
             if not self.minimum_multiplier:
-                errors["minimum_multiplier"] = _("The minimum multiplier must be at least 1 (梭哈 uses 100).")
+                errors["minimum_multiplier"] = _("The minimum multiplier must be at least 1 (usually 100).")
         elif rule == self.MinimumRule.TABLE_CAP:
             if not self.table_cap:
                 errors["table_cap"] = _("The table-cap rule needs a table cap.")
@@ -169,7 +161,8 @@ class RoomTier(models.Model):
             errors["options"] = _('Variant options must be a JSON object, e.g. {"variant": "classic"}.')
         if self.game_id is not None:
             game = self.game
-            variants = KNOWN_VARIANTS.get(game.slug)
+            info = games.REGISTRY.get(game.slug)
+            variants = list(info.variants) if info else []
             if variants and isinstance(self.options, dict) and "variant" in self.options:
                 if self.options["variant"] not in variants:
                     errors["options"] = _(
@@ -179,7 +172,6 @@ class RoomTier(models.Model):
                         "variant": self.options["variant"],
                         "choices": ", ".join(variants),
                     }
-            info = games.REGISTRY.get(game.slug)
             if info and info.default_options and isinstance(self.options, dict) and "options" not in errors:
                 # Catch a staff typo ("turn_secs") that the engine would silently ignore.
                 unknown = sorted(set(self.options) - set(info.default_options))

@@ -7,22 +7,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext
 
 import games
 from rooms.entry import entry_refusal
 from rooms.models import Game, RoomTier
 from wallets.selectors import wallet_balance
-
-# How the lobby names a 斗地主 variant (tier.options["variant"]).
-VARIANT_LABELS = {
-    "classic": _("叫分 classic bidding"),
-    "yifa": _("抢地主 rob the landlord, 农民加倍 farmers double"),
-    "jiabei": _("加倍斗地主 doubling"),
-    # 百家乐 (docs/rules/baccarat.md): the house's edge is the commission, or 免佣's half pay on a banker 6.
-    "commission": _("庄 banker wins pay a commission of 5%"),
-    "super6": _("免佣 no commission; 超级6 Super6 and 大/小 big/small bets"),
-}
 
 
 @dataclass
@@ -88,6 +78,16 @@ def game_queryset() -> QuerySet[Game]:
     )
 
 
+def game_catalogue() -> list[tuple[str, str]]:
+    """Return (slug, name in the active language) of every enabled game, in lobby order."""
+    return [
+        (game.slug, game.name)
+        for game in Game.objects.filter(is_enabled=True)
+        .order_by("sort_order", "slug")
+        .only("slug", "name_zh", "name_en")
+    ]
+
+
 def game_get(*, slug: str) -> Game | None:
     """Return the enabled, installed game ``slug`` with its tiers, or None."""
     return game_queryset().filter(slug=slug).first()
@@ -102,6 +102,13 @@ def tier_get(*, tier_id: int) -> RoomTier | None:
     )
 
 
+def variant_label(*, slug: str, variant: str) -> str:
+    """Return how the lobby names a tier's variant: the game's words for it, else the variant's key."""
+    info = games.REGISTRY.get(slug)
+    label = info.variants.get(variant) if info else None
+    return gettext(label) if label else variant
+
+
 def _tier_row(*, tier: RoomTier, authenticated: bool, balance: int | None, seated: dict[int, int]) -> TierRow:
     refusal = entry_refusal(tier=tier, authenticated=authenticated, balance=balance)
     variant = tier.variant
@@ -112,7 +119,7 @@ def _tier_row(*, tier: RoomTier, authenticated: bool, balance: int | None, seate
         seated=seated.get(tier.pk, 0),
         seats_per_table=tier.seats_per_table,
         variant=variant,
-        variant_label=str(VARIANT_LABELS.get(variant, variant)),
+        variant_label=variant_label(slug=tier.game.slug, variant=variant),
         can_enter=refusal is None,
         refusal=str(refusal) if refusal else "",
         refusal_code=refusal.code if refusal else "",
@@ -154,7 +161,7 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
     """Return reference → words for the references of the games' ledger transactions.
 
     ``hand:<id>`` names the game, room, table and hand, linked to the hand's verify page
-    once the hand is over; ``round:<id>`` names the 百家乐 round; ``staff:<id>``
+    once the hand is over; ``round:<id>`` names a house-banked game's round; ``staff:<id>``
     (a staff member's deposit or correction) says a staff member, not who. Any
     other reference was typed by staff for the player and is shown as it is.
     """

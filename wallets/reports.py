@@ -6,13 +6,13 @@ by the transaction's ``created_at`` converted to that zone.
 
 Attribution (how a transaction is tied to a game and room tier): by the game
 slug and tier id the poster wrote on the transaction (``game_slug``,
-``tier_id``; wallets migration 0006 filled them in for what was posted
+``tier_id``; wallets migration 0007 filled them in for what was posted
 before). Names come from the registered ledger sources (``wallets.sources``:
 the rooms), so a tier renamed later reports under its current name, and
 wallets imports nothing of rooms. A transaction posted without them is
 attributed by SQL a source supplies from its reference (``hand:<id>``,
 ``round:<id>``), else the house bank takes the reference's prefix before the
-first ":" (``zhajinhua:812``).
+first ":" (``<slug>:812``).
 
 - Rake: the rake account's legs by tier; those with no tier appear under
   "unattributed" (a staff correction), a tier no source names as "#<id>".

@@ -5,8 +5,11 @@ engine that the round runtime drives is ``engine.py``. See docs/rules/baccarat.m
 """
 
 from games import register
+from games.baccarat import present
 from games.baccarat.engine import DEFAULT_OPTIONS, BaccaratEngine
 from games.base import GameInfo
+
+ENGINE = BaccaratEngine()
 
 GAME = register(
     GameInfo(
@@ -17,7 +20,10 @@ GAME = register(
         # Seats mean nothing in a banker game: any number of players bet on the areas.
         min_seats=1,
         max_seats=1,
-        engine=BaccaratEngine(),
+        engine=ENGINE,
         default_options={**DEFAULT_OPTIONS, "area_limits": dict(DEFAULT_OPTIONS["area_limits"])},
+        variants=dict(present.VARIANT_LABELS),
+        demo_tiers=present.DEMO_TIERS,
+        terms=present.TERMS,
     )
 )

@@ -2,7 +2,10 @@
 
 from games import register
 from games.base import GameInfo
+from games.doudizhu import present
 from games.doudizhu.engine import DEFAULT_OPTIONS, DoudizhuEngine
+
+ENGINE = DoudizhuEngine()
 
 GAME = register(
     GameInfo(
@@ -12,7 +15,11 @@ GAME = register(
         family="seated",
         min_seats=3,
         max_seats=3,
-        engine=DoudizhuEngine(),
+        engine=ENGINE,
         default_options=dict(DEFAULT_OPTIONS),
+        variants=dict(present.VARIANT_LABELS),
+        demo_tiers=present.DEMO_TIERS,
+        terms=present.TERMS,
+        presentation=present.DoudizhuPresentation(ENGINE),
     )
 )

@@ -105,17 +105,26 @@ def test_heads_up_the_seat_after_the_dealer_posts_the_small_blind():
     assert state["blind_seats"] == [1, 0] and state["stakes"] == [200, 100]
 
 
-def test_timeout_checks_the_blinds_and_folds_the_rest():
+def test_timeout_checks_the_blinds_and_bets_the_smallest_stake_for_the_rest():
+    """托管 and the countdown's end make the least 001:181 offers: 必下, nobody is folded."""
     state = make([5000] * 4, dealer=0)
     assert ENGINE.deadline_seconds(state) == 20
     state = act(state, 3, type="bet", amount=400)
     state = ENGINE.on_deadline(state)
     assert state["phase"] == "finished"
-    assert state["folded"] == [True, False, False, False]
-    assert state["stakes"] == [0, 100, 200, 400]
-    assert ENGINE.view(state, None)["coins"] == [5000, 4900, 4800, 4600]
+    assert state["folded"] == [False, False, False, False]
+    assert state["stakes"] == [200, 100, 200, 400]  # seat 0 bets one big blind; the blinds stand
+    assert ENGINE.view(state, None)["coins"] == [4800, 4900, 4800, 4600]
     assert sum(ENGINE.outcome(state).deltas) == 0
     assert ENGINE.deadline_seconds(state) is None
+
+
+def test_tuoguan_bets_all_a_short_stack_has_and_folds_only_a_seat_with_nothing():
+    state = make([5000, 5000, 5000, 150, 0], dealer=0)
+    assert ENGINE.auto_action(state, 3) == {"type": "bet", "amount": 150}
+    assert ENGINE.auto_action(state, 4) == {"type": "fold"}
+    assert ENGINE.auto_action(state, 1) == {"type": "check"}  # the small blind
+    assert ENGINE.auto_action(state, 0) == ENGINE.hint(state, 0) == {"type": "bet", "amount": 200}
 
 
 def test_views_show_own_cards_and_the_board_then_live_hands_at_the_end():

@@ -223,13 +223,35 @@ def test_nobody_antes_more_than_they_carry():
     assert outcome.deltas == [6, -6] and outcome.details["ended_by"] == "fold"
 
 
-def test_on_deadline_folds_the_player_on_turn():
+def test_on_deadline_calls_for_the_player_on_turn_blind_or_seen():
+    """托管 and a timeout make 002:39's 自动跟注: the call at the seat's own rate, never a look."""
     state = make([STRONG, MIDDLE, WEAK])
     assert ENGINE.deadline_seconds(state) == 20
+    assert ENGINE.auto_action(state, 1) == {"type": "call"}
     state = ENGINE.on_deadline(state)
-    assert state["status"][1] == "folded" and ENGINE.actors(state) == [2]
-    assert ENGINE.auto_action(state, 2) == {"type": "fold"}
-    assert ENGINE.hint(state, 2) == {"type": "call"}  # blind in the first round
+    assert state["status"][1] == "active" and not state["looked"][1]
+    assert state["bets"][1] == 10 + 10 and ENGINE.actors(state) == [2]  # ante + a blind call
+    state = ENGINE.apply(state, 2, {"type": "look"})
+    state = ENGINE.on_deadline(state)
+    assert state["bets"][2] == 10 + 20  # seen: the call costs twice the blind stake
+    assert ENGINE.hint(state, 0) == {"type": "call"}  # blind in the first round
+
+
+def test_auto_call_folds_only_a_seat_that_cannot_call():
+    state = make([STRONG, MIDDLE], coins=[1000, 25])  # seat 1: ante 10, 15 left
+    state = ENGINE.apply(state, 1, {"type": "look"})  # the seen call (20) is now beyond it
+    assert state["status"][1] == "folded"  # 001:749, the system folds it
+    assert ENGINE.auto_action(state, 1) == {"type": "fold"}  # not its turn: nothing to call
+
+
+def test_a_hand_played_by_tuoguan_alone_ends_at_the_round_cap():
+    state = make([STRONG, MIDDLE, WEAK], max_rounds=3)
+    steps = 0
+    while ENGINE.outcome(state) is None:
+        state = ENGINE.on_deadline(state)
+        steps += 1
+    assert steps == 9 and state["result"]["ended_by"] == "showdown"
+    assert not any(state["looked"])
 
 
 def test_hint_plays_whole_hands_to_an_end():

@@ -1,11 +1,14 @@
 """必下德州 must-bet Texas hold'em (the whole board dealt at once, one betting countdown).
 
-Its table page is templates/tables/texas.html (static/js/texas.js).
+Its table page is rooms/game_pages/texas.py (templates/tables/texas.html, static/js/texas.js).
 """
 
 from games import register
 from games.base import GameInfo
+from games.texas import present
 from games.texas.engine import DEFAULT_OPTIONS, TexasEngine
+
+ENGINE = TexasEngine()
 
 GAME = register(
     GameInfo(
@@ -15,7 +18,10 @@ GAME = register(
         family="seated",
         min_seats=2,
         max_seats=9,
-        engine=TexasEngine(),
+        engine=ENGINE,
         default_options=dict(DEFAULT_OPTIONS),
+        demo_tiers=present.DEMO_TIERS,
+        terms=present.TERMS,
+        presentation=present.TexasPresentation(ENGINE),
     )
 )

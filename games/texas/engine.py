@@ -143,11 +143,16 @@ class TexasEngine(SeatedEngine):
         return state
 
     def auto_action(self, state: State, seat: int) -> Action:
-        """托管 / time out: a blind checks (it is free), anyone else folds."""
-        return {"type": "check"} if seat in state["blind_seats"] else {"type": "fold"}
+        """托管 / time out: the least the countdown offers (001:181, 必下 must bet).
+
+        A blind checks (its blind stands), anyone else bets the smallest fixed stake,
+        or all it has when that is less; a seat that carried nothing folds.
+        """
+        legal = self.legal_actions(state, seat)
+        return legal[0] if legal else {"type": "fold"}
 
     def hint(self, state: State, seat: int) -> Action | None:
-        """提示: check as a blind, else the smallest bet."""
+        """提示: what 托管 would play (check as a blind, else the smallest bet)."""
         legal = self.legal_actions(state, seat)
         return legal[0] if legal else None
 

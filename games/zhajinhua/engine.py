@@ -290,8 +290,13 @@ class ZhajinhuaEngine(SeatedEngine):
         return state
 
     def auto_action(self, state: State, seat: int) -> Action:
-        """托管 / time out: fold (001 states no softer default; 002:39 auto-call is opt-in)."""
-        return {"type": "fold"}
+        """托管 / time out: 自动跟注 (002:39), a call at the seat's own rate, seen or blind.
+
+        It never looks, raises or compares. A seat that cannot cover the call was folded
+        before its turn (001:749), so the call is there whenever the seat may act.
+        """
+        call = {"type": "call"}
+        return call if call in self.legal_actions(state, seat) else {"type": "fold"}
 
     def hint(self, state: State, seat: int) -> Action | None:
         """提示: a plain strategy that reads only what the seat may see.

@@ -1,11 +1,14 @@
 """Staff screens for players and their win counts."""
 
 from platform.accounts.levels import level_for_wins
-from platform.accounts.models import GameStats, User
+from platform.accounts.models import GameStats, SignUp, User
+from platform.accounts.services import nickname_available_check
+from platform.accounts.validators import nickname_clean, nickname_fold
 from platform.staff.display import PermissionLabels
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -13,7 +16,7 @@ import games
 
 
 def game_name(slug: str) -> str:
-    """The game's name in the active language, not its slug (``texas`` → 必下德州)."""
+    """The game's name in the active language (the registry's), not its slug."""
     info = games.REGISTRY.get(slug)
     if info is None:
         return slug
@@ -58,6 +61,26 @@ class GameStatsInline(admin.TabularInline):
         return level_for_wins(obj.wins).name
 
 
+class NicknameRulesMixin:
+    """Hold a nickname staff type to the players' rules: valid, not a bot's, not another's."""
+
+    def clean_nickname(self) -> str:
+        nickname = self.cleaned_data.get("nickname", "")
+        if "nickname" not in self.changed_data:
+            return nickname  # a bot's own 机器人 name stays editable around it
+        nickname = nickname_clean(nickname)
+        nickname_available_check(nickname=nickname, user=self.instance)
+        return nickname
+
+
+class StaffUserChangeForm(NicknameRulesMixin, UserChangeForm):
+    pass
+
+
+class StaffUserCreationForm(NicknameRulesMixin, AdminUserCreationForm):
+    pass
+
+
 # The fields that make a user staff and say what they may do.
 STAFF_ONLY_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 
@@ -84,6 +107,13 @@ class UserAdmin(PermissionLabels, DjangoUserAdmin):
     ordering = ("-date_joined",)
     readonly_fields = ("last_login", "date_joined")
     inlines = (GameStatsInline,)
+    form = StaffUserChangeForm
+    add_form = StaffUserCreationForm
+
+    def save_model(self, request, obj, form, change) -> None:
+        if "nickname" in form.changed_data:
+            obj.nickname_key = nickname_fold(obj.nickname)
+        super().save_model(request, obj, form, change)
 
     def get_inlines(self, request, obj):
         # A user being created has no win counts yet.
@@ -133,3 +163,33 @@ class GameStatsAdmin(admin.ModelAdmin):
     @admin.display(description=_("level"))
     def level(self, obj: GameStats) -> str:
         return level_for_wins(obj.wins).name
+
+
+@admin.register(SignUp)
+class SignUpAdmin(admin.ModelAdmin):
+    """Sign-ups by address and time (many from one address is a farm), with each grant's progress."""
+
+    list_display = ("user", "address", "created_at", "parts_paid", "grant_parts", "grant_total")
+    list_filter = ("created_at",)
+    search_fields = ("user__username", "user__nickname", "address")
+    list_select_related = ("user",)
+    ordering = ("-created_at",)
+    readonly_fields = (
+        "user",
+        "address",
+        "created_at",
+        "grant_total",
+        "grant_first",
+        "grant_parts",
+        "grant_part_hands",
+        "parts_paid",
+    )
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -4,7 +4,9 @@ from platform.accounts.selectors import user_game_levels
 from platform.accounts.serializers import MeSerializer, NicknameInputSerializer
 from platform.accounts.services import user_nickname_change
 
+from django.core.exceptions import ValidationError
 from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,5 +33,8 @@ class MeView(APIView):
     def patch(self, request: Request) -> Response:
         data = NicknameInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user_nickname_change(user=request.user, nickname=data.validated_data["nickname"])
+        try:
+            user_nickname_change(user=request.user, nickname=data.validated_data["nickname"])
+        except ValidationError as error:  # taken by another player
+            raise serializers.ValidationError({"nickname": error.messages}) from error
         return Response(MeSerializer(_me_payload(request.user)).data)

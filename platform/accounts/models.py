@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -10,9 +11,17 @@ class User(AbstractUser):
     """A player or a staff member; ``nickname`` (昵称) is what tables show."""
 
     nickname = models.CharField(_("nickname"), max_length=32, blank=True)
+    # validators.nickname_fold(nickname), written with it by the services: two players may not
+    # hold names that fold to the same key (``Erin``, ``ERIN``, full-width ``Ｅrin``).
+    nickname_key = models.CharField(_("nickname key"), max_length=64, blank=True, default="", editable=False)
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["nickname_key"], condition=~models.Q(nickname_key=""), name="user_nickname_key_unique"
+            )
+        ]
 
     @property
     def display_name(self) -> str:
@@ -46,3 +55,44 @@ class GameStats(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.game_slug}: {self.wins}/{self.hands}"
+
+
+class SignUp(models.Model):
+    """How a player signed up: the address it counts against, and the sign-up grant paid in parts.
+
+    The grant's rule is copied here at sign-up (``platform.accounts.grants``), so
+    that staff changing the settings later changes no promise already made.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="signup",
+        verbose_name=_("player"),
+    )
+    # The address the per-address limit counts (an IPv6 /64 by its first address); none for
+    # accounts made by staff tools and the demo loader.
+    address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    created_at = models.DateTimeField(_("signed up"), default=timezone.now)
+    grant_total = models.PositiveBigIntegerField(_("grant in all"))
+    grant_first = models.PositiveBigIntegerField(_("paid at sign-up"))
+    grant_parts = models.PositiveSmallIntegerField(_("parts paid by play"))
+    grant_part_hands = models.PositiveIntegerField(_("hands per part"))
+    parts_paid = models.PositiveSmallIntegerField(_("parts paid"), default=0)
+
+    class Meta:
+        verbose_name = _("sign-up")
+        verbose_name_plural = _("sign-ups")
+        indexes = [models.Index(fields=["address", "created_at"], name="signup_address_time")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(parts_paid__lte=models.F("grant_parts")), name="signup_parts_within_grant"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(grant_part_hands__gte=1), name="signup_part_hands_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.parts_paid}/{self.grant_parts}"

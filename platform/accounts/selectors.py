@@ -1,8 +1,12 @@
-"""Reads for accounts: a player's levels per game."""
+"""Reads for accounts: a player's levels per game and their sign-up grant still to come."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from platform.accounts.grants import grant_part_amount
 from platform.accounts.levels import Level, level_for_wins
-from platform.accounts.models import GameStats, User
+from platform.accounts.models import GameStats, SignUp, User
+
+from django.db.models import F, Sum
 
 
 @dataclass(frozen=True)
@@ -26,16 +30,16 @@ class GameLevel:
         return None if self.level.is_top else LEVELS[self.level.index + 1]
 
 
-def _catalogue() -> list[tuple[str, str]]:
-    """Return (slug, name in the active language) of every enabled game, in lobby order."""
-    from rooms.models import Game
+# The games a profile lists: (slug, name in the active language) of every enabled game, in lobby
+# order. The catalogue is kept by the games' app, which hands its reader over when it loads
+# (rooms.apps), so that accounts imports nothing of it; until then no game is listed.
+_catalogue: Callable[[], list[tuple[str, str]]] = list
 
-    return [
-        (game.slug, game.name)
-        for game in Game.objects.filter(is_enabled=True)
-        .order_by("sort_order", "slug")
-        .only("slug", "name_zh", "name_en")
-    ]
+
+def catalogue_reader_set(reader: Callable[[], list[tuple[str, str]]]) -> None:
+    """Say how to read the game catalogue: a callable returning (slug, name) of each enabled game."""
+    global _catalogue
+    _catalogue = reader
 
 
 def user_game_levels(*, user: User) -> list[GameLevel]:
@@ -50,3 +54,30 @@ def user_game_levels(*, user: User) -> list[GameLevel]:
         hands, wins = (row.hands, row.wins) if row else (0, 0)
         result.append(GameLevel(slug, names.get(slug, slug), hands, wins, level_for_wins(wins)))
     return result
+
+
+@dataclass(frozen=True)
+class GrantStatus:
+    """Where a player's sign-up grant stands, for their profile."""
+
+    parts: int
+    parts_paid: int
+    part_hands: int
+    next_amount: int
+    hands_to_next: int
+
+
+def grant_status(*, user: User) -> GrantStatus | None:
+    """Return the player's grant still being paid by play, or None if nothing is left to pay."""
+    signup = SignUp.objects.filter(user=user, parts_paid__lt=F("grant_parts")).first()
+    if signup is None:
+        return None
+    hands = GameStats.objects.filter(user=user).aggregate(total=Sum("hands"))["total"] or 0
+    next_part = signup.parts_paid + 1
+    return GrantStatus(
+        parts=signup.grant_parts,
+        parts_paid=signup.parts_paid,
+        part_hands=signup.grant_part_hands,
+        next_amount=grant_part_amount(signup, next_part),
+        hands_to_next=max(next_part * signup.grant_part_hands - hands, 0),
+    )

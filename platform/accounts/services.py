@@ -1,31 +1,41 @@
 """Writes for accounts: create a player with their sign-up coins, rename, count hands."""
 
 import json
+from platform.accounts.grants import signup_grant_open, signup_limit_check
 from platform.accounts.models import GameStats, User
-from platform.accounts.validators import nickname_clean, username_reserved_check
+from platform.accounts.validators import nickname_clean, nickname_fold, username_reserved_check
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 
-def user_create(*, username: str, password: str, nickname: str = "", email: str = "") -> User:
-    """Create a player, their wallet and their sign-up grant, all or nothing.
+def user_create(
+    *, username: str, password: str, nickname: str = "", email: str = "", address: str | None = None
+) -> User:
+    """Create a player, their wallet and the first part of their sign-up grant, all or nothing.
 
     The username is checked by the model's own validators (ValidationError on a
     bad or taken one) and may not take the bots' prefix; password strength is the sign-up form's business, so that
-    staff tools and the demo loader may set simple passwords.
+    staff tools and the demo loader may set simple passwords. ``address`` (the
+    sign-up page passes the visitor's, ``addresses.limit_address``) counts toward
+    the per-address sign-up limit; staff tools pass none and are not limited.
+    The rest of the grant is paid as the player plays (``grants.grant_progress``).
     """
-    from wallets.services import wallet_grant
-
     user_model = get_user_model()
+    try:
+        nickname = nickname_clean(nickname)
+        nickname_available_check(nickname=nickname)
+    except ValidationError as error:
+        raise ValidationError({"nickname": error.messages}) from error
     user = user_model(
         username=user_model.normalize_username(username),
         email=user_model.objects.normalize_email(email),
-        nickname=nickname_clean(nickname),
+        nickname=nickname,
+        nickname_key=nickname_fold(nickname),
     )
     user.set_password(password)
     user.full_clean(exclude=["password"])
@@ -35,23 +45,55 @@ def user_create(*, username: str, password: str, nickname: str = "", email: str 
         raise ValidationError({"username": error.messages}) from error
     # Not durable: the demo loader and tests create players inside their own transaction.
     with transaction.atomic():
+        if address is not None:
+            signup_limit_check(address=address)
         try:
             with transaction.atomic():
                 user.save()
-        except IntegrityError as error:  # the same username signed up a moment ago
-            raise ValidationError(
-                {"username": user_model._meta.get_field("username").error_messages["unique"]}
-            ) from error
-        grant = settings.SIGNUP_GRANT_COINS
-        if grant > 0:
-            wallet_grant(user=user, amount=grant, key=f"signup-grant:{user.pk}", reason="sign-up grant")
+        except IntegrityError as error:  # the same username (or nickname) signed up a moment ago
+            if user_model.objects.filter(username=user.username).exists():
+                raise ValidationError(
+                    {"username": user_model._meta.get_field("username").error_messages["unique"]}
+                ) from error
+            raise ValidationError({"nickname": [_nickname_taken().message]}) from error
+        signup_grant_open(user=user, address=address)
     return user
 
 
+def _nickname_taken() -> ValidationError:
+    return ValidationError(
+        _("Another player already uses this nickname (or one that reads the same)."), code="nickname_taken"
+    )
+
+
+def nickname_available_check(*, nickname: str, user: User | None = None) -> None:
+    """Raise ValidationError if another account holds a nickname that folds like ``nickname``."""
+    key = nickname_fold(nickname)
+    if not key:
+        return
+    others = get_user_model().objects.filter(nickname_key=key)
+    if user is not None and user.pk is not None:
+        others = others.exclude(pk=user.pk)
+    if others.exists():
+        raise _nickname_taken()
+
+
 def user_nickname_change(*, user: User, nickname: str) -> User:
-    """Change the name tables show for ``user``; raise ValidationError if it breaks the rules."""
-    user.nickname = nickname_clean(nickname)
-    user.save(update_fields=["nickname"])
+    """Change the name tables show for ``user``; raise ValidationError if it breaks the rules.
+
+    The rules: ``nickname_clean``'s (length, characters, not a bot's name), and no
+    other account's nickname may fold to the same key (``nickname_fold``). The
+    database's unique key on the folded name settles two players racing for one.
+    """
+    nickname = nickname_clean(nickname)
+    nickname_available_check(nickname=nickname, user=user)
+    user.nickname, user.nickname_key = nickname, nickname_fold(nickname)
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["nickname", "nickname_key"])
+    except IntegrityError as error:
+        user.refresh_from_db(fields=["nickname", "nickname_key"])
+        raise _nickname_taken() from error
     return user
 
 

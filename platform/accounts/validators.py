@@ -1,5 +1,6 @@
 """Rules for what a player may call themselves."""
 
+import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
@@ -10,6 +11,30 @@ NICKNAME_MAX = 16
 _ALLOWED_PUNCTUATION = set("_-.·")
 # The house's bots (rooms/tables/bots.py) are the users named with this prefix; no player may be.
 BOT_USERNAME_PREFIX = "bot_"
+# The bots' nicknames are 机器人<number> (rooms/tables/bots.py). A player's nickname may not
+# look like one: after folding and dropping spaces, punctuation and combining marks, it may
+# not start with 机器人 (or the traditional 機器人), nor be "bot" or "robot" and a number.
+_BOT_LOOKALIKE = re.compile(r"^(?:机器人|機器人|(?:ro)?bot\d*$)")
+
+
+def nickname_fold(value: str) -> str:
+    """Return the key under which two nicknames count as the same name (NFKC, then case folded).
+
+    NFKC maps compatibility look-alikes (full-width ``Ｅrin``, circled or
+    superscript digits) onto the ordinary characters; case folding makes
+    ``ERIN``, ``Erin`` and ``erin`` one name. Folding can undo NFKC, so it is
+    applied again. An empty nickname has the empty key.
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value or "").casefold())
+
+
+def _bot_lookalike(nickname: str) -> bool:
+    bare = "".join(
+        char
+        for char in unicodedata.normalize("NFKD", nickname_fold(nickname))
+        if unicodedata.category(char)[0] in "LN"
+    )
+    return bool(_BOT_LOOKALIKE.match(unicodedata.normalize("NFKC", bare)))
 
 
 def username_reserved_check(username: str) -> None:
@@ -49,4 +74,9 @@ def nickname_clean(value: str) -> str:
         )
     if not any(unicodedata.category(char)[0] in "LN" for char in nickname):
         raise ValidationError(_("A nickname needs at least one letter or digit."), code="nickname_empty")
+    if _bot_lookalike(nickname):
+        raise ValidationError(
+            _("Nicknames that look like the house's bots (机器人…, bot…) are reserved."),
+            code="nickname_reserved",
+        )
     return nickname

@@ -16,82 +16,43 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext_lazy
 
-# Words for the keys of configs, outcomes and states that staff pages show. Keys without an
-# entry are shown as they are (an engine's own option, new since this list was written).
+# Words for the keys of the platform's own data that staff pages show: a hand's config as the
+# platform deals it, its players and its outcome. A game's own options and facts are the game's
+# to word (its presentation's facts); its option keys are shown as the codes staff type in a
+# tier's options.
 KEY_LABELS = {
-    "all_pass": pgettext_lazy("game data", "all pass"),
     "amount": pgettext_lazy("game data", "amount"),
-    "area_limits": pgettext_lazy("game data", "area limits"),
     "base_stake": pgettext_lazy("game data", "base stake"),
-    "bet_seconds": pgettext_lazy("game data", "betting seconds"),
-    "bet_sizes": pgettext_lazy("game data", "bet sizes"),
-    "bid": pgettext_lazy("game data", "bid"),
-    "bid_seconds": pgettext_lazy("game data", "bidding seconds"),
-    "board": pgettext_lazy("game data", "board"),
-    "bombs": pgettext_lazy("game data", "bombs"),
-    "bottom": pgettext_lazy("game data", "bottom cards"),
-    "cap_multiple": pgettext_lazy("game data", "multiple cap"),
-    "cards": pgettext_lazy("game data", "cards"),
     "carried": pgettext_lazy("game data", "carried"),
-    "categories": pgettext_lazy("game data", "hand categories"),
+    "cards": pgettext_lazy("game data", "cards"),
     "deltas": pgettext_lazy("game data", "result before fee"),
-    "details": pgettext_lazy("game data", "details"),
-    "doubles": pgettext_lazy("game data", "doubled"),
-    "doubling_cap": pgettext_lazy("game data", "doubling cap"),
-    "eligible": pgettext_lazy("game data", "eligible seats"),
-    "ended_by": pgettext_lazy("game data", "ended by"),
-    "farmer_cap": pgettext_lazy("game data", "farmer cap"),
     "first_seat": pgettext_lazy("game data", "first seat"),
-    "hands": pgettext_lazy("game data", "hands"),
     "is_bot": pgettext_lazy("game data", "bot"),
-    "kind": pgettext_lazy("game data", "kind"),
-    "landlord": pgettext_lazy("game data", "landlord"),
-    "landlord_cap": pgettext_lazy("game data", "landlord cap"),
-    "last_play": pgettext_lazy("game data", "last play"),
     "limited": pgettext_lazy("game data", "limited liability"),
-    "min_bet": pgettext_lazy("game data", "minimum bet"),
-    "multiple": pgettext_lazy("game data", "multiple"),
-    "multiples": pgettext_lazy("game data", "multiples"),
     "name": pgettext_lazy("game data", "name"),
     "net": pgettext_lazy("game data", "result after fee"),
     "next_first_seat": pgettext_lazy("game data", "next first seat"),
     "phase": pgettext_lazy("game data", "phase"),
-    "pot": pgettext_lazy("game data", "pot"),
-    "points": pgettext_lazy("game data", "points"),
-    "pots": pgettext_lazy("game data", "pots"),
     "rake": pgettext_lazy("game data", "service fee"),
     "rake_bps": pgettext_lazy("game data", "service fee (bps)"),
-    "redeal_limit": pgettext_lazy("game data", "redeal limit"),
-    "robs": pgettext_lazy("game data", "robbed the landlord"),
     "room_factor": pgettext_lazy("game data", "room factor"),
-    "scores": pgettext_lazy("game data", "scores"),
     "seat": pgettext_lazy("game data", "seat"),
-    "shown_hands": pgettext_lazy("game data", "hands shown"),
-    "spring": pgettext_lazy("game data", "spring"),
-    "table_limit": pgettext_lazy("game data", "table limit"),
     "turn": pgettext_lazy("game data", "turn"),
     "turn_seconds": pgettext_lazy("game data", "seconds per turn"),
     "user": pgettext_lazy("game data", "user id"),
     "variant": pgettext_lazy("game data", "variant"),
-    "winner": pgettext_lazy("game data", "winner"),
     "winners": pgettext_lazy("game data", "winning seats"),
 }
+# The config keys the platform itself writes when it deals a hand; the rest are the game's options.
+PLATFORM_CONFIG_KEYS = ("base_stake", "room_factor", "rake_bps", "first_seat")
 
-# Words for the values engines store as codes.
+# Words for the values a hand's phase takes in every game.
 VALUE_LABELS = {
-    "betting": pgettext_lazy("game phase", "betting"),
-    "bidding": pgettext_lazy("game phase", "bidding"),
-    "doubling": pgettext_lazy("game phase", "doubling"),
     "finished": pgettext_lazy("game phase", "finished"),
     "playing": pgettext_lazy("game phase", "playing"),
-    "robbing": pgettext_lazy("game phase", "robbing"),
-    "showdown": pgettext_lazy("game phase", "showdown"),
-    "landlord": pgettext_lazy("game data", "landlord"),
-    "farmers": pgettext_lazy("game data", "farmers"),
-    "single": pgettext_lazy("card combination", "single"),
-    "pair": pgettext_lazy("card combination", "pair"),
 }
 
+# The actions of the games' logs (a move's ``type``), as the table clients word their buttons.
 ACTION_LABELS = {
     "bet": pgettext_lazy("hand action", "bet"),
     "bid": pgettext_lazy("hand action", "bid"),
@@ -104,7 +65,7 @@ ACTION_LABELS = {
     "pass": pgettext_lazy("hand action", "pass"),
     "play": pgettext_lazy("hand action", "play"),
     "raise": pgettext_lazy("hand action", "raise"),
-    "rob": pgettext_lazy("hand action", "rob the landlord"),
+    "rob": pgettext_lazy("hand action", "rob"),
 }
 
 SUITS = {"s": "♠", "h": "♥", "c": "♣", "d": "♦"}
@@ -164,8 +125,21 @@ def plain_text(value: Any) -> str:
     return str(value)
 
 
+def option_codes(options: Mapping) -> SafeString:
+    """A game's options as the codes staff type in a tier's options: ``key=value`` pairs, as code."""
+    if not options:
+        return format_html("{}", "–")
+    pairs = " · ".join(f"{key}={json.dumps(value, ensure_ascii=False)}" for key, value in options.items())
+    return format_html('<code class="options">{}</code>', pairs)
+
+
 def readable(value: Any) -> SafeString:
-    """A stored structure as nested HTML: a mapping as labelled rows, a list item by item, cards as cards."""
+    """A stored structure as nested HTML: a mapping as labelled rows, a list item by item, cards as cards.
+
+    A value that is already HTML (``option_codes``, a fact said in words) is shown as it is.
+    """
+    if isinstance(value, SafeString):
+        return value
     if isinstance(value, Mapping) and value:
         rows = format_html_join(
             "", "<dt>{}</dt><dd>{}</dd>", ((_label(k), readable(v)) for k, v in value.items())

@@ -1,10 +1,12 @@
 """The second factor (django-otp) for staff who move money: enrolment, backup codes, and the check.
 
-Logging in to the admin stays a password (so staff without a device still
-work). Moving coins (deposit, withdrawal, adjustment, reversal) additionally
-needs this session to be verified with a TOTP code from an authenticator app
-or a one-time backup code; ``second_factor_redirect`` sends anyone else to the
-verify page first, before anything is posted.
+A staff account logs in with its password and a code (``otp_token_check``,
+called by the log-in form), so a guessed or leaked password alone never opens
+the admin; a staff member without a device cannot log in until a superuser
+enrols one (``manage.py otp_enrol``). The session is then verified, and moving
+coins (deposit, withdrawal, adjustment, reversal) needs a verified session:
+``second_factor_redirect`` sends anyone else (a session that was logged in
+some other way) to the verify page first, before anything is posted.
 """
 
 from __future__ import annotations
@@ -12,10 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django_otp import devices_for_user
+from django_otp.models import Device
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
@@ -82,3 +87,33 @@ def second_factor_redirect(request: HttpRequest) -> HttpResponseRedirect | None:
         return None
     query = urlencode({"next": request.get_full_path()})
     return HttpResponseRedirect(f"{reverse('staff:otp_verify')}?{query}")
+
+
+def otp_token_check(*, user, token: str) -> Device:
+    """Return the user's device that accepts ``token`` (and consume a backup code); else raise.
+
+    A code of the authenticator's length in digits is checked against the
+    authenticator; anything else against the backup codes, so that a mistyped
+    code never counts as a failure against the other device (django-otp
+    throttles each device after failures).
+    """
+    token = (token or "").strip().replace(" ", "")
+    devices = list(devices_for_user(user, confirmed=True))
+    if not devices:
+        raise ValidationError(
+            _(
+                "Staff accounts log in with a second factor, and this one has none yet: ask a superuser to enrol it."
+            ),
+            code="otp_not_enrolled",
+        )
+    if not token:
+        raise ValidationError(
+            _("Staff accounts log in with a second factor: enter the code from your authenticator app."),
+            code="otp_required",
+        )
+    authenticator = token.isdigit() and any(len(token) == getattr(d, "digits", 0) for d in devices)
+    kind = TOTPDevice if authenticator else StaticDevice
+    for device in devices:
+        if isinstance(device, kind) and device.verify_is_allowed()[0] and device.verify_token(token):
+            return device
+    raise ValidationError(_("That second-factor code is not valid."), code="otp_invalid")

@@ -1,14 +1,15 @@
-"""The "verify your second factor" page that money views send unverified staff to."""
+"""The "verify your second factor" page that money views send unverified staff to, and the admin's log-in."""
 
 from __future__ import annotations
 
 import django_otp
 from django.contrib import admin, messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext
 from django_otp import devices_for_user
 from django_otp.forms import OTPTokenForm
@@ -45,3 +46,17 @@ def otp_verify(request: HttpRequest) -> HttpResponse:
         "next": next_url,
     }
     return TemplateResponse(request, "staff/otp_verify.html", context)
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """Stand in for the admin's log-in page, whose form takes a password alone.
+
+    Visitors go to the site's one log-in page, which asks staff accounts for
+    their second-factor code too; a signed-in player who is not staff is refused.
+    """
+    next_url = _safe_next(request)
+    if request.user.is_authenticated:
+        if request.user.is_active and request.user.is_staff:
+            return HttpResponseRedirect(next_url)
+        raise PermissionDenied
+    return HttpResponseRedirect(f"{reverse('accounts:login')}?{urlencode({'next': next_url})}")

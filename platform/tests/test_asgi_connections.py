@@ -62,7 +62,7 @@ class AsgiServer(ChildServer):
             ),
             "DB_CONN_MAX_AGE": "60",  # as docker-compose.yml runs production
             "HTTP_REQUEST_THREADS": str(REQUEST_THREADS),
-            "TABLE_TIMERS_IN_PROCESS": "0",
+            "TABLE_TIMERS": "off",
             "CELERY_TASK_ALWAYS_EAGER": "1",
         }
         return {"cwd": settings.BASE_DIR, "env": env}

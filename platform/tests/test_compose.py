@@ -68,11 +68,11 @@ def test_app_services_share_one_environment_and_wait_for_healthy_services(compos
         "SECRET_KEY",
         "DEBUG",
         "ALLOWED_HOSTS",
-        "TABLE_TIMERS_IN_PROCESS",
+        "TABLE_TIMERS",
     ):
         assert key in env, key
     assert env["DEBUG"] == "0"
-    assert env["TABLE_TIMERS_IN_PROCESS"] == "0"
+    assert env["TABLE_TIMERS"] == "shown"
     database = dj_database_url.parse(env["DATABASE_URL"].replace("${POSTGRES_PASSWORD:-cardroom}", "pw"))
     assert (database["ENGINE"], database["HOST"]) == ("django.db.backends.postgresql", "postgres")
     assert env["REDIS_URL"].startswith("redis://redis:6379/")

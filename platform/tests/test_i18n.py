@@ -149,7 +149,7 @@ def test_table_client_labels_use_the_card_room_words():
     from rooms.tables.pages import table_labels
 
     with translation.override("zh-hans"):
-        labels = table_labels()
+        labels = table_labels("doudizhu")
     assert labels["no_bid"] == "不叫"
     assert labels["rob"] == "抢地主"
     assert labels["no_double"] == "不加倍"

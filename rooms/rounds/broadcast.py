@@ -1,16 +1,12 @@
 """What viewers of a banker table see, and how it reaches them after a commit.
 
-A change is ONE ``round.change`` message: the public ``state`` (the same for
-every viewer, ``you`` left null), the small per-user part (``you`` and
-``mine``) of each player the change concerns (a bettor after a bet, every
-bettor after a payout) and their ``payout`` notices, keyed by user id. On
-channels_redis it is published once to the table's pub/sub channel and each
-ASGI process puts it in the inbox of each of its sockets of the table
-(``rooms.tables.fanout.TableFanout``, as a seated table's frames); on any
-other layer it goes to the table's group. Each socket takes only its own
-user's part and payout, keeps the newest part it got and merges it into each
-public state, so it sends the full ``state`` of docs/protocol.md, and never
-another player's part.
+A change is ONE ``round.change`` message on the table's group: the public
+``state`` (the same for every viewer, ``you`` left null), the small per-user
+part (``you`` and ``mine``) of each player the change concerns (a bettor after
+a bet, every bettor after a payout) and their ``payout`` notices, keyed by user
+id. Each socket takes only its own user's part and payout, keeps the newest
+part it got and merges it into each public state, so it sends the full
+``state`` of docs/protocol.md, and never another player's part.
 
 The stored result is never sent beyond the revealed steps: ``cards`` and
 ``totals`` come from ``result["steps"][:revealed]``, and ``result`` itself
@@ -19,23 +15,17 @@ only once the round shows its result.
 
 from __future__ import annotations
 
-import asyncio
-import collections
 import hashlib
 import logging
-import re
-import threading
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F, Sum
 
 import games
 from rooms.rounds.models import Bet, Round, Shoe
-from rooms.tables.broadcast import frame_text, table_group
-from rooms.tables.fanout import fanout_publish, serving_loop
 from rooms.tables.models import Table
+from rooms import transport
+from rooms.transport import frame_text, table_group
 
 logger = logging.getLogger(__name__)
 
@@ -221,64 +211,9 @@ def merge(public: dict, part: dict | None) -> dict:
     return state
 
 
-# Stand-ins for a viewer's own values in a public state's text (``_pieces``): no value of a
-# state serialises to them (a string's NUL comes out escaped), and the pieces are checked.
-_MINE, _YOU = "\x00mine\x00", "\x00you\x00"
-_MINE_TEXT, _YOU_TEXT = frame_text(_MINE), frame_text(_YOU)
-_SPLIT = re.compile(f"({re.escape(_MINE_TEXT)}|{re.escape(_YOU_TEXT)})")
-TEXTS_KEPT = 64  # public states whose pieces are kept (a second of changes at a busy table)
-_texts: collections.OrderedDict[int, tuple[dict, list[str] | None]] = collections.OrderedDict()
-
-
-def _pieces(public: dict) -> list[str] | None:
-    """The text of ``merge(public, part)`` cut where a viewer's values go: text, slot, text, slot, ..., text.
-
-    The slots are the areas' ``mine`` in order, then ``you``. None when the
-    text does not cut as expected (a value that happens to serialise to a
-    stand-in): such a state is serialised whole for each viewer.
-    """
-    rnd = public.get("round")
-    shaped = {**public, "you": _YOU}
-    areas = 0
-    if rnd is not None:
-        shaped["round"] = {**rnd, "areas": [{**a, "mine": _MINE} for a in rnd["areas"]]}
-        areas = len(rnd["areas"])
-    pieces = _SPLIT.split(frame_text(shaped))
-    slots = pieces[1::2]
-    if slots != [_MINE_TEXT] * areas + [_YOU_TEXT]:
-        return None
-    return pieces
-
-
 def viewer_text(public: dict, part: dict | None) -> str:
-    """``frame_text(merge(public, part))``, spliced from the public state's text, serialised once per change.
-
-    On the event loop only (the round sockets): the pieces of the last
-    ``TEXTS_KEPT`` public states are kept by identity, so the sockets of a
-    process that got one change's state share its pieces, and each only writes
-    its own values (its stakes by area, its ``you``) into them: serialising the
-    whole state for each socket was a third of the event loop's time under load.
-    """
-    kept = _texts.get(id(public))
-    if kept is None or kept[0] is not public:
-        kept = _texts[id(public)] = (public, _pieces(public))  # holds ``public``: its id stays its own
-        if len(_texts) > TEXTS_KEPT:
-            _texts.popitem(last=False)
-    pieces = kept[1]
-    if pieces is None:
-        return frame_text(merge(public, part))
-    you = _viewer_you(public, part)
-    rnd = public.get("round")
-    out = [pieces[0]]
-    if rnd is not None:
-        stakes = you["stakes"]
-        for n, area in enumerate(rnd["areas"]):
-            mine = stakes.get(area["area"], 0)
-            out.append(str(mine) if type(mine) is int else frame_text(mine))
-            out.append(pieces[2 * n + 2])
-    out.append(frame_text(you))
-    out.append(pieces[-1])
-    return "".join(out)
+    """The frame of ``merge(public, part)``: the public state as one viewer sees it."""
+    return frame_text(merge(public, part))
 
 
 def balances_of(user_ids) -> dict[int, int]:
@@ -357,75 +292,5 @@ def change_message(public: dict, *, parts: dict[int, dict], payouts: dict[int, d
 
 
 def send_messages(messages: list[tuple[str, dict]]) -> None:
-    """Send prepared group messages in order; a failing channel layer loses a broadcast, never a change.
-
-    On channels_redis a ``round.change`` is published once (``fanout_publish``:
-    from a round socket's call, a bet, the thread hands it to its own event
-    loop's fan-out, which delivers it to this process's sockets at once and
-    publishes it for the others, and goes on; from the clock, the payout worker
-    or a view, one synchronous PUBLISH). On any other layer, a thread running a
-    round socket's call (``fanout.serving``) hands the sends to that socket's
-    event loop (``_LoopSender``) and goes on: the table's next bet does not
-    wait for them. One loop sends its changes one after another in the order
-    they were handed over, which for one table is the order of its commits
-    (its calls run one at a time). Anywhere else they are sent here and
-    awaited.
-    """
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    messages = fanout_publish(layer, messages)
-    if not messages:
-        return
-    loop = serving_loop()
-    if loop is not None and _LoopSender.of(loop).hand(layer, messages):
-        return
-    async_to_sync(_send_all)(layer, messages)
-
-
-class _LoopSender:
-    """Sends the changes handed over from threads on one event loop, one change after another, in order."""
-
-    _senders: dict[int, _LoopSender] = {}
-    _lock = threading.Lock()
-
-    @classmethod
-    def of(cls, loop: asyncio.AbstractEventLoop) -> _LoopSender:
-        sender = cls._senders.get(id(loop))
-        if sender is None or sender.loop is not loop:
-            with cls._lock:
-                sender = cls._senders.get(id(loop))
-                if sender is None or sender.loop is not loop:
-                    sender = cls._senders[id(loop)] = cls(loop)
-        return sender
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.waiting: collections.deque = collections.deque()  # touched on the loop only
-        self.task: asyncio.Task | None = None
-
-    def hand(self, layer, messages: list[tuple[str, dict]]) -> bool:
-        """Queue one change's messages (from any thread); False if the loop has closed."""
-        try:
-            self.loop.call_soon_threadsafe(self._add, layer, messages)
-        except RuntimeError:  # the loop closed meanwhile
-            return False
-        return True
-
-    def _add(self, layer, messages: list[tuple[str, dict]]) -> None:
-        self.waiting.append((layer, messages))
-        if self.task is None or self.task.done():
-            self.task = self.loop.create_task(self._drain(), name="round-broadcast")
-
-    async def _drain(self) -> None:
-        while self.waiting:
-            layer, messages = self.waiting.popleft()
-            await _send_all(layer, messages)
-
-
-async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
-    for group, message in messages:
-        try:
-            await layer.group_send(group, message)
-        except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
-            logger.exception("broadcast to %s failed", group)
+    """Send prepared group messages in order after a commit (``rooms.transport.send_many``)."""
+    transport.send_many(messages)

@@ -27,12 +27,14 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games
 from games.base import IllegalAction, SeededRng, apply_rake
+from rooms.errors import illegal_action_text
+from rooms.rounds.betting import live_round_locked
 from rooms.rounds.broadcast import engine_for, round_changed, tier_config
 from rooms.rounds.errors import (
     AreaClosed,
@@ -47,8 +49,7 @@ from rooms.rounds.errors import (
     OverTableLimit,
 )
 from rooms.rounds.models import Bet, Round, Shoe, Viewer
-from rooms.tables.core import lock_table
-from rooms.tables.errors import TableError
+from rooms.tables.errors import TableError, TableNotFound
 from rooms.tables.models import Table
 from wallets.models import MAX_AMOUNT
 
@@ -68,20 +69,24 @@ def _setting(name: str, default):
     return getattr(settings, name, default)
 
 
+def lock_table(table_id: int, *, bump: bool = False) -> Table:
+    """Lock the table's row (the one lock that serialises a table), with its tier and game; ``bump``: move ``seq`` on."""
+    table = (
+        Table.objects.select_for_update(of=("self",)).select_related("tier__game").filter(pk=table_id).first()
+    )
+    if table is None:
+        raise TableNotFound()
+    if bump:
+        Table.objects.filter(pk=table_id).update(seq=F("seq") + 1)
+        table.seq += 1
+    return table
+
+
 def _lock_banker_table(table_id: int, *, bump: bool = False) -> Table:
     table = lock_table(table_id, bump=bump)
     if table.tier.game.family != BANKER:
         raise NotABankerTable()
     return table
-
-
-def _live_round(table: Table) -> Round | None:
-    return (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("shoe")
-        .filter(table=table, phase__in=Round.LIVE_PHASES)
-        .first()
-    )
 
 
 def _timing(config: dict, key: str, default: float) -> float:
@@ -223,8 +228,6 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         try:
             engine_for(rnd.game_slug).validate_bet(config, rnd.shoe.state, area, amount)
         except IllegalAction as exc:
-            from rooms.tables.services import illegal_action_text
-
             raise BetRefused(illegal_action_text(exc), code=getattr(exc, "code", None)) from exc
         minimum = int(config.get("min_bet") or 1)
         if amount < minimum:
@@ -403,7 +406,7 @@ def round_advance(*, table_id: int) -> bool:
     with transaction.atomic(durable=True):
         table = _lock_banker_table(table_id)
         now = timezone.now()
-        rnd = _live_round(table)
+        rnd = live_round_locked(table)
         payouts: list[dict] = []
         if rnd is None:
             if table.status == Table.Status.CLOSED or not _watched(table.pk, now):

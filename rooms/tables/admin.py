@@ -1,7 +1,15 @@
 """Staff views of tables, hands and their action logs, and the step-by-step replay of a finished hand."""
 
 import json
-from platform.staff.display import KEY_LABELS, ReadableMedia, action_text, plain_text, readable
+from platform.staff.display import (
+    KEY_LABELS,
+    PLATFORM_CONFIG_KEYS,
+    ReadableMedia,
+    action_text,
+    option_codes,
+    plain_text,
+    readable,
+)
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -14,8 +22,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+import games
 from rooms.models import Game
 from rooms.tables import services
+from rooms.tables.history import fact_text
 from rooms.tables.models import Hand, HandAction, Seat, Table
 from rooms.tables.replay import HandNotReplayable, hand_dealt_cards, hand_replay
 
@@ -154,6 +164,7 @@ class HandAdmin(admin.ModelAdmin):
         "deadline",
         "deadline_token",
         "action_count",
+        "clock_display",
         "outcome_display",
         "cancel_reason",
         "stake_key",
@@ -164,7 +175,7 @@ class HandAdmin(admin.ModelAdmin):
         "finished_at",
         "settled_at",
     ]
-    exclude = ["seed", "state", "participants", "game_slug", "config", "players", "outcome"]
+    exclude = ["seed", "state", "participants", "game_slug", "config", "players", "outcome", "clock"]
 
     def get_queryset(self, request):
         # The settlement transaction's id in the same read as the hand (by its unique key), not
@@ -201,7 +212,12 @@ class HandAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("config"))
     def config_display(self, obj: Hand):
-        return readable(obj.config)
+        # What the platform dealt the hand under, in words; the game's own options as the codes
+        # staff type in a tier's options (the game words them on its pages, not here).
+        config = obj.config or {}
+        shown = {key: config[key] for key in PLATFORM_CONFIG_KEYS if key in config}
+        options = {key: value for key, value in config.items() if key not in PLATFORM_CONFIG_KEYS}
+        return readable({**shown, gettext("game options"): option_codes(options)})
 
     @admin.display(description=_("players"))
     def players_display(self, obj: Hand):
@@ -209,7 +225,22 @@ class HandAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("outcome"))
     def outcome_display(self, obj: Hand):
-        return readable(obj.outcome)
+        # Coins by seat as the platform settles them, then the facts the game's record shows (its
+        # presentation words them), in place of the engine's details.
+        outcome = dict(obj.outcome or {})
+        details = outcome.pop("details", None)
+        info = games.REGISTRY.get(obj.game_slug)
+        if details is not None and info is not None and info.presentation is not None:
+            for fact in info.presentation.facts(details):
+                outcome[gettext(fact.label)] = fact_text(fact, obj.players)
+        return readable(outcome)
+
+    @admin.display(description=_("clock"))
+    def clock_display(self, obj: Hand):
+        # The runtime's record of whose turn runs out when: for tracing a timeout, as stored.
+        if not obj.clock:
+            return "–"
+        return format_html("<pre>{}</pre>", json.dumps(obj.clock, indent=2, ensure_ascii=False, default=str))
 
     @admin.display(description=_("seed"))
     def seed_hex(self, obj: Hand) -> str:
@@ -236,14 +267,15 @@ class HandAdmin(admin.ModelAdmin):
             dealt = hand_dealt_cards(hand=obj) if obj.is_over else None
         except HandNotReplayable:
             dealt = None
+        dealt = dealt or []
         net = (obj.outcome or {}).get("net") or (obj.outcome or {}).get("deltas") or []
         rows = []
         for index, player in enumerate(obj.players):
             user_url = reverse("admin:accounts_user_change", args=[player["user"]])
-            if dealt is not None:
-                cards = _cards(dealt[index])
-            else:
+            if not obj.is_over:
                 cards = gettext("hidden until the hand is over")
+            else:
+                cards = _cards(dealt[index] if index < len(dealt) else None)
             rows.append(
                 (
                     index,

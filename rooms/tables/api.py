@@ -1,9 +1,10 @@
 """REST API of the table runtime: the signed-in player's recent hands (战绩)."""
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.generics import ListAPIView
 
+import games
 from rooms.tables import selectors
 from rooms.tables.models import Hand
 
@@ -22,7 +23,9 @@ class HandHistorySerializer(serializers.Serializer):
     delta = serializers.SerializerMethodField(help_text="Coins won (+) or lost (-) after the rake.")
     won = serializers.SerializerMethodField()
     multiple = serializers.SerializerMethodField()
-    landlord = serializers.SerializerMethodField(help_text="The landlord's seat (斗地主), or null.")
+    facts = serializers.SerializerMethodField(
+        help_text="The game's own facts of the hand (a role's seat, a bid, how it was won), by name."
+    )
     seed = serializers.SerializerMethodField(help_text="The hand's seed in hex, revealed once it is over.")
 
     def _seat(self, hand: Hand) -> int | None:
@@ -50,8 +53,13 @@ class HandHistorySerializer(serializers.Serializer):
     def get_multiple(self, hand: Hand) -> int | None:
         return ((hand.outcome or {}).get("details") or {}).get("multiple")
 
-    def get_landlord(self, hand: Hand) -> int | None:
-        return ((hand.outcome or {}).get("details") or {}).get("landlord")
+    @extend_schema_field(serializers.DictField())
+    def get_facts(self, hand: Hand) -> dict:
+        info = games.REGISTRY.get(hand.game_slug)
+        if hand.status != Hand.Status.SETTLED or info is None or info.presentation is None:
+            return {}
+        details = (hand.outcome or {}).get("details") or {}
+        return {fact.key: fact.value for fact in info.presentation.facts(details)}
 
     def get_seed(self, hand: Hand) -> str | None:
         return bytes(hand.seed).hex() if hand.is_over else None

@@ -82,7 +82,7 @@ def _bot_create():
 
 def bot_choose_action(engine, state: dict, seat: int) -> dict:
     """Pick a bot's move: the engine's hint (提示) when it has one, else a random legal choice (bids)."""
-    hint = engine.hint(state, seat) if hasattr(engine, "hint") else None
+    hint = engine.hint(state, seat)
     if hint is not None:
         return hint
     legal = engine.legal_actions(state, seat)

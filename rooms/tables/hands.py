@@ -1,48 +1,38 @@
-"""A hand's money: stakes into escrow at the start, refunds on cancel, one settlement at the end.
+"""A hand's money: the stake into escrow at the deal, a refund on cancel (settlement is settlement.py).
 
 Coins carried into a hand (携带) leave the wallet for the house's escrow
 account in one ``stake`` transaction (key ``hand:<id>:stake``), so a player in a
-hand cannot withdraw them. The hand then ends in exactly one of: a
-``settlement`` (key ``hand:<id>:settle``) that empties the escrow into every
-seat's wallet (carried ± result after rake) and the rake account, or a
-``refund`` (key ``hand:<id>:refund``) that gives every seat back what it carried.
+hand cannot withdraw them or stake them elsewhere. The hand then ends in
+exactly one of: a ``settlement`` that empties the escrow into every seat's
+wallet (carried ± result after rake) and the rake account, or a ``refund``
+(key ``hand:<id>:refund``) that gives every seat back what it carried.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games
-from games.base import Outcome, SeatSpec, SeededRng
-from rooms.tables.broadcast import table_changed
-from rooms.tables.models import Hand, Seat, Table
-
-# Settling lives in settlement.py; the services reach it through this module too.
-from rooms.tables.settlement import (  # noqa: F401
-    SETTLE_BATCH,
-    hand_settle,
-    hand_settle_batch,
-    reset_tables_after_hands,
-    settlement_request,
-)
-from wallets.models import MAX_AMOUNT
-
-if TYPE_CHECKING:
-    from rooms.tables.deal_statements import StakeReads
+from games.base import SeatSpec, SeededRng
+from rooms.tables.models import Hand
+from rooms.tables.play import MOVE_FIELDS, Play, write_hand
+from rooms.tables.settlement import reset_after_hands
+from wallets.errors import LedgerError
+from wallets.models import MAX_AMOUNT, Account, LedgerTransaction
+from wallets.services import house_account, ledger_post, wallet_for_user
 
 logger = logging.getLogger(__name__)
 
-
 # The most one seat carries into a hand, whatever the tier allows: the stake moves every
 # seat's coins into escrow in one leg, which the ledger takes up to MAX_AMOUNT, and no game
-# seats more than 10. Past it a rich wallet's stake was refused at every deal, so no hand
-# ever started at a table where that player sat.
+# seats more than 10.
 CARRY_CAP = MAX_AMOUNT // 10
 
 
@@ -53,49 +43,35 @@ def carried_amount(*, tier, balance: int) -> int:
     return min(balance, CARRY_CAP)
 
 
-def hand_start(
-    *, table: Table, seats: list[Seat], reads: StakeReads | None = None, schedule: bool = False
-) -> Hand | None:
-    """Deal a new hand at the locked ``table`` and move every seat's carried coins into escrow.
+def lock_wallets(user_ids: list[int]) -> dict[int, Account]:
+    """Lock the seated users' wallets in primary-key order (the ledger's order), creating missing ones."""
+    rows = Account.objects.select_for_update(of=("self",)).filter(user_id__in=user_ids).order_by("pk")
+    wallets = {account.user_id: account for account in rows}
+    missing = set(user_ids) - set(wallets)
+    for user in get_user_model().objects.filter(pk__in=missing):
+        wallets[user.pk] = wallet_for_user(user=user)
+    return wallets
 
-    Returns None (and changes nothing but the humans' ``ready``) if a wallet
-    refuses the stake. ``reads``: the seated users' wallets (locked, so
-    current), wins and escrow account the caller has already read
-    (``deal_statements.stake_lock``); else they are read here, and a missing
-    wallet is created (``wallet_for_user``). After the deal the wallets hold
-    the balances the stake left. The ``seats`` given are left not ready, as
-    their rows are. ``schedule``: also set the hand's first deadline
-    (``core.plan_next``) and write it with the hand, as ``core.schedule_next``
-    would after it.
 
-    Statements: the hand, its participants, the seats and the table in one
-    (``deal_statements.hand_insert``), then the stake through
-    ``ledger_post_many`` in the same savepoint (a refusal rolls both back).
+def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
+    """Deal a new hand at the play's waiting table and move every seat's carried coins into escrow.
+
+    ``wallets``: every seated user's wallet, locked (``lock_wallets``). Returns
+    None, and changes nothing but the humans' ``ready``, if a wallet refuses
+    the stake. The hand's first deadline is set as the change is written.
     """
-    from rooms.tables.deal_statements import hand_insert, stake_lock
-    from wallets.errors import LedgerError
-    from wallets.models import LedgerTransaction
-    from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
-
-    if reads is None:
-        reads = stake_lock(table, [seat.user_id for seat in seats])
+    table, seats = play.table, play.seats
     tier = table.tier
     info = games.REGISTRY[tier.game.slug]
-    players = []
-    wallets = []
-    for seat in seats:
-        wallet = reads.wallets.get(seat.user_id)
-        if wallet is None:
-            wallet = reads.wallets[seat.user_id] = wallet_for_user(user=seat.user)
-        wallets.append(wallet)
-        players.append(
-            {
-                "user": seat.user_id,
-                "name": seat.user.display_name,
-                "is_bot": seat.is_bot,
-                "carried": carried_amount(tier=tier, balance=wallet.balance),
-            }
-        )
+    players = [
+        {
+            "user": seat.user_id,
+            "name": seat.user.display_name,
+            "is_bot": seat.is_bot,
+            "carried": carried_amount(tier=tier, balance=wallets[seat.user_id].balance),
+        }
+        for seat in seats
+    ]
     config = {
         **info.default_options,
         **tier.options,
@@ -107,117 +83,67 @@ def hand_start(
         "rake_bps": tier.rake_bps,
     }
     seed = secrets.token_bytes(32)
-    state = info.engine.new_hand(
-        config, [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players], SeededRng(seed, "hand")
-    )
-    now = timezone.now()
-    hand = Hand(
-        table=table, number=0, game_slug=info.slug, seed=seed, config=config, players=players, state=state
-    )
-    hand.started_at = now
-    outcome = None
-    if schedule:
-        from rooms.tables.core import plan_next
-
-        outcome = plan_next(hand, seats, now)
+    specs = [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players]
+    state = info.engine.new_hand(config, specs, SeededRng(seed, "hand"))
+    number = (Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
     total = sum(p["carried"] for p in players)
-    escrow = reads.escrow if reads.escrow is not None or not total else house_account(code="escrow")
     try:
         with transaction.atomic():
-            written = hand_insert(
-                hand,
+            hand = Hand.objects.create(
                 table=table,
-                humans=[p["user"] for p in players if not p["is_bot"]],
-                staked=bool(total),
-                now=now,
+                number=number,
+                game_slug=info.slug,
+                seed=seed,
+                config=config,
+                players=players,
+                state=state,
             )
+            hand.participants.set([p["user"] for p in players if not p["is_bot"]])
             if total:
-                legs = [
-                    (wallet, -p["carried"])
-                    for wallet, p in zip(wallets, players, strict=True)
-                    if p["carried"]
-                ]
-                # No savepoint of its own: a refusal leaves through this block, which rolls back.
-                ledger_post_many(
-                    postings=[
-                        Posting(
-                            key=hand.stake_key,
-                            kind=LedgerTransaction.Kind.STAKE,
-                            legs=[*legs, (escrow, total)],
-                            reference=f"hand:{hand.pk}",
-                            memo=f"table {table.pk} hand {hand.number}: coins carried into escrow",
-                        )
+                hand.stake_key = f"hand:{hand.pk}:stake"
+                hand.save(update_fields=["stake_key"])
+                ledger_post(
+                    key=hand.stake_key,
+                    kind=LedgerTransaction.Kind.STAKE,
+                    legs=[
+                        *((wallets[p["user"]], -p["carried"]) for p in players if p["carried"]),
+                        (house_account(code="escrow"), total),
                     ],
-                    savepoint=False,
+                    reference=f"hand:{hand.pk}",
+                    memo=f"table {table.pk} hand {number}: coins carried into escrow",
                 )
     except LedgerError:
         logger.warning("table %s: a wallet refused the stake; no hand started", table.pk, exc_info=True)
-        Seat.objects.filter(table=table, is_bot=False).update(ready=False)
         for seat in seats:
-            if not seat.is_bot:
+            if not seat.is_bot and seat.ready:
                 seat.ready = False
+                seat.save(update_fields=["ready"])
         return None
     for seat in seats:
         seat.ready = False
-    table.status = Table.Status.PLAYING
-    table.updated_at = now
-    if schedule:
-        _scheduled(table, hand, outcome, written)
+        seat.save(update_fields=["ready"])
+    table.status = table.Status.PLAYING
+    table.save(update_fields=["status", "updated_at"])
+    for p in players:
+        play.balances[p["user"]] = wallets[p["user"]].balance - p["carried"]
+    play.hand = hand
+    play.hand_fields.update(MOVE_FIELDS)  # the clock sets its first deadline as the change is written
     return hand
 
 
-def _scheduled(table: Table, hand: Hand, outcome: Outcome | None, written) -> None:
-    """What ``core.schedule_next`` does after its write, for a hand written with its first deadline."""
-    from rooms.tables.state_cache import state_keep_on_commit
-    from rooms.tables.timers import timer_enqueue, timer_wanted
-
-    if outcome is not None:  # over as dealt: finish it (its own write)
-        hand_finish(table=table, hand=hand, outcome=outcome)
-        return
-    if written.xmin is not None:  # the state this process's next locking read may take as kept
-        state_keep_on_commit(
-            table_id=table.pk, hand_id=hand.pk, xmin=written.xmin, ctid=written.ctid, state=hand.state
-        )
-    hand_id, token, deadline = hand.pk, hand.deadline_token, hand.deadline
-    if timer_wanted(deadline, hand.started_at):  # a human's turn is left to the beat tick
-        transaction.on_commit(lambda: timer_enqueue(hand_id=hand_id, token=token, deadline=deadline))
-
-
-def hand_finish(*, table: Table, hand: Hand, outcome: Outcome) -> None:
-    """Mark the hand finished with its outcome and queue its settlement after commit."""
-    hand.status = Hand.Status.FINISHED
-    hand.deadline = None
-    hand.finished_at = timezone.now()
-    hand.outcome = {"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details}
-    from rooms.tables.core import PLAY_FIELDS, hand_write
-
-    hand_write(hand, (*PLAY_FIELDS, "status", "finished_at", "outcome"))  # with the log's last entries
-    hand_id = hand.pk
-    transaction.on_commit(lambda: settlement_request(hand_id=hand_id))
-
-
-def _reset_after_hand(table: Table) -> None:
-    """Between hands: bots stay ready, humans must press ready, players who left the page stand up."""
-    reset_tables_after_hands([table], bump_seq=False)
-
-
-def cancel_locked(*, table: Table, hand: Hand, reason: str) -> None:
-    """Cancel the locked hand: refund every stake from escrow, tell the table why."""
-    from wallets.models import LedgerTransaction
-    from wallets.services import house_account, ledger_post, wallet_for_user
-
-    if hand.status not in (Hand.Status.PLAYING, Hand.Status.FINISHED):
-        return
-    players = hand.players
-    total = sum(p["carried"] for p in players)
+def cancel(play: Play, reason: str) -> None:
+    """Cancel the play's open hand: refund every stake from escrow and tell the table why."""
+    hand = play.hand
+    total = sum(p["carried"] for p in hand.players)
     if hand.stake_key and total:
-        User = Seat._meta.get_field("user").related_model
-        users = {u.pk: u for u in User.objects.filter(pk__in=[p["user"] for p in players])}
-        legs = [(wallet_for_user(user=users[p["user"]]), p["carried"]) for p in players if p["carried"]]
+        wallets = lock_wallets([p["user"] for p in hand.players])
         ledger_post(
             key=f"hand:{hand.pk}:refund",
             kind=LedgerTransaction.Kind.REFUND,
-            legs=[(house_account(code="escrow"), -total), *legs],
+            legs=[
+                (house_account(code="escrow"), -total),
+                *((wallets[p["user"]], p["carried"]) for p in hand.players if p["carried"]),
+            ],
             reference=f"hand:{hand.pk}",
             memo=f"hand {hand.pk} cancelled: {reason}"[:200],
         )
@@ -225,23 +151,9 @@ def cancel_locked(*, table: Table, hand: Hand, reason: str) -> None:
     hand.cancel_reason = reason[:200]
     hand.deadline = None
     hand.finished_at = hand.finished_at or timezone.now()
-    hand.save(update_fields=["status", "cancel_reason", "deadline", "finished_at"])
-    _reset_after_hand(table)
+    # With the moves made before a failure: the log keeps them.
+    write_hand(play, (*MOVE_FIELDS, "status", "cancel_reason", "finished_at"))
+    play.seats = reset_after_hands([play.table], bump=False)[play.table.pk]
+    play.hand, play.last_hand = None, hand
     message = _("%(reason)s Every stake was refunded.") % {"reason": reason}
-    table_changed(table, notices=[{"type": "cancelled", "hand": hand.pk, "reason": message}])
-
-
-def hand_cancel(*, hand_id: int, reason: str) -> bool:
-    """Cancel a hand the runtime cannot continue; return False if it was already over."""
-    from rooms.tables.services import lock_table
-
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return False
-    with transaction.atomic(durable=True):
-        table = lock_table(table_id)
-        hand = Hand.objects.select_for_update(of=("self",)).get(pk=hand_id)
-        if hand.status not in (Hand.Status.PLAYING, Hand.Status.FINISHED):
-            return False
-        cancel_locked(table=table, hand=hand, reason=reason)
-    return True
+    play.notices.append({"type": "cancelled", "hand": hand.pk, "reason": message})

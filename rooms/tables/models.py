@@ -66,6 +66,9 @@ class Seat(models.Model):
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
     # When the player's last socket went away; between hands an away player stands up after a while.
     away_since = models.DateTimeField(_("away since"), null=True, blank=True)
+    # The lease of the open sockets: each renews it while it lives (every TABLE_SESSION_RECHECK
+    # seconds), so a seat whose sockets died with their process goes away once it lapses.
+    present_until = models.DateTimeField(_("present until"), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["table", "index"]
@@ -113,6 +116,9 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, related_name="hands_played", blank=True, verbose_name=_("participants")
     )
     state = models.JSONField(_("state"), default=dict)
+    # The runtime's clock of the hand, beside the engine's state: a lone actor's turn
+    # ({"turn": {"n", "deadline"}}) or a simultaneous countdown ({"countdown": {...}}).
+    clock = models.JSONField(_("clock"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLAYING)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True)
     # Bumped with every deadline change: a timer carrying an older token does nothing.

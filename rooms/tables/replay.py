@@ -23,9 +23,6 @@ import games
 from games.base import IllegalAction, SeatSpec, SeededRng
 from rooms.tables.models import Hand
 
-# Spectator-view keys worth a column in a step table, when the game's view has them.
-TABLE_KEYS = ("phase", "turn", "landlord", "bid", "multiple", "bottom", "last_play")
-
 
 class HandNotReplayable(Exception):
     """The hand cannot be replayed (still in play, or its game is not installed)."""
@@ -42,7 +39,7 @@ class ReplayStep:
     auto: bool
     at: datetime | None
     cards: list[Any]  # per seat: that seat's own cards in its view (None if the game shows none)
-    table: dict[str, Any]  # the spectator view's TABLE_KEYS
+    table: dict[str, Any]  # the public summary of the table (the game's ``Presentation.summary``)
     error: str = ""  # the engine refused this action: the replay stops here
 
 
@@ -52,6 +49,7 @@ class HandReplay:
 
     hand_id: int
     steps: list[ReplayStep] = field(default_factory=list)
+    reached: dict | None = None  # the last state the replay reached (the final one if no step was refused)
     final_state: dict | None = None
     state_matches: bool = False
     outcome_matches: bool = False
@@ -68,19 +66,16 @@ def _plain(value):
 
 
 def _engine_state(stored: dict) -> dict:
-    """Return the stored state without the runtime's own bookkeeping (the countdown, the turn clock)."""
-    from rooms.tables.core import COUNTDOWN_KEY, TURN_KEY
-
-    return _plain({key: value for key, value in stored.items() if key not in (COUNTDOWN_KEY, TURN_KEY)})
+    """Return the stored state as the engine left it (the runtime keeps its clock in ``Hand.clock``)."""
+    return _plain(stored)
 
 
-def _snapshot(engine, state: dict, seat_count: int) -> tuple[list[Any], dict[str, Any]]:
+def _snapshot(info, state: dict, seat_count: int) -> tuple[list[Any], dict[str, Any]]:
     cards = []
     for seat in range(seat_count):
-        view = engine.view(state, seat)
+        view = info.engine.view(state, seat)
         cards.append(view.get("hand"))
-    spectator = engine.view(state, None)
-    table = {key: spectator[key] for key in TABLE_KEYS if key in spectator}
+    table = info.presentation.summary(state) if info.presentation else {}
     return cards, table
 
 
@@ -108,8 +103,8 @@ def hand_replay(*, hand: Hand) -> HandReplay:
     players = list(hand.players)
     result = HandReplay(hand_id=hand.pk)
     seats = [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players]
-    state = engine.new_hand(dict(hand.config), seats, SeededRng(bytes(hand.seed), "hand"))
-    cards, table = _snapshot(engine, state, len(players))
+    state = result.reached = engine.new_hand(dict(hand.config), seats, SeededRng(bytes(hand.seed), "hand"))
+    cards, table = _snapshot(info, state, len(players))
     result.steps.append(
         ReplayStep(
             n=None,
@@ -149,7 +144,8 @@ def hand_replay(*, hand: Hand) -> HandReplay:
                 )
             )
             return result
-        cards, table = _snapshot(engine, state, len(players))
+        result.reached = state
+        cards, table = _snapshot(info, state, len(players))
         result.steps.append(
             ReplayStep(
                 n=row.n,
@@ -179,13 +175,16 @@ def hand_replay(*, hand: Hand) -> HandReplay:
     return result
 
 
-def hand_dealt_cards(*, hand: Hand) -> list[Any]:
-    """Return every seat's cards as dealt (from the seed), for a hand that is over."""
+def hand_dealt_cards(*, hand: Hand) -> list[list[str]] | None:
+    """Return every seat's cards as dealt in the deal that was played, for a hand that is over.
+
+    None when the game has no presentation to say what its deal was.
+    """
     if not hand.is_over:
         raise HandNotReplayable(_("The hand is still in play: no cards and no replay until it is over."))
     info = games.REGISTRY.get(hand.game_slug)
     if info is None:
         raise HandNotReplayable(_("The game %(slug)s is not installed.") % {"slug": hand.game_slug})
-    seats = [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in hand.players]
-    state = info.engine.new_hand(dict(hand.config), seats, SeededRng(bytes(hand.seed), "hand"))
-    return _snapshot(info.engine, state, len(hand.players))[0]
+    if info.presentation is None or not hand.state:
+        return None
+    return info.presentation.deals(hand.state)[-1].hands

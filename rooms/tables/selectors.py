@@ -1,8 +1,12 @@
 """Reads of the table runtime: seat counts for the lobby, a player's seat, hand history."""
 
+from django.db import transaction
 from django.db.models import Count
 
+from rooms.tables.broadcast import snapshot
 from rooms.tables.models import Hand, Seat
+from rooms.tables.play import read
+from wallets.selectors import wallet_balance
 
 
 def seated_counts_by_tier() -> dict[int, int]:
@@ -36,32 +40,16 @@ def hands_for_user(*, user, limit: int = 30) -> list[Hand]:
 
 
 def table_snapshot(*, table_id: int, user) -> dict:
-    """Return the full ``state`` message for ``user`` at this table (their seat's view, or a spectator's)."""
-    from django.db import connection, transaction
+    """The full ``state`` message for ``user`` at this table (their seat's view, or a spectator's).
 
-    from rooms.tables.broadcast import load_context, snapshot
-    from rooms.tables.models import Table
-
+    Read under the table's row lock, so its ``seq`` and its hand come from the same commit.
+    """
     with transaction.atomic():
-        # The seq and the hand must come from the same commit. Read one statement at a time,
-        # a change committing between them gave a state labelled with the older seq but
-        # showing the newer hand (the hidden-cards test caught a seat shown the 底牌 at the
-        # bidding's seq). Every change holds the table row FOR UPDATE until it commits, so
-        # a share lock on it waits for a change in progress and keeps the next one out.
-        # (SQLite has no row locks: its transactions here start IMMEDIATE, serialised with writers.)
-        if connection.vendor == "postgresql":
-            qn = connection.ops.quote_name
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"SELECT 1 FROM {qn(Table._meta.db_table)} WHERE {qn('id')} = %s FOR SHARE", [table_id]
-                )
-        ctx = load_context(table_id)
-        seat = next((s for s in ctx.seats if s.user_id == user.pk), None)
+        play = read(table_id, lock=True)
+        seat = play.seat_of(user.pk)
         if seat is not None:
-            return snapshot(ctx, seat_index=seat.index, balance=ctx.balances.get(user.pk))
-        from wallets.selectors import wallet_balance
-
-        return snapshot(ctx, seat_index=None, balance=wallet_balance(user=user))
+            return snapshot(play, seat_index=seat.index, user_id=user.pk, balance=play.balances.get(user.pk))
+        return snapshot(play, seat_index=None, user_id=user.pk, balance=wallet_balance(user=user))
 
 
 def coins_in_play(*, user) -> list[dict]:

@@ -2,8 +2,10 @@
 
 ``hand_verification`` is the one check; the "verify this hand" page and
 ``manage.py hand_verify`` both show what it finds. It re-deals the hand from
-the seed exactly as the runtime dealt it (``replay.hand_replay``) and says
-whether replaying the logged actions reproduces the stored result.
+the seed exactly as the runtime dealt it (``replay.hand_replay``), says
+whether replaying the logged actions reproduces the stored result, and lists
+every deal the seed made, in order (a hand thrown in and dealt again has
+several), as the game's presentation gives them (``Presentation.deals``).
 """
 
 from __future__ import annotations
@@ -16,17 +18,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 import games
-from games.base import SeatSpec, SeededRng
+from rooms.tables.cards import card_faces
 from rooms.tables.models import Hand
-from rooms.tables.pages import card_faces
 from rooms.tables.replay import HandNotReplayable, HandReplay, hand_replay
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
-# Cards dealt to nobody that a game keeps in its state (斗地主's 底牌, 必下德州's board).
-_SHARED_KEYS = (("bottom", gettext_noop("Bottom cards")), ("board", gettext_noop("Board")))
 
 
 @dataclass
@@ -40,6 +38,15 @@ class DealtSeat:
 
 
 @dataclass
+class DealShown:
+    """One deal the seed made: every seat's cards, the cards dealt to nobody, and why it was dealt again."""
+
+    seats: list[DealtSeat]
+    shared: list[tuple[str, list[str]]]  # (label, cards), the label translated
+    note: str = ""  # translated; "" for the deal that was played
+
+
+@dataclass
 class HandVerification:
     """What a player checks about a finished hand, and the verdict of each check."""
 
@@ -47,8 +54,7 @@ class HandVerification:
     seed_hex: str
     published_sha256: str
     seed_sha256: str
-    seats: list[DealtSeat] = field(default_factory=list)
-    shared: list[tuple[str, list[str]]] = field(default_factory=list)  # (label, cards)
+    deals: list[DealShown] = field(default_factory=list)  # in order, the one played last
     replay: HandReplay | None = None
 
     @property
@@ -91,13 +97,6 @@ def hand_verification(*, hand: Hand) -> HandVerification:
     """Re-deal ``hand`` from its revealed seed and replay its log; raise HandNotReplayable if it is not over."""
     replay = hand_replay(hand=hand)  # refuses a hand still in play: its seed is not revealed yet
     seed = bytes(hand.seed)
-    info = games.REGISTRY[hand.game_slug]
-    players = list(hand.players)
-    dealt = info.engine.new_hand(
-        dict(hand.config),
-        [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players],
-        SeededRng(seed, "hand"),
-    )
     result = HandVerification(
         hand=hand,
         seed_hex=seed.hex(),
@@ -107,21 +106,23 @@ def hand_verification(*, hand: Hand) -> HandVerification:
         seed_sha256=seed_hash(bytes.fromhex(seed.hex())),
         replay=replay,
     )
-    for index, player in enumerate(players):
-        # The seat's own view of the deal shows exactly its dealt cards.
-        cards = info.engine.view(dealt, index).get("hand")
-        result.seats.append(
+    presentation = games.REGISTRY[hand.game_slug].presentation
+    if presentation is None:
+        return result
+    players = list(hand.players)
+    # The state the seed and the log lead to (as far as the replay got): every deal it made.
+    for deal in presentation.deals(replay.reached):
+        seats = [
             DealtSeat(
                 index=index,
                 name=player.get("name") or "",
                 is_bot=bool(player.get("is_bot")),
-                cards=list(cards) if isinstance(cards, list) else [],
+                cards=list(deal.hands[index]) if index < len(deal.hands) else [],
             )
-        )
-    for key, label in _SHARED_KEYS:
-        cards = dealt.get(key)
-        if isinstance(cards, list) and cards and all(isinstance(c, str) for c in cards):
-            result.shared.append((_(label), list(cards)))
+            for index, player in enumerate(players)
+        ]
+        shared = [(_(group.label), list(group.cards)) for group in deal.shared if group.cards]
+        result.deals.append(DealShown(seats=seats, shared=shared, note=_(deal.note) if deal.note else ""))
     return result
 
 
@@ -158,11 +159,18 @@ def hand_verify_page(request: HttpRequest, hand_id: int) -> HttpResponse:
         "hand": hand,
         "tier": hand.table.tier,
         "my_seat": my_seat,
-        "seats": [
-            {"seat": seat, "faces": card_faces(seat.cards), "is_me": seat.index == my_seat}
-            for seat in check.seats
+        "deals": [
+            {
+                "number": number,
+                "note": deal.note,
+                "seats": [
+                    {"seat": seat, "faces": card_faces(seat.cards), "is_me": seat.index == my_seat}
+                    for seat in deal.seats
+                ],
+                "shared": [(label, card_faces(cards)) for label, cards in deal.shared],
+            }
+            for number, deal in enumerate(check.deals, start=1)
         ],
-        "shared": [(label, card_faces(cards)) for label, cards in check.shared],
         "pasted_seed": pasted_seed,
         "pasted_hash": pasted_hash,
         "quick": quick,

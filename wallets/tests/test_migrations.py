@@ -1,10 +1,10 @@
-"""Migration 0006 names the game and tier of the hands' and rounds' transactions posted before it."""
+"""Migration 0007 names the game and tier of the hands' and rounds' transactions posted before it."""
 
 import pytest
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("wallets", "0005_finance_reports")]
+BEFORE = [("wallets", "0006_ledger_refuses_truncate")]
 
 
 def _post(apps, *, key, reference, legs):
@@ -19,7 +19,7 @@ def _post(apps, *, key, reference, legs):
 @pytest.mark.django_db(transaction=True)
 def test_the_backfill_names_the_game_and_tier_of_every_hand_and_round_reference():
     executor = MigrationExecutor(connection)
-    # Every other app as it is now, the ledger as it was before 0006.
+    # Every other app as it is now, the ledger as it was before 0007.
     before = [node for node in executor.loader.graph.leaf_nodes() if node[0] != "wallets"] + BEFORE
     executor.migrate(before)
     try:

@@ -36,3 +36,13 @@ def player(db):
 def player_browser(browser, player) -> Client:
     browser.force_login(player)
     return browser
+
+
+@pytest.fixture
+def catalogue(monkeypatch):
+    """The game catalogue the profile lists (kept by the games' app): a list to put (slug, name) in."""
+    from platform.accounts import selectors
+
+    games: list[tuple[str, str]] = []
+    monkeypatch.setattr(selectors, "_catalogue", lambda: list(games))
+    return games

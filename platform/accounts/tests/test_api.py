@@ -5,8 +5,6 @@ from platform.accounts.models import GameStats
 import pytest
 from rest_framework.test import APIClient
 
-from rooms.models import Game
-
 pytestmark = pytest.mark.django_db
 
 
@@ -21,10 +19,8 @@ def test_me_needs_a_log_in():
     assert APIClient().get("/api/me/").status_code == 403
 
 
-def test_me_shows_the_profile_and_the_level_per_game(api, player):
-    Game.objects.create(
-        slug="doudizhu", name_zh="斗地主", name_en="Dou Dizhu", family="seated", min_seats=3, max_seats=3
-    )
+def test_me_shows_the_profile_and_the_level_per_game(api, player, catalogue):
+    catalogue.append(("doudizhu", "Dou Dizhu"))  # the catalogue's name in the request's language
     GameStats.objects.create(user=player, game_slug="doudizhu", hands=700, wins=310)
 
     body = api.get("/api/me/").json()

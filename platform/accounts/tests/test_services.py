@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_user_create_pays_the_sign_up_grant_through_the_ledger(settings):
-    settings.SIGNUP_GRANT_COINS = 2500
+    settings.SIGNUP_GRANT_COINS, settings.SIGNUP_GRANT_PARTS = 2500, 0  # all of it at sign-up
     user = user_create(username="bob", password="s3cret-pass", nickname="  Bobby  ", email="Bob@Example.COM")
 
     assert user.check_password("s3cret-pass")
@@ -43,7 +43,8 @@ def test_user_create_refuses_a_taken_username_and_pays_nothing():
 
 
 def test_user_create_is_all_or_nothing_when_the_grant_fails(settings):
-    settings.SIGNUP_GRANT_COINS = 10**16  # above the ledger's largest amount: the grant is refused
+    # Above the ledger's largest amount, at sign-up: the grant is refused.
+    settings.SIGNUP_GRANT_COINS = settings.SIGNUP_GRANT_FIRST = 10**16
 
     with pytest.raises(LedgerError):
         user_create(username="dave", password="pw-dave-1")

@@ -7,14 +7,13 @@ import pytest
 from django.contrib.auth import SESSION_KEY
 from django.urls import reverse
 
-from rooms.models import Game
 from wallets.selectors import wallet_balance
 
 pytestmark = pytest.mark.django_db
 
 
 def test_sign_up_creates_the_player_pays_the_grant_logs_in_and_goes_to_the_lobby(browser, settings):
-    settings.SIGNUP_GRANT_COINS = 3000
+    settings.SIGNUP_GRANT_COINS, settings.SIGNUP_GRANT_PARTS = 3000, 0  # all of it at sign-up
     page = browser.get(reverse("accounts:signup"))
     assert page.status_code == 200
     assert "New players get 3,000 coins to start." in page.content.decode()
@@ -139,13 +138,8 @@ def test_profile_needs_a_log_in(browser):
     assert response["Location"].startswith(reverse("accounts:login"))
 
 
-def test_profile_shows_level_wins_and_wins_to_next_per_game(player_browser, player):
-    Game.objects.create(
-        slug="doudizhu", name_zh="斗地主", name_en="Dou Dizhu", family="seated", min_seats=3, max_seats=3
-    )
-    Game.objects.create(
-        slug="zhajinhua", name_zh="扎金花", name_en="Zha Jin Hua", family="seated", min_seats=2, max_seats=6
-    )
+def test_profile_shows_level_wins_and_wins_to_next_per_game(player_browser, player, catalogue):
+    catalogue.extend([("doudizhu", "Dou Dizhu"), ("zhajinhua", "Zha Jin Hua")])
     GameStats.objects.create(user=player, game_slug="doudizhu", hands=400, wins=150)
     GameStats.objects.create(user=player, game_slug="retired_game", hands=95000, wins=90000)
 

@@ -31,11 +31,12 @@ class Command(BaseCommand):
                 f"  player  {username:<6} / {demo.PLAYER_PASSWORD}   "
                 f"{user.display_name}, {wallet_balance(user=user)} coins"
             )
-        # Moving coins in admin needs a second factor: the demo admin gets one-time backup
-        # codes, made once and listed again on every run until they are used up.
+        # Staff log in, and move coins, with a second factor: the demo admin gets one-time
+        # backup codes, made once and listed again on every run until they are used up.
         from platform.staff.otp import otp_backup_codes_ensure
 
         codes = otp_backup_codes_ensure(user=User.objects.get(username=demo.ADMIN_USERNAME))
         self.stdout.write(
-            f"  second factor for {demo.ADMIN_USERNAME} (moving coins; each code works once): {' '.join(codes)}"
+            f"  second factor for {demo.ADMIN_USERNAME} (log-in and moving coins; each code works once): "
+            f"{' '.join(codes)}"
         )

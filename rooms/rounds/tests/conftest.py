@@ -12,7 +12,7 @@ from rooms.tables.tests.conftest import make_player  # noqa: F401 - a fixture sh
 @pytest.fixture
 def fast_rounds(settings):
     """Run the round clock only when a test ticks it; no phase timing overrides unless a test sets them."""
-    settings.TABLE_TIMERS_IN_PROCESS = False
+    settings.TABLE_TIMERS = "off"
     settings.ROUNDS_BET_SECONDS = None
     settings.ROUNDS_REVEAL_MS = None
     settings.ROUNDS_RESULT_SECONDS = None
@@ -25,11 +25,11 @@ def fast_rounds(settings):
 
     cache.clear()  # the tick's once-a-minute re-queue marks must not leak between tests
     yield
-    from rooms.tables.consumers import table_executors_close
+    from rooms.sockets import pool_shutdown
 
-    # RoundConsumer's bets run on the table threads: close their database connections, or
-    # pytest cannot drop the test database at the end ("being accessed by other users").
-    table_executors_close()
+    # RoundConsumer's bets run on the sockets' threads: end them and their database connections,
+    # or pytest cannot drop the test database at the end ("being accessed by other users").
+    pool_shutdown()
 
 
 def _baccarat_game():

@@ -392,7 +392,7 @@ async def test_a_resync_answer_ahead_of_the_changes_on_their_way_waits_for_them(
     alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
     on_the_way: list = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: on_the_way.extend(messages))
+    monkeypatch.setattr(transport, "send_many", lambda messages: on_the_way.extend(messages))
     for _ in range(2):  # two bets committed whose changes have not reached the socket yet
         await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
     await comm.send_json_to({"type": "resync"})

@@ -66,7 +66,7 @@ def test_the_broadcast_of_a_bet_is_the_state_a_resync_reads(bacc_tier, make_play
     table, _rnd = open_round(bacc_tier, alice)
     services.round_bet(table_id=table.pk, user=bob, area="banker", amount=30)
     sent: list = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(transport, "send_many", lambda messages: sent.extend(messages))
     services.round_bet(table_id=table.pk, user=alice, area="player", amount=20)
     services.round_bet(table_id=table.pk, user=alice, area="player", amount=10)
 
@@ -97,7 +97,7 @@ def test_a_bets_broadcast_reveals_the_last_finished_shoe_as_a_resync_does(
         table=table, number=1, seed=bytes(range(32)), state={}, finished_at=timezone.now()
     )
     sent: list = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(messages))
+    monkeypatch.setattr(transport, "send_many", lambda messages: sent.extend(messages))
     services.round_bet(table_id=table.pk, user=alice, area="banker", amount=10)
 
     (_group, change) = sent[-1]

@@ -18,7 +18,7 @@ def fast_tables(settings):
     settings.TABLE_AUTO_DELAY = 0
     settings.TABLE_BOT_WAIT = 0
     settings.TABLE_DISCONNECT_GRACE = 0
-    settings.TABLE_TIMERS_IN_PROCESS = False
+    settings.TABLE_TIMERS = "off"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     from django.core.cache import cache
 
@@ -28,21 +28,9 @@ def fast_tables(settings):
     # Chinese is the site's default; these tests read the English msgids.
     with translation.override("en"):
         yield
-    from rooms.tables.consumers import table_executors_close
+    from rooms.sockets import pool_shutdown
 
-    table_executors_close()
-
-
-@pytest.fixture
-def fresh_group_commit(monkeypatch):
-    """A group commit of the test's own (its counts start at 0), and no play kept from another test."""
-    from rooms.tables import owner, state_cache
-
-    monkeypatch.setattr(owner, "_group_commit", owner.GroupCommit())
-    state_cache.states_clear()
-    yield
-    owner.group_commit_close()
-    state_cache.states_clear()
+    pool_shutdown()  # the sockets' threads end with their database connections
 
 
 @pytest.fixture
@@ -102,10 +90,33 @@ def run_clock(max_steps: int = 500) -> int:
 
 
 def expire(hand) -> None:
-    """Move the hand's deadline into the past, as if the player's time ran out."""
+    """Move the hand's deadline into the past, as if the player's time ran out.
+
+    Time passing is no change of the table (its ``seq`` stays): this process's
+    kept play of it is dropped, so the runtime reads the moved deadline.
+    """
+    from rooms.tables import play
     from rooms.tables.models import Hand
 
     Hand.objects.filter(pk=hand.pk).update(deadline=timezone.now() - timezone.timedelta(seconds=1))
+    play.forget(hand.table_id)
+
+
+def time_passes(hand, seconds: float):
+    """Move the hand's deadline and its clock ``seconds`` earlier, as if that much time had passed."""
+    from rooms.tables import play
+    from rooms.tables.models import Hand
+
+    hand = Hand.objects.get(pk=hand.pk)
+    clock = {
+        key: {**record, "deadline": record["deadline"] - int(seconds * 1000)}
+        for key, record in (hand.clock or {}).items()
+    }
+    deadline = hand.deadline - timezone.timedelta(seconds=seconds) if hand.deadline else None
+    Hand.objects.filter(pk=hand.pk).update(clock=clock, deadline=deadline)
+    play.forget(hand.table_id)
+    hand.refresh_from_db()
+    return hand
 
 
 @pytest.fixture

@@ -5,13 +5,13 @@ the base stake from the other (limited to what the loser carried). Each seat
 also holds a private number so tests can check that views stay private.
 """
 
-from games.base import GameInfo, IllegalAction, Outcome, SeatSpec, SeededRng
+from games.base import GameInfo, IllegalAction, Outcome, SeatedEngine, SeatSpec, SeededRng
 
 SLUG = "racetofive"
 TARGET = 5
 
 
-class RaceToFive:
+class RaceToFive(SeatedEngine):
     def new_hand(self, config: dict, seats: list[SeatSpec], rng: SeededRng) -> dict:
         first = config.get("first_seat")
         return {

@@ -25,7 +25,7 @@ def my_seat(user) -> Seat:
 
 def until_my_turn(table, user) -> Hand | None:
     """Let the bots play until it is ``user``'s turn (or the hand is over); return the open hand."""
-    from rooms.tables.broadcast import engine_for
+    from rooms.tables.clock import engine_for
 
     run_clock()
     hand = open_hand(table)
@@ -33,6 +33,31 @@ def until_my_turn(table, user) -> Hand | None:
         return None
     assert my_seat(user).index in engine_for(hand.game_slug).actors(hand.state)
     return hand
+
+
+def deal_and_play_out(table_id: int, rng) -> Hand | None:
+    """Deal at the waiting table (every seat ready) and play the hand out at random, in one change.
+
+    The real path (``changing``, ``hand_start``, ``hand_step``): the hand ends
+    ``finished`` with its log, and its settlement is queued after the commit
+    (a caller that settles later patches ``settlement.settle_hand.delay``).
+    Returns None if a wallet refused the stake.
+    """
+    from rooms.tables import hands
+    from rooms.tables.play import changing, hand_step
+
+    with changing(table_id) as play:
+        if hands.hand_start(play, hands.lock_wallets(play.users())) is None:
+            return None
+        engine, hand = play.engine, play.hand
+        while engine.outcome(hand.state) is None:
+            actors = engine.actors(hand.state)
+            if not actors:
+                hand_step(play, None, {"type": "deadline"}, auto=True)
+                continue
+            seat = rng.choice(actors)
+            hand_step(play, seat, rng.choice(engine.legal_actions(hand.state, seat)), auto=True)
+    return play.hand
 
 
 def play_until_over(hand_id: int) -> Hand:
@@ -45,6 +70,14 @@ def play_until_over(hand_id: int) -> Hand:
     raise AssertionError(f"hand {hand_id} never finished")
 
 
+def seat_group(table_id: int, index: int) -> str:
+    return f"table-{table_id}-seat-{index}"
+
+
+def watch_group(table_id: int) -> str:
+    return f"table-{table_id}-watch"
+
+
 def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     """Spell out ``table.frames`` messages as what each seat group and the watch group would carry.
 
@@ -54,13 +87,10 @@ def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     """
     import json
 
-    from rooms.tables.broadcast import seat_group, watch_group
-
     out = []
     for group, message in messages:
         if message.get("type") != "table.frames":
-            out.append((group, message))
-            continue
+            continue  # not a table's change (a user's sockets told to check their session)
         table_id = int(group.rsplit("-", 1)[1])
         for index, user_id, frames in message["seats"]:
             events = [json.loads(text) for text in frames]

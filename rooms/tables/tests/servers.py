@@ -123,7 +123,7 @@ def redis_channel_layer(settings, port: int, free: Callable[[int], bool] = redis
     server.start()
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]},
         }
     }
@@ -142,8 +142,8 @@ def suite_redis_layer(settings):
     assert django_settings.REDIS_URL, "this test needs REDIS_URL"
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": django_settings.REDIS_URL, "socket_timeout": 30}]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [django_settings.REDIS_URL], "prefix": "cardroom-test:asgi"},
         }
     }
     channel_layers.backends.clear()
@@ -151,19 +151,3 @@ def suite_redis_layer(settings):
         yield
     finally:
         channel_layers.backends.clear()
-
-
-def fanout_subscribers(table_id: int) -> int:
-    """How many processes' fan-outs (Redis subscriptions) listen to ``table_id``'s frames channel."""
-    import redis
-    from channels.layers import get_channel_layer
-
-    from rooms.tables import fanout
-
-    address, prefix = fanout.layer_redis(get_channel_layer())
-    client = redis.Redis.from_url(address)
-    try:
-        channel = fanout.frames_channel(prefix, table_id)
-        return dict(client.pubsub_numsub(channel))[channel.encode()]
-    finally:
-        client.close()

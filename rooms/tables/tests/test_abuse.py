@@ -179,9 +179,9 @@ HOSTILE_FRAMES = [
 
 
 async def test_hostile_frames_are_refused_and_change_nothing(make_player, monkeypatch):
-    from rooms.tables import consumers
+    from rooms import sockets
 
-    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1000)  # this test is about content, not rate
+    monkeypatch.setattr(sockets, "RATE_PER_SECOND", 1000)  # this test is about content, not rate
     alice, table, comm, _state = await seat_and_wait_for_turn("doudizhu", make_player)
     for frame, code, message in HOSTILE_FRAMES:
         await refused_without_effect(comm, table.pk, frame, code, message)
@@ -336,9 +336,9 @@ def _whole(raw: str) -> bool:
 
 async def test_bad_raise_amounts_in_zhajinhua_are_refused_and_change_nothing(make_player, monkeypatch):
     """炸金花 raise: only one of the amounts its view's ``choices`` list is a bet."""
-    from rooms.tables import consumers
+    from rooms import sockets
 
-    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1000)  # this test is about content, not rate
+    monkeypatch.setattr(sockets, "RATE_PER_SECOND", 1000)  # this test is about content, not rate
     alice, table, comm, state = await seat_and_wait_for_turn("zhajinhua", make_player)
     seq = 0
     for raw in BAD_AMOUNTS:
@@ -368,9 +368,9 @@ async def test_bad_raise_amounts_in_zhajinhua_are_refused_and_change_nothing(mak
 
 async def test_bad_bet_amounts_in_texas_are_refused_and_change_nothing(make_player, monkeypatch):
     """必下德州 bets and raises: only the table's fixed stakes the seat can afford."""
-    from rooms.tables import consumers
+    from rooms import sockets
 
-    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1000)  # this test is about content, not rate
+    monkeypatch.setattr(sockets, "RATE_PER_SECOND", 1000)  # this test is about content, not rate
     alice, table, comm, state = await seat_and_wait_for_turn("texas", make_player)
     view = state["hand"]["view"]
     seq = 0
@@ -403,14 +403,14 @@ async def test_bad_bet_amounts_in_texas_are_refused_and_change_nothing(make_play
 
 
 async def test_a_flood_is_rate_limited_then_closed_with_4408_and_nothing_changes(make_player, monkeypatch):
-    from rooms.tables import consumers
+    from rooms import sockets
 
     alice, table, comm, state = await seat_and_wait_for_turn("doudizhu", make_player)
     before = await sync_to_async(fingerprint)(table.pk)
-    frozen = consumers.bucket_clock()
-    monkeypatch.setattr(consumers, "bucket_clock", lambda: frozen)  # no tokens earned while flooding
+    frozen = sockets.bucket_clock()
+    monkeypatch.setattr(sockets, "bucket_clock", lambda: frozen)  # no tokens earned while flooding
     legal = state["hand"]["view"]["choices"] or [{"type": "pass"}]
-    total = consumers.RATE_PER_SECOND + consumers.MAX_REFUSED_IN_A_ROW
+    total = sockets.RATE_PER_SECOND + sockets.MAX_REFUSED_IN_A_ROW
     for n in range(total):
         # A flood of junk acts: the ones within the bucket are refused by the engine, the rest by the limiter.
         await comm.send_json_to({"type": "act", "seq": n + 1, "action": {"type": "play", "cards": ["ZZ"]}})
@@ -418,12 +418,12 @@ async def test_a_flood_is_rate_limited_then_closed_with_4408_and_nothing_changes
     while True:
         message = await comm.receive_output(timeout=5)
         if message["type"] == "websocket.close":
-            assert message["code"] == consumers.CLOSE_FLOODING
+            assert message["code"] == sockets.CLOSE_FLOODING
             break
         replies.append(json.loads(message["text"]))
     codes = [m["code"] for m in replies if m["type"] == "error"]
-    assert codes.count("illegal") == consumers.RATE_PER_SECOND
-    assert codes.count("rate_limited") == consumers.MAX_REFUSED_IN_A_ROW - 1
+    assert codes.count("illegal") == sockets.RATE_PER_SECOND
+    assert codes.count("rate_limited") == sockets.MAX_REFUSED_IN_A_ROW - 1
     assert {m["message"] for m in replies if m.get("code") == "rate_limited"} == {
         "Too many messages; slow down."
     }
@@ -529,7 +529,7 @@ async def test_a_socket_whose_session_ended_is_closed_before_it_acts(make_player
     if end == "log_out":
         # Her own browser's session is another one: it plays on.
         await comm.send_json_to({"type": "act", "seq": 1, "action": legal[0]})
-        assert (await next_of(comm, "state"))["seq"] > before["seq"]
+        assert (await latest_state(comm))["seq"] > before["seq"]
     await comm.disconnect()
 
 

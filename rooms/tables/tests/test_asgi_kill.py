@@ -67,7 +67,7 @@ class AsgiServer(ChildServer):
             ),
             "REDIS_URL": settings.REDIS_URL,
             "DB_CONN_MAX_AGE": "60",
-            "TABLE_TIMERS_IN_PROCESS": "0",  # the clock is this test's
+            "TABLE_TIMERS": "off",  # the clock is this test's
             "CELERY_TASK_ALWAYS_EAGER": "1",
             "TABLE_DISCONNECT_GRACE": "0",
             "TABLE_AUTO_DELAY": "0",

@@ -81,7 +81,7 @@ class LiveAsgiServer:
 @pytest.fixture
 def live_asgi(transactional_db, settings):
     """Serve the real app with its timer loop and quick bots; stop it before the database is flushed."""
-    settings.TABLE_TIMERS_IN_PROCESS = True
+    settings.TABLE_TIMERS = "all"
     settings.TABLE_AUTO_DELAY = 0.05
     settings.TABLE_BOT_WAIT = 0
     settings.TABLE_DISCONNECT_GRACE = 5
@@ -242,7 +242,7 @@ def test_a_new_player_plays_a_whole_hand_against_bots(live_asgi, doudizhu_tier, 
 
     balance = wallet_balance(user=user)
     carried = hand.players[my_seat]["carried"]
-    assert seen["balance_before"] == settings.SIGNUP_GRANT_COINS == carried
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST == carried
     assert seen["balance_after"] == balance, "the balance shown differs from the wallet"
     assert seen["balance_after"] - seen["balance_before"] == seen["delta"]
     # The settled amount: what the settlement paid back, less what was carried in.

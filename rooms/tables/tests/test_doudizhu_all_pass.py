@@ -7,9 +7,11 @@
 import pytest
 from django.urls import reverse
 
+from games.tests.test_presentation import redeal_doudizhu
 from rooms.tables import services
 from rooms.tables.models import HandAction, Seat
 from rooms.tables.tests.helpers import open_hand, play_until_over
+from rooms.tables.tests.test_verify_page import shown_deals
 from wallets.models import Account
 from wallets.selectors import ledger_check, wallet_balance
 
@@ -63,12 +65,43 @@ def test_the_verify_page_calls_a_void_hand_void_not_settled(human_table, client)
         assert status == void and settled not in status
 
 
+def test_the_verify_page_shows_every_deal_of_a_hand_dealt_again_in_order(human_table, client):
+    """Everybody passed three times: four deals, each from its own stream of the seed, each said why."""
+    players = [
+        s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")
+    ]
+    hand = open_hand(human_table)
+    for user in players:
+        services.table_trustee(table_id=human_table.pk, user=user, on=True)
+    hand = play_until_over(hand.pk)
+    assert hand.outcome["details"]["redeals"] == 3
+
+    client.force_login(players[0])
+    html = client.get(reverse("tables:verify", kwargs={"hand_id": hand.pk}), HTTP_ACCEPT_LANGUAGE="en")
+    html = html.content.decode()
+
+    deals = shown_deals(html)
+    assert len(deals) == 4
+    for number, shown in enumerate(deals):
+        hands, shared = redeal_doudizhu(bytes(hand.seed), dict(hand.config), 3, number)
+        assert [sorted(cards) for cards in shown["hands"]] == [sorted(cards) for cards in hands]
+        assert [(label, sorted(cards)) for label, cards in shown["shared"]] == [
+            (label, sorted(cards)) for label, cards in shared
+        ]
+    assert "Deal 1 of 4" in html and "Deal 4 of 4" in html
+    assert html.count("Nobody bid, so the cards were dealt again.") == 3
+    # The last deal is the one the hand ended with: what the players held.
+    assert [sorted(cards) for cards in deals[-1]["hands"]] == [
+        sorted(h) for h in hand.outcome["details"]["hands"]
+    ]
+
+
 def test_under_the_first_bidder_rule_an_all_tuoguan_hand_is_played_out_and_settled(human_table, ddz_tier):
     """The tier's other all-pass rule: after the third redeal the first bidder is landlord at 1 point."""
     ddz_tier.options = {"variant": "classic", "all_pass": "first_bidder"}
     ddz_tier.save(update_fields=["options"])
     # The dealt hand keeps the options it was dealt under: cancel it and deal one under the new rule.
-    from rooms.tables.hands import hand_cancel
+    from rooms.tables.services import hand_cancel
 
     players = [
         s.user for s in Seat.objects.filter(table=human_table).select_related("user").order_by("index")

@@ -5,7 +5,8 @@ import hashlib
 import pytest
 from django.core.management import CommandError, call_command
 
-from rooms.tables.broadcast import load_context, snapshot
+from rooms.tables.broadcast import snapshot
+from rooms.tables.play import read as load_context
 from rooms.tables.models import Hand, HandAction
 from rooms.tables.tests.helpers import my_seat, open_hand, sit_connected
 from rooms.tables.tests.test_doudizhu import play_hand_under_trustee

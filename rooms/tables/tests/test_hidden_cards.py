@@ -161,7 +161,7 @@ async def test_no_frame_shows_a_card_before_the_rules_reveal_it(slug, make_playe
     for index in range(len(seats)):
         frames = capture.frames[index]
         seqs = sorted({f["seq"] for f in frames if f["type"] == "state"})
-        assert seqs == list(range(seqs[0], seqs[-1] + 1)), f"seat {index} missed a broadcast"
+        assert seqs == list(range(seqs[0], seqs[-1] + 1)), (f"seat {index} missed a broadcast", set(range(seqs[0], seqs[-1] + 1)) - set(seqs), seqs[:5])
         for frame in frames:
             state = truth[(table.pk, frame["seq"])]
             shown = cards_in(frame)

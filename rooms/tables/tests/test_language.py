@@ -4,7 +4,7 @@ import pytest
 from django.utils import translation
 
 from games.base import IllegalAction, gettext_noop
-from rooms.tables.consumers import scope_language
+from rooms.sockets import scope_language
 from rooms.tables.services import illegal_action_text
 from rooms.tables.tests.test_consumers import memory_layer, open_socket, seated  # noqa: F401
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 import games
+from rooms.tables.play import read
 from rooms.tables import broadcast, services
-from rooms.tables.core import TURN_KEY
 from rooms.tables.models import Hand, Seat
+from rooms.tables.tests.conftest import time_passes
 from rooms.tables.tests.helpers import open_hand
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -65,7 +66,7 @@ def seated_table(make_player, slug: str, seats: int, options: dict):
 
 def state_of(table, seat: int) -> dict:
     """The full ``state`` the seat's socket gets now (the same builder as every broadcast)."""
-    return broadcast.snapshot(broadcast.load_context(table.pk), seat_index=seat, balance=None)
+    return broadcast.snapshot(read(table.pk), seat_index=seat, balance=None)
 
 
 def take_turn(table, users, seat: int) -> None:
@@ -106,12 +107,7 @@ def test_texas_the_last_seat_finishing_the_hand_answers_its_act(make_player):
 
 def shift_turn(table, seconds: float) -> None:
     """Move the lone actor's turn ``seconds`` earlier, as if they had thought that long."""
-    from datetime import timedelta
-
-    hand = Hand.objects.get(pk=open_hand(table).pk)
-    record = hand.state[TURN_KEY]
-    state = {**hand.state, TURN_KEY: {**record, "deadline": record["deadline"] - int(seconds * 1000)}}
-    Hand.objects.filter(pk=hand.pk).update(state=state, deadline=hand.deadline - timedelta(seconds=seconds))
+    time_passes(open_hand(table), seconds)
 
 
 def test_zhajinhua_look_keeps_the_turn_and_answers_the_act(make_player):
@@ -178,7 +174,7 @@ class _Wire:
 
 def _refused_by_the_socket(sent: list[float]) -> int:
     """How many of these messages the table socket's token bucket would refuse (as ``_take_token``)."""
-    from rooms.tables.consumers import RATE_PER_SECOND
+    from rooms.sockets import RATE_PER_SECOND
 
     tokens, last, refused = float(RATE_PER_SECOND), sent[0], 0
     for at in sent:

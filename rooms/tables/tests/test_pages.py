@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from rooms.tables import pages, services
+from rooms.game_pages import page_for
+from rooms.tables import history, pages, services
 from rooms.tables.broadcast import engine_for
 from rooms.tables.models import Hand
 from rooms.tables.tests.conftest import run_clock
@@ -79,7 +80,7 @@ def test_the_table_page_carries_the_socket_path_and_every_label_translated(
     assert config["wsPath"] == f"/ws/tables/{table.pk}/"
     assert config["tableId"] == table.pk
     labels = json.loads(html.split('id="table-labels" type="application/json">')[1].split("</script>")[0])
-    assert set(labels) == set(pages.TABLE_LABELS)
+    assert set(labels) == set(pages.TABLE_LABELS) | set(page_for("doudizhu").labels)
     assert labels["play"] == "Play" and labels["rob"] == "Rob the landlord"
     assert "Fight the Landlord" in html and "初级场" in html
 
@@ -115,23 +116,28 @@ def test_the_history_page_shows_a_finished_hand_with_its_cards_result_and_seed(
     assert record.hand.pk == hand.pk
     assert record.delta == delta
     assert f'data-delta="{delta}"' in html
-    assert record.multiple == hand.outcome["details"]["multiple"]
-    assert f"×{record.multiple}" in html
-    landlord = hand.outcome["details"]["landlord"]
-    assert record.landlord_name == hand.players[landlord]["name"]
+    details = hand.outcome["details"]
+    facts = {fact.key: fact for fact in record.facts}
+    assert facts["multiple"].text == f"×{details['multiple']}" and f"×{details['multiple']}" in html
+    landlord = details["landlord"]
+    assert facts["landlord"].label == "Landlord"
+    assert facts["landlord"].text == hand.players[landlord]["name"]
     assert bytes(hand.seed).hex() in html
     # Every seat's dealt 17 cards plus the 底牌 are the whole deck, each card once.
-    dealt = [card["code"] for seat in record.seats for card in seat.dealt]
-    bottom = [card["code"] for card in record.bottom]
-    assert len(dealt) == 51 and len(set(dealt + bottom)) == 54
-    for seat, final in zip(record.seats, hand.outcome["details"]["hands"], strict=True):
-        assert sorted(card["code"] for card in seat.left) == sorted(final)
+    assert record.columns == ["Dealt", "Left at the end"]
+    dealt = [card["code"] for seat in record.seats for card in seat.cells[0][1]]
+    [(label, bottom_faces)] = record.shared
+    bottom = [card["code"] for card in bottom_faces]
+    assert label == "Bottom cards" and len(dealt) == 51 and len(set(dealt + bottom)) == 54
+    assert [seat.role for seat in record.seats].count("Landlord") == 1 and record.seats[landlord].role
+    for seat, final in zip(record.seats, details["hands"], strict=True):
+        assert sorted(card["code"] for card in seat.cells[1][1]) == sorted(final)
         for card in final:
             assert f'data-card="{card}"' in html
 
 
 def test_the_history_page_is_paginated_newest_first(client, doudizhu_tier, make_player, monkeypatch):
-    monkeypatch.setattr(pages, "HISTORY_PAGE_SIZE", 1)
+    monkeypatch.setattr(history, "HISTORY_PAGE_SIZE", 1)
     user = make_player()
     table = sit_connected(user, doudizhu_tier)
     first = play_hand_through_services(table, user)

@@ -7,6 +7,7 @@ from unittest import mock
 import pytest
 
 from games.base import apply_rake
+from rooms import transport
 from rooms.tables import services, settlement
 from rooms.tables.models import Hand
 from rooms.tables.tests.conftest import run_clock
@@ -26,9 +27,7 @@ pytestmark = [
 def finished_hands(tier, make_player, count: int, coins: int = 1000) -> list[Hand]:
     """Play ``count`` hands at ``count`` tables (one human under 托管 against a bot each), unsettled."""
     hands = []
-    from rooms.tables import hands as runtime
-
-    with mock.patch.object(runtime, "settlement_request") as requested:
+    with mock.patch.object(settlement.settle_hand, "delay") as requested:
         for _ in range(count):
             user = make_player(coins=coins)
             table = sit_connected(user, tier)
@@ -60,7 +59,7 @@ def expected_legs(hand: Hand, rake_bps: int) -> dict[int, int]:
 
 def test_one_task_settles_every_waiting_hand_each_in_its_own_transaction(tier, make_player):
     hands = finished_hands(tier, make_player, 4)
-    key = settlement.hand_settle_batch(hand_id=hands[1].pk, batch=10)
+    key = settlement.hand_settle(hand_id=hands[1].pk, batch=10)
     assert key == f"hand:{hands[1].pk}:settle"
     for hand in hands:
         hand.refresh_from_db()
@@ -70,36 +69,27 @@ def test_one_task_settles_every_waiting_hand_each_in_its_own_transaction(tier, m
     assert Account.objects.get(code="escrow").balance == 0
     assert ledger_check() == []
     # The other hands' own tasks find nothing left to do.
-    assert all(settlement.hand_settle_batch(hand_id=hand.pk, batch=10) is None for hand in hands)
+    assert all(settlement.hand_settle(hand_id=hand.pk, batch=10) is None for hand in hands)
     assert LedgerTransaction.objects.filter(kind="settlement").count() == 4
 
 
-def test_a_lone_finished_hand_settles_alone_without_searching_for_a_batch(tier, make_player):
+def test_a_lone_finished_hand_settles_alone(tier, make_player):
     """Under a steady load most tasks find only their own hand: it settles as a batch of one would."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     (hand,) = finished_hands(tier, make_player, 1)
-    with CaptureQueriesContext(connection) as queries:
-        key = settlement.hand_settle_batch(hand_id=hand.pk, batch=10)
+    key = settlement.hand_settle(hand_id=hand.pk, batch=10)
     assert key == f"hand:{hand.pk}:settle"
     hand.refresh_from_db()
     assert hand.status == "settled" and hand.settlement_key == key
     assert hand.outcome["rake"] == apply_rake(list(hand.outcome["deltas"]), tier.rake_bps)[1]
     assert settlement_legs(hand) == expected_legs(hand, tier.rake_bps)
     assert ledger_check() == []
-    # No skip-locked search for other tables to fill a batch, and no read of the hand apart
-    # from the list of finished hands (which says where it is).
-    texts = [q["sql"] for q in queries.captured_queries]
-    assert not any("SKIP LOCKED" in sql for sql in texts)
-    assert not any(f'WHERE "tables_hand"."id" = {hand.pk}' in sql for sql in texts)
-    assert settlement.hand_settle_batch(hand_id=hand.pk, batch=10) is None  # nothing left to do
+    assert settlement.hand_settle(hand_id=hand.pk, batch=10) is None  # nothing left to do
     assert LedgerTransaction.objects.filter(kind="settlement").count() == 1
 
 
 def test_a_batch_takes_at_most_its_size_and_leaves_the_rest_waiting(tier, make_player):
     hands = finished_hands(tier, make_player, 3)
-    settlement.hand_settle_batch(hand_id=hands[2].pk, batch=2)
+    settlement.hand_settle(hand_id=hands[2].pk, batch=2)
     statuses = {hand.pk: Hand.objects.get(pk=hand.pk).status for hand in hands}
     assert statuses[hands[2].pk] == "settled"
     assert sorted(statuses.values()) == ["finished", "settled", "settled"]
@@ -109,7 +99,7 @@ def test_wins_and_hands_count_once_per_hand_in_a_batch(tier, make_player):
     from platform.accounts.models import GameStats
 
     hands = finished_hands(tier, make_player, 3)
-    settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+    settlement.hand_settle(hand_id=hands[0].pk, batch=10)
     for hand in hands:
         hand.refresh_from_db()
         human = next(i for i, p in enumerate(hand.players) if not p["is_bot"])
@@ -118,25 +108,16 @@ def test_wins_and_hands_count_once_per_hand_in_a_batch(tier, make_player):
     assert GameStats.objects.count() == 3  # bots are not counted
 
 
-def test_result_levels_come_from_the_counted_wins_without_reading_them_again(tier, make_player):
+def test_result_levels_show_the_wins_the_hands_counted(tier, make_player):
     from platform.accounts.levels import level_for_wins
     from platform.accounts.models import GameStats
-
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     hands = finished_hands(tier, make_player, 2)
     humans = [p["user"] for hand in hands for p in hand.players if not p["is_bot"]]
     # One player one win short of the second level: a win in this hand moves the level.
     GameStats.objects.create(user_id=humans[0], game_slug=hands[0].game_slug, hands=99, wins=99)
-    with (
-        CaptureQueriesContext(connection) as queries,
-        mock.patch.object(settlement, "_groups_with_members", side_effect=everyone_listens),
-        mock.patch.object(settlement, "send_in_one_hop") as sent,
-    ):
-        settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
-    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "accounts_gamestats"')]
-    assert reads == []  # every seated player played: the statistics statement gave their wins
+    with mock.patch.object(transport, "send_many") as sent:
+        settlement.hand_settle(hand_id=hands[0].pk, batch=10)
     expected = {
         stats.user.display_name: level_for_wins(stats.wins).name
         for stats in GameStats.objects.filter(user_id__in=humans).select_related("user")
@@ -151,17 +132,10 @@ def test_result_levels_come_from_the_counted_wins_without_reading_them_again(tie
     assert shown == expected and len(shown) == 2
 
 
-def everyone_listens(layer, groups):
-    return set(groups)
-
-
 def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, make_player):
     hands = finished_hands(tier, make_player, 3)
-    with (
-        mock.patch.object(settlement, "_groups_with_members", side_effect=everyone_listens),
-        mock.patch.object(settlement, "send_in_one_hop") as sent,
-    ):
-        settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+    with mock.patch.object(transport, "send_many") as sent:
+        settlement.hand_settle(hand_id=hands[0].pk, batch=10)
     messages = sent.call_args.args[0]
     for hand in hands:
         hand.refresh_from_db()
@@ -182,30 +156,12 @@ def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, 
             assert result["type"] == "result" and result["hand"] == hand.pk and result["seq"] == table.seq
             balances = {seat["index"]: seat["balance"] for seat in result["seats"]}
             for index, player in enumerate(hand.players):
-                assert balances[index] == Account.objects.get(user_id=player["user"]).balance
+                # A wallet's balance is its owner's alone: each seat sees its own, the spectators none.
+                own = Account.objects.get(user_id=player["user"]).balance
+                assert balances[index] == (own if group == f"seat-{index}" else None)
         seat0 = group_events["seat-0"][0]
         user0 = hand.players[0]["user"]
         assert seat0["you"]["balance"] == Account.objects.get(user_id=user0).balance
-
-
-def test_tables_nobody_listens_to_settle_without_building_their_frames(tier, make_player):
-    hands = finished_hands(tier, make_player, 3)
-    listened = {f"table-{hands[1].table_id}"}
-
-    def one_listens(layer, groups):
-        return listened & set(groups)
-
-    with (
-        mock.patch.object(settlement, "_groups_with_members", side_effect=one_listens),
-        mock.patch.object(settlement, "_result_messages", wraps=settlement._result_messages) as built,
-        mock.patch.object(settlement, "send_in_one_hop") as sent,
-    ):
-        settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
-
-    assert Hand.objects.filter(pk__in=[h.pk for h in hands], status=Hand.Status.SETTLED).count() == 3
-    (built_hands,) = [call.args[1] for call in built.call_args_list]
-    assert [hand.pk for hand in built_hands] == [hands[1].pk]
-    assert [group for group, _body in sent.call_args.args[0]] == [f"table-{hands[1].table_id}"]
 
 
 def test_a_batch_that_fails_settles_the_hand_alone(tier, make_player):
@@ -213,75 +169,18 @@ def test_a_batch_that_fails_settles_the_hand_alone(tier, make_player):
     real = settlement._settle_locked
     calls = []
 
-    def fail_on_batches(*, tables, hands):
+    def fail_on_batches(tables, hands, messages):
         calls.append(len(hands))
         if len(hands) > 1:
             raise RuntimeError("a bad hand in the batch")
-        return real(tables=tables, hands=hands)
+        return real(tables, hands, messages)
 
     with mock.patch.object(settlement, "_settle_locked", side_effect=fail_on_batches):
-        key = settlement.hand_settle_batch(hand_id=hands[0].pk, batch=10)
+        key = settlement.hand_settle(hand_id=hands[0].pk, batch=10)
     assert calls == [2, 1]
     assert key == f"hand:{hands[0].pk}:settle"
     assert [Hand.objects.get(pk=h.pk).status for h in hands] == ["settled", "finished"]
     assert ledger_check() == []
-
-
-@pytest.mark.redis
-def test_a_hand_finishing_while_a_queued_task_waits_asks_for_no_task_of_its_own(settings):
-    from platform.celery_app import app
-
-    from rooms.tables.tasks import settle_hand
-
-    app.conf.task_always_eager = False  # as with a real broker: the flag lives in Redis
-    try:
-        settlement._pending_clear()
-        with mock.patch.object(settle_hand, "delay") as queued:
-            settlement.settlement_request(hand_id=1)
-            settlement.settlement_request(hand_id=2)  # task 1 has not started: it will drain hand 2
-            assert [c.args for c in queued.call_args_list] == [(1,)]
-            settlement._pending_clear()  # task 1 starts
-            settlement.settlement_request(hand_id=3)
-            assert [c.args for c in queued.call_args_list] == [(1,), (3,)]
-    finally:
-        settlement._pending_clear()
-        app.conf.task_always_eager = True
-
-
-@pytest.mark.redis
-def test_broadcasts_reach_every_group_somebody_listens_to_and_skip_the_empty_ones(settings):
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    assert hasattr(layer, "_group_key"), "this test needs the Redis channel layer (REDIS_URL)"
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)("table-990001-seat-0", channel)
-    messages = [
-        ("table-990001-seat-0", {"type": "table.event", "user": 1, "events": [{"type": "state", "seq": 4}]}),
-        ("table-990001-seat-1", {"type": "table.event", "user": 2, "events": [{"type": "state", "seq": 4}]}),
-        (
-            "table-990001-watch",
-            {"type": "table.event", "user": None, "events": [{"type": "state", "seq": 4}]},
-        ),
-    ]
-    sent = []
-    real = layer.group_send
-
-    async def group_send(group, message):
-        sent.append(group)
-        await real(group, message)
-
-    try:
-        listened = settlement.listened_groups({group for group, _message in messages})
-        assert listened == {"table-990001-seat-0"}
-        with mock.patch.object(layer, "group_send", side_effect=group_send):
-            settlement.send_in_one_hop([(group, body) for group, body in messages if group in listened])
-        assert sent == ["table-990001-seat-0"]  # nobody listens on seat 1 or the watch group
-        received = async_to_sync(layer.receive)(channel)
-        assert received == messages[0][1]
-    finally:
-        async_to_sync(layer.group_discard)("table-990001-seat-0", channel)
 
 
 # --- ledger_post_many -----------------------------------------------------------------------------
@@ -345,7 +244,7 @@ def test_a_settlement_racing_a_cancel_ends_each_hand_once(tier, make_player):
 
     calls = []
     for hand in hands:
-        calls.append(lambda pk=hand.pk: settlement.hand_settle_batch(hand_id=pk, batch=10))
+        calls.append(lambda pk=hand.pk: settlement.hand_settle(hand_id=pk, batch=10))
         calls.append(lambda pk=hand.pk: services.hand_cancel(hand_id=pk, reason="Staff stopped the table."))
     threads = [threading.Thread(target=run, args=(call,)) for call in calls]
     for thread in threads:

@@ -170,7 +170,7 @@ def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tie
 
     balance = wallet_balance(user=user)
     carried = hand.players[my_seat]["carried"]
-    assert seen["balance_before"] == settings.SIGNUP_GRANT_COINS == carried
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST == carried
     assert seen["balance_after"] == balance, "the balance shown differs from the wallet"
     assert seen["balance_after"] - seen["balance_before"] == seen["delta"] == hand.outcome["net"][my_seat]
     paid = LedgerEntry.objects.filter(transaction__key=hand.settlement_key, account__user=user)

@@ -7,10 +7,12 @@ import pytest
 from django.db.models import Sum
 
 import games
+from rooms import transport
+from rooms.tables.play import read
 from rooms.tables import broadcast, services
-from rooms.tables.core import COUNTDOWN_KEY, countdown_deadline
+from rooms.tables.clock import actors_deadline
 from rooms.tables.models import Hand, HandAction, Seat
-from rooms.tables.tests.conftest import expire, run_clock
+from rooms.tables.tests.conftest import expire, run_clock, time_passes
 from rooms.tables.tests.helpers import open_hand, per_group, sit_connected
 from wallets.models import Account, LedgerTransaction
 
@@ -63,15 +65,7 @@ def texas_tier_factory(db, texas_game):
 
 def shift_countdown(hand: Hand, seconds: float) -> Hand:
     """Move the round's deadline (and the stored one) ``seconds`` earlier, as if that time had passed."""
-    hand.refresh_from_db()
-    state = dict(hand.state)
-    state[COUNTDOWN_KEY] = {
-        **state[COUNTDOWN_KEY],
-        "deadline": state[COUNTDOWN_KEY]["deadline"] - int(seconds * 1000),
-    }
-    Hand.objects.filter(pk=hand.pk).update(state=state, deadline=hand.deadline - timedelta(seconds=seconds))
-    hand.refresh_from_db()
-    return hand
+    return time_passes(hand, seconds)
 
 
 def test_bots_acting_in_the_countdown_do_not_reset_the_human_clock(texas_tier_factory, make_player):
@@ -80,10 +74,10 @@ def test_bots_acting_in_the_countdown_do_not_reset_the_human_clock(texas_tier_fa
     hand = open_hand(table)
     engine = games.REGISTRY["texas"].engine
     assert len(engine.actors(hand.state)) == 3
-    round_deadline = countdown_deadline(hand.state)
+    round_deadline = actors_deadline(hand)
     assert round_deadline is not None
     # The bots may act at once; the page still shows the round's deadline, not theirs.
-    ctx = broadcast.load_context(table.pk)
+    ctx = read(table.pk)
     shown = broadcast.snapshot(ctx, seat_index=0, balance=None)["hand"]["deadline"]
     assert shown == int(round_deadline.timestamp() * 1000)
 
@@ -92,14 +86,18 @@ def test_bots_acting_in_the_countdown_do_not_reset_the_human_clock(texas_tier_fa
     me = Seat.objects.get(user=alice).index
     assert engine.actors(hand.state) == [me], "the bots have acted, alice has not"
     assert hand.deadline == round_deadline, "a bot's move gave alice a fresh clock"
-    assert countdown_deadline(hand.state) == round_deadline
+    assert actors_deadline(hand) == round_deadline
 
     expire(hand)
     run_clock()
     hand.refresh_from_db()
     assert hand.status in ("finished", "settled")
     mine = HandAction.objects.get(hand=hand, seat=me)
-    assert mine.auto and mine.action["type"] in ("fold", "check")  # 托管 at the end of the countdown
+    # 托管 at the end of the countdown: a blind checks, anyone else bets the smallest stake (必下).
+    if me in hand.state["blind_seats"]:
+        assert mine.auto and mine.action == {"type": "check"}
+    else:
+        assert mine.auto and mine.action == {"type": "bet", "amount": hand.state["bet_sizes"][0]}
 
 
 def test_a_player_whose_page_is_not_there_yet_is_not_played_by_the_bots_turn(
@@ -120,7 +118,7 @@ def test_a_player_whose_page_is_not_there_yet_is_not_played_by_the_bots_turn(
 
     services.table_presence(table_id=table.pk, user=alice, connected=True)  # her page arrives in time
     hand.refresh_from_db()
-    assert hand.deadline == countdown_deadline(hand.state)  # her own countdown, not the grace
+    assert hand.deadline == actors_deadline(hand)  # her own countdown, not the grace
 
 
 def test_one_human_acting_keeps_the_other_humans_deadline(texas_tier_factory, make_player):
@@ -190,7 +188,7 @@ def test_state_frames_never_carry_another_seats_hole_cards_before_showdown(
     texas_tier_factory, make_player, monkeypatch
 ):
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
+    monkeypatch.setattr(transport, "send_many", lambda messages: sent.extend(per_group(messages)))
     alice = make_player(coins=5000)
     table = sit_connected(alice, texas_tier_factory(seats=4))
     hand = play_under_trustee(table, alice)
@@ -209,7 +207,7 @@ def test_state_frames_never_carry_another_seats_hole_cards_before_showdown(
             if not view:
                 continue
             text = json.dumps(event)
-            assert "_hands" not in text and COUNTDOWN_KEY not in text
+            assert "_hands" not in text and "countdown" not in text
             over = view["phase"] == "finished"
             for other, cards in enumerate(holes):
                 visible = other == seat or (over and not folded[other])

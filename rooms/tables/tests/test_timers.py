@@ -7,13 +7,13 @@ from django.utils import timezone
 from rooms.tables import seating, services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.test_consumers import memory_layer, next_of, open_socket  # noqa: F401
-from rooms.tables.timers import timers_stop
+from rooms.tables.timers import clock_stop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
 
 async def test_the_embedded_timer_loop_plays_a_hand_with_no_click_and_no_tick(tier, make_player, settings):
-    settings.TABLE_TIMERS_IN_PROCESS = True
+    settings.TABLE_TIMERS = "all"
     settings.TABLE_TIMER_INTERVAL = 0.05
     alice = await sync_to_async(make_player)()
     table = await sync_to_async(services.table_quick_start)(tier_id=tier.pk, user=alice)
@@ -26,7 +26,7 @@ async def test_the_embedded_timer_loop_plays_a_hand_with_no_click_and_no_tick(ti
         assert sum(s["delta"] + s["rake"] for s in result["seats"]) == 0
     finally:
         await comm.disconnect()
-        await timers_stop()
+        await clock_stop()
 
 
 def test_a_lone_player_gets_bots_after_the_wait(tier, make_player, settings):

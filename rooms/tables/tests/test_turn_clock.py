@@ -13,8 +13,8 @@ import pytest
 from django.utils import timezone
 
 from rooms.tables import broadcast, services
-from rooms.tables.core import TURN_KEY
 from rooms.tables.models import Hand, Seat
+from rooms.tables.tests.conftest import time_passes
 from rooms.tables.tests.helpers import open_hand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -29,12 +29,7 @@ def _actor_and_other(table):
 
 def _age_deadline(table, seconds: float):
     """Move the open hand's deadline ``seconds`` nearer, as if that much of the turn had passed."""
-    hand = open_hand(table)
-    hand.deadline -= timezone.timedelta(seconds=seconds)
-    turn = hand.state[TURN_KEY]
-    hand.state = {**hand.state, TURN_KEY: {**turn, "deadline": turn["deadline"] - int(seconds * 1000)}}
-    hand.save(update_fields=["deadline", "state"])
-    return hand.deadline
+    return time_passes(open_hand(table), seconds).deadline
 
 
 def _presence(table, user, on: bool) -> None:

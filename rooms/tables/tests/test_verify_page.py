@@ -1,12 +1,14 @@
 """The "verify this hand" page: published hash, revealed seed, the deal it makes and the replay's verdict."""
 
 import hashlib
+import re
 
 import pytest
 from django.urls import reverse
 
 import games
 from games.base import SeatSpec, SeededRng
+from games.tests.test_presentation import REDEAL
 from rooms.tables.models import HandAction
 from rooms.tables.tests.helpers import open_hand, sit_connected
 from rooms.tables.tests.test_abuse import game_tier
@@ -67,8 +69,47 @@ def test_the_board_of_a_texas_hand_is_part_of_the_deal(client, make_player):
     deal = dealt_by_seed(hand)
     for index, cards in enumerate(deal["_hands"]):
         assert f'data-seat="{index}" data-cards="{" ".join(cards)}"' in html
-    assert [label for label, _faces in response.context["shared"]] == ["Board"]
+    [shown] = response.context["deals"]
+    assert [label for label, _faces in shown["shared"]] == ["Board"]
+    assert all(f'data-card="{card}"' in html for card in deal["board"])
     assert 'class="verify-replay" data-ok="true"' in html
+
+
+def shown_deals(html: str) -> list[dict]:
+    """Read every deal off the page, in order: each seat's cards and the cards dealt to nobody."""
+    deals = []
+    for block in html.split('class="verify-deal-block"')[1:]:
+        block = block.split("</section>", 1)[0]
+        seats = re.findall(r'data-seat="(\d+)" data-cards="([^"]*)"', block)
+        shared = re.findall(r'data-shared="([^"]*)">(.*?)</p>', block, re.S)
+        deals.append(
+            {
+                "hands": [cards.split() for _index, cards in seats],
+                "shared": [(label, re.findall(r'data-card="([^"]+)"', faces)) for label, faces in shared],
+            }
+        )
+    return deals
+
+
+@pytest.mark.parametrize("slug", [slug for slug, info in games.REGISTRY.items() if info.family == "seated"])
+def test_the_page_shows_every_seats_cards_as_the_seed_deals_them_in_every_game(client, make_player, slug):
+    """The seed re-dealt here, as a player would (games/tests/test_presentation.py), gives the page's cards.
+
+    炸金花's page used to show no card at all: it read each seat's view, which hides unseen cards.
+    """
+    alice = make_player(coins=5000)
+    hand = finished_hand(slug, alice)
+    client.force_login(alice)
+    html = page(client, hand).content.decode()
+    deals = shown_deals(html)
+    assert deals, "no deal shown"
+    for number, shown in enumerate(deals):
+        hands, shared = REDEAL[slug](bytes(hand.seed), dict(hand.config), len(hand.players), number)
+        assert [sorted(cards) for cards in shown["hands"]] == [sorted(cards) for cards in hands], number
+        assert all(len(cards) > 0 for cards in shown["hands"])
+        assert [(label, sorted(cards)) for label, cards in shown["shared"]] == [
+            (label, sorted(cards)) for label, cards in shared
+        ]
 
 
 def test_a_tampered_action_log_is_not_verified(client, make_player):

@@ -102,6 +102,24 @@ def test_history_api_lists_the_players_settled_hands_with_result(client, tier, m
     assert client.get("/api/tables/history/").json()["results"] == []
 
 
+def test_history_api_gives_each_games_own_facts_by_name(client, ddz_tier, make_player):
+    """The facts come from the game's presentation: for 斗地主 the landlord's seat, the multiple, the winner."""
+    from rooms.tables.tests.helpers import sit_connected
+    from rooms.tables.tests.test_doudizhu import play_hand_under_trustee
+
+    alice = make_player(coins=5000)
+    hand = play_hand_under_trustee(sit_connected(alice, ddz_tier), alice)
+    assert hand.status == "settled"
+    login(client, alice)
+    [row] = client.get("/api/tables/history/").json()["results"]
+    details = hand.outcome["details"]
+    assert row["multiple"] == details["multiple"]
+    assert row["facts"]["multiple"] == details["multiple"]
+    assert row["facts"]["winner"] == details["winner"]
+    assert row["facts"].get("landlord") == details["landlord"]
+    assert "landlord" not in row  # a game's own terms are its facts, not fields of every hand
+
+
 @pytest.mark.zh
 @pytest.mark.parametrize(
     ("language", "words"),

@@ -46,7 +46,7 @@ class Workers(WorkerProcesses):
             "DATABASE_URL": db.geturl(),
             "REDIS_URL": os.environ["REDIS_URL"],
             "CELERY_TASK_ALWAYS_EAGER": "0",
-            "TABLE_TIMERS_IN_PROCESS": "0",
+            "TABLE_TIMERS": "off",
         }
         return super().start(timeout, **extra)
 

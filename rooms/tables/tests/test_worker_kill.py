@@ -18,13 +18,10 @@ from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import transaction
-
 from games.base import apply_rake
-from rooms.tables import hands as runtime
-from rooms.tables.broadcast import engine_for
-from rooms.tables.core import lock_seats, lock_table
 from rooms.tables.models import Hand, Seat, Table
+from rooms.tables.settlement import settle_hand
+from rooms.tables.tests.helpers import deal_and_play_out
 from rooms.tables.tests.test_worker import Workers, hand_is_locked, wait_for
 from wallets.models import Account, LedgerTransaction
 from wallets.selectors import ledger_check
@@ -63,25 +60,8 @@ def finished_hands(tier, count: int) -> list[Hand]:
         ]
     )
     choices = random.Random(7)
-    finished = []
-    with mock.patch.object(runtime, "settlement_request"):  # the test queues the settlements itself
-        for table in tables:
-            with transaction.atomic(durable=True):
-                table = lock_table(table.pk)
-                hand = runtime.hand_start(table=table, seats=lock_seats(table))
-                engine = engine_for(hand.game_slug)
-                state = hand.state
-                while (outcome := engine.outcome(state)) is None:
-                    actors = engine.actors(state)
-                    if not actors:
-                        state = engine.on_deadline(state)
-                        continue
-                    seat = choices.choice(actors)
-                    state = engine.apply(state, seat, choices.choice(engine.legal_actions(state, seat)))
-                hand.state = state
-                runtime.hand_finish(table=table, hand=hand, outcome=outcome)
-            finished.append(hand)
-    return finished
+    with mock.patch.object(settle_hand, "delay"):  # the test queues the settlements itself
+        return [deal_and_play_out(table.pk, choices) for table in tables]
 
 
 def settled_count(hands: list[Hand]) -> int:

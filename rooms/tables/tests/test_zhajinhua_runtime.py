@@ -7,6 +7,7 @@ from django.db.models import Sum
 
 import games
 from games.base import apply_rake
+from rooms import transport
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
@@ -59,7 +60,7 @@ def zjh_tier(db, zjh_game):
 
 
 def play_out(table, user) -> Hand:
-    """Let the bots and 托管 (which folds for ``user``) play the open hand to settlement."""
+    """Let the bots and 托管 (which calls for ``user``, 自动跟注) play the open hand to settlement."""
     hand = open_hand(table)
     assert hand is not None and hand.status == "playing"
     services.table_trustee(table_id=table.pk, user=user, on=True)
@@ -83,9 +84,10 @@ def test_bots_play_whole_zhajinhua_hands_and_every_coin_is_accounted_for(zjh_tie
         tx = LedgerTransaction.objects.get(key=f"hand:{hand.pk}:settle")
         assert sum(tx.entries.values_list("amount", flat=True)) == 0
         assert Account.objects.get(code="escrow").balance == 0
-        # 托管 folds (the engine's auto action), so alice never wins a pot she did not contest.
-        assert HandAction.objects.filter(hand=hand, seat=my_seat(alice).index, action__type="fold").exists()
-        assert hand.outcome["deltas"][my_seat(alice).index] < 0
+        # 托管 calls for alice at her own rate (002:39 自动跟注): never a look, a raise or a fold.
+        mine = HandAction.objects.filter(hand=hand, seat=my_seat(alice).index)
+        assert mine.exists() and all(a.auto and a.action == {"type": "call"} for a in mine)
+        assert not hand.state["looked"][my_seat(alice).index]
         services.table_ready(table_id=table.pk, user=alice)
     # Coins only moved between accounts: the books sum to zero, and the house kept each hand's
     # fee, 5% of the winner's profit rounded down (0 on a pot of under 20 coins of profit).
@@ -98,21 +100,23 @@ def test_bots_play_whole_zhajinhua_hands_and_every_coin_is_accounted_for(zjh_tie
     assert settled[1].config["first_seat"] == settled[0].outcome["details"]["next_first_seat"]
 
 
-def test_a_player_whose_clock_runs_out_folds(zjh_tier, make_player):
+def test_a_player_whose_clock_runs_out_calls_and_is_put_under_tuoguan(zjh_tier, make_player):
     alice = make_player(coins=5000)
     table = sit_connected(alice, zjh_tier)
     hand = until_my_turn(table, alice)
     assert hand is not None
     seat = my_seat(alice).index
     assert hand.state["status"][seat] == "active"
+    bet = hand.state["bets"][seat]
 
     expire(hand)
     run_clock(max_steps=1)
 
     hand.refresh_from_db()
-    assert hand.state["status"][seat] == "folded"
+    assert hand.state["status"][seat] == "active"
+    assert hand.state["bets"][seat] > bet and not hand.state["looked"][seat]
     last = HandAction.objects.filter(hand=hand, seat=seat).order_by("-n").first()
-    assert last.action == {"type": "fold"} and last.auto
+    assert last.action == {"type": "call"} and last.auto
     assert my_seat(alice).trustee
 
 
@@ -120,7 +124,7 @@ def test_a_player_whose_clock_runs_out_folds(zjh_tier, make_player):
 def captured(monkeypatch):
     """Record every group message the runtime sends (group name, message), instead of sending it."""
     sent: list[tuple[str, dict]] = []
-    monkeypatch.setattr(broadcast, "send_messages", lambda messages: sent.extend(per_group(messages)))
+    monkeypatch.setattr(transport, "send_many", lambda messages: sent.extend(per_group(messages)))
     return sent
 
 
@@ -134,7 +138,11 @@ def test_state_frames_never_carry_another_seats_hidden_cards(zjh_tier, make_play
     table = sit_connected(alice, zjh_tier)
     hands: list[Hand] = []
     compared = folded = False
-    for _ in range(8):
+    for number in range(8):
+        if number % 2 == 0:
+            # Alice folds at her first turn (托管 would call): a folded hand, which the rules show nobody.
+            if until_my_turn(table, alice) is not None:
+                services.table_act(table_id=table.pk, user=alice, action={"type": "fold"})
         hand = play_out(table, alice)
         assert hand.status == "settled", hand.cancel_reason
         hands.append(hand)
@@ -144,7 +152,7 @@ def test_state_frames_never_carry_another_seats_hidden_cards(zjh_tier, make_play
         services.table_ready(table_id=table.pk, user=alice)
         if compared and folded:
             break
-    assert compared and folded, "the bots never compared: the check below would prove less"
+    assert compared and folded, "nobody compared or folded: the check below would prove less"
 
     by_id = {hand.pk: hand for hand in hands}
     checked = 0

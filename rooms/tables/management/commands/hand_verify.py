@@ -24,10 +24,13 @@ class Command(BaseCommand):
         except HandNotReplayable as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(f"seed        {check.seed_hex}")
-        for seat in check.seats:
-            self.stdout.write(f"seat {seat.index}      {' '.join(seat.cards)}")
-        for label, cards in check.shared:
-            self.stdout.write(f"{label.lower():<11} {' '.join(cards)}")
+        for number, deal in enumerate(check.deals, start=1):
+            if len(check.deals) > 1:
+                self.stdout.write(f"deal {number}/{len(check.deals)}  {deal.note}".rstrip())
+            for seat in deal.seats:
+                self.stdout.write(f"seat {seat.index}      {' '.join(seat.cards)}")
+            for label, cards in deal.shared:
+                self.stdout.write(f"{label.lower():<11} {' '.join(cards)}")
         self.stdout.write(f"actions     {len(check.replay.steps) - 1}")
         for problem in check.problems:
             self.stdout.write(f"problem     {problem}")

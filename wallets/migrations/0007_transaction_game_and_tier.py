@@ -51,7 +51,7 @@ def backfill(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("wallets", "0005_finance_reports"),
+        ("wallets", "0006_ledger_refuses_truncate"),
         ("tables", "0005_hand_hot_updates"),
         ("rounds", "0002_viewer_seen_at"),
     ]

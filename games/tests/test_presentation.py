@@ -1,0 +1,199 @@
+"""The presentation protocol: every deal a seed made, re-dealt by hand, and what a record shows.
+
+Each game's deal is re-derived here the way a player holding the revealed seed
+would, from the rules pages (docs/rules/): the deck in its documented order,
+``SeededRng(seed, "hand")`` (a redeal's child stream), the shuffle, and the
+game's dealing order. ``Presentation.deals`` must list exactly those cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import games
+from games.base import SeatSpec, SeededRng
+from games.doudizhu import rules as ddz_rules
+from games.testing import random_playout
+
+SEATED = [slug for slug, info in games.REGISTRY.items() if info.family == "seated"]
+POKER_DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shcd"]
+
+
+def _rng(seed: bytes, redeal: int = 0) -> SeededRng:
+    rng = SeededRng(seed, "hand")
+    return rng.child(f"redeal-{redeal}") if redeal else rng
+
+
+def redeal_doudizhu(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """17 each in deck order, the last 3 are the 底牌 (docs/rules/doudizhu.md, "Deal")."""
+    deck = list(ddz_rules.FULL_DECK)
+    _rng(seed, redeal).shuffle(deck)
+    return [deck[17 * i : 17 * (i + 1)] for i in range(3)], [("Bottom cards", deck[51:])]
+
+
+def _dealer(rng: SeededRng, config: dict, players: int) -> int:
+    first = config.get("first_seat")
+    return rng.randbelow(players) if first is None else first
+
+
+def redeal_zhajinhua(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """The dealer is drawn first (if not given), then one card at a time from the dealer (002:29)."""
+    rng = _rng(seed)
+    dealer = _dealer(rng, config, players)
+    deck = list(POKER_DECK)
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(3 * players):
+        hands[(dealer + i) % players].append(deck[i])
+    return hands, []
+
+
+def redeal_texas(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """Two rounds of one card each from the seat after the dealer, then the five board cards."""
+    rng = _rng(seed)
+    dealer = _dealer(rng, config, players)
+    deck = list(POKER_DECK)
+    rng.shuffle(deck)
+    order = [(dealer + 1 + i) % players for i in range(players)]
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i, seat in enumerate(order * 2):
+        hands[seat].append(deck[i])
+    return hands, [("Board", deck[2 * players : 2 * players + 5])]
+
+
+REDEAL = {"doudizhu": redeal_doudizhu, "zhajinhua": redeal_zhajinhua, "texas": redeal_texas}
+CONFIGS = {
+    "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
+    "zhajinhua": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
+    "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
+}
+
+
+def test_every_seated_game_has_a_presentation_and_a_hand_redealer_here():
+    assert SEATED and set(SEATED) == set(REDEAL)
+    for slug in SEATED:
+        assert games.REGISTRY[slug].presentation is not None, slug
+
+
+def _seats(info, n: int) -> list[SeatSpec]:
+    return [SeatSpec(player_id=100 + i, coins=500) for i in range(n)]
+
+
+def _check_deals(slug: str, state: dict, seed: bytes, config: dict, players: int) -> None:
+    deals = games.REGISTRY[slug].presentation.deals(state)
+    for number, deal in enumerate(deals):
+        hands, shared = REDEAL[slug](seed, config, players, number)
+        assert [sorted(hand) for hand in deal.hands] == [sorted(hand) for hand in hands], (slug, number)
+        assert [(group.label, sorted(group.cards)) for group in deal.shared] == [
+            (label, sorted(cards)) for label, cards in shared
+        ]
+        dealt = [card for hand in deal.hands for card in hand] + [c for g in deal.shared for c in g.cards]
+        assert len(dealt) == len(set(dealt)), "a card dealt twice"
+        # Only a deal that was thrown in says why; the one played last says nothing.
+        assert bool(deal.note) == (number < len(deals) - 1)
+    json.dumps([deal.hands for deal in deals])  # plain data
+
+
+@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas"])
+def test_deals_list_the_cards_the_seed_deals_in_random_hands(slug):
+    info = games.REGISTRY[slug]
+    choices = random.Random(f"deals-{slug}")
+    for number in range(40):
+        config = CONFIGS[slug][number % len(CONFIGS[slug])]
+        players = choices.randint(info.min_seats, min(info.max_seats, 6))
+        seed = f"present-{slug}-{number:06d}".encode()
+        final, _steps = random_playout(info.engine, dict(config), _seats(info, players), seed, choices)
+        _check_deals(slug, final, seed, config, players)
+
+
+def test_a_doudizhu_hand_redealt_after_everyone_passed_lists_each_deal_in_order():
+    info = games.REGISTRY["doudizhu"]
+    engine = info.engine
+    seed = b"present-redeal-0000001"
+    config = {"variant": "classic", "base_stake": 1, "redeal_limit": 3}
+    state = engine.new_hand(dict(config), _seats(info, 3), SeededRng(seed, "hand"))
+    first_hands = [list(hand) for hand in state["hands"]]
+    for _round in range(2):  # everybody passes twice: two redeals
+        for _seat in range(3):
+            state = engine.apply(state, state["turn"], {"type": "pass"})
+    assert state["redeals"] == 2
+    played_hands = [list(hand) for hand in state["hands"]]
+    final, _steps = random_playout_from(engine, state, random.Random(7))
+
+    deals = info.presentation.deals(final)
+
+    assert len(deals) == 3
+    assert deals[0].hands == first_hands
+    assert deals[-1].hands == played_hands
+    assert deals[0].note == deals[1].note == "Nobody bid, so the cards were dealt again."
+    _check_deals("doudizhu", final, seed, config, 3)
+    # The record shows the deal that was played: the 17 dealt cards and the 底牌 of the last deal.
+    record = info.presentation.record(final, 0)
+    assert [seat.cells[0] for seat in record.seats] == played_hands
+    assert record.shared == deals[-1].shared
+
+
+def random_playout_from(engine, state: dict, choices: random.Random) -> tuple[dict, int]:
+    steps = 0
+    while engine.outcome(state) is None:
+        actors = engine.actors(state)
+        if not actors:
+            state = engine.on_deadline(state)
+        else:
+            seat = choices.choice(actors)
+            state = engine.apply(state, seat, choices.choice(engine.legal_actions(state, seat)))
+        steps += 1
+    return state, steps
+
+
+@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas"])
+def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
+    """The record of a hand: a row per seat, and no card that the rules keep from this player."""
+    info = games.REGISTRY[slug]
+    choices = random.Random(f"record-{slug}")
+    for number in range(20):
+        config = CONFIGS[slug][0]
+        players = info.min_seats if slug == "doudizhu" else choices.randint(2, 5)
+        final, _ = random_playout(info.engine, dict(config), _seats(info, players), f"rec-{number}", choices)
+        details = info.engine.outcome(final).details
+        json.dumps([fact.value for fact in info.presentation.facts(json.loads(json.dumps(details)))])
+        json.dumps(info.presentation.summary(final))
+        for seat in [None, *range(players)]:
+            record = info.presentation.record(final, seat)
+            assert len(record.seats) == players
+            assert all(len(row.cells) == len(record.columns) for row in record.seats)
+            shown = {card for row in record.seats for cell in row.cells if cell for card in cell}
+            view = json.dumps(info.engine.view(final, seat))
+            if slug != "doudizhu":  # 斗地主 shows every hand once it is over; the others what the view does
+                assert all(f'"{card}"' in view for card in shown), (slug, seat)
+
+
+def test_doudizhu_facts_name_the_landlord_by_seat_and_say_how_the_hand_was_won():
+    presentation = games.REGISTRY["doudizhu"].presentation
+    facts = presentation.facts(
+        {"multiple": 4, "bid": 3, "landlord": 2, "winner": "farmers", "spring": "spring"}
+    )
+    assert [(f.key, f.value) for f in facts] == [
+        ("multiple", 4),
+        ("bid", 3),
+        ("landlord", 2),
+        ("winner", "farmers"),
+    ]
+    assert facts[0].words == ("×{value}",)
+    assert facts[2].seat and facts[3].words == ("Farmers", "Spring")
+    assert presentation.facts({}) == []
+
+
+def test_variant_labels_name_exactly_the_variants_the_engines_accept():
+    from games.doudizhu.engine import VARIANTS
+
+    assert set(games.REGISTRY["doudizhu"].variants) == set(VARIANTS)
+    assert set(games.REGISTRY["baccarat"].variants) == {"commission", "super6"}
+    for info in games.REGISTRY.values():
+        assert info.terms and info.demo_tiers, info.slug
+        for tier in info.demo_tiers:
+            variant = (tier.get("options") or {}).get("variant")
+            assert variant is None or variant in info.variants
