@@ -78,14 +78,14 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from rooms.rounds.routing import websocket_urlpatterns as round_routes  # noqa: E402
-from rooms.sockets import unknown_socket_route  # noqa: E402
+from rooms.sockets import ConnectionCheck, unknown_socket_route  # noqa: E402
 from rooms.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*table_routes, *round_routes, unknown_socket_route]))
+            ConnectionCheck(AuthMiddlewareStack(URLRouter([*table_routes, *round_routes, unknown_socket_route])))
         ),
     }
 )

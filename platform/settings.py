@@ -200,6 +200,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict = {
     # The table runtime's clock: overdue deadlines, bots filling seats, lost settlements.
     "tables-tick": {"task": "tables.tick", "schedule": 1.0},
+    # The round runtime's clock: betting windows, reveals, payouts lost on the way.
+    "rounds-tick": {"task": "rounds.tick", "schedule": 1.0},
     # Nightly ledger reconciliation at 03:00 site time (CELERY_TIMEZONE is the site's zone).
     "wallets-reconcile": {"task": "wallets.reconcile", "schedule": crontab(hour=3, minute=0)},
 }

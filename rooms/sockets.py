@@ -28,7 +28,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.db import InterfaceError, OperationalError, connections, transaction
+from django.db import InterfaceError, OperationalError, close_old_connections, connections, transaction
 from django.urls import re_path
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -85,9 +85,20 @@ def pool_shutdown() -> None:
         pool.shutdown(wait=True)
 
 
+class _Call(DatabaseSyncToAsync):
+    """A call on the pool: a kept connection (``DB_CONN_MAX_AGE``) that the database ended while it was
+    idle (a restart, a failover) is replaced before the call, not found broken inside its transaction."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        close_old_connections()
+        for db in connections.all(initialized_only=True):
+            db.close_if_health_check_failed()  # CONN_HEALTH_CHECKS: one round trip, once per call
+        return super().thread_handler(loop, *args, **kwargs)
+
+
 def database(func):
     """``func`` run on the sockets' thread pool, its stale database connections closed around it."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor())
+    return _Call(func, thread_sensitive=False, executor=_executor())
 
 
 def table_lock(table_id: int) -> asyncio.Lock:
@@ -407,6 +418,26 @@ class GameSocket(AsyncWebsocketConsumer):
         await self.send_json_text(
             {"type": "error", "seq": self.seq, "ref": ref, "code": code, "message": message}
         )
+
+
+def _replace_dead_connections() -> None:
+    for db in connections.all(initialized_only=True):
+        db.close_if_unusable_or_obsolete()
+        db.close_if_health_check_failed()
+
+
+class ConnectionCheck:
+    """ASGI middleware: before a socket's handshake reads its session and user (on Channels' shared
+    thread), a kept connection the database ended meanwhile (a restart, a failover) is replaced, so the
+    first socket after it opens (Django's health check, ``CONN_HEALTH_CHECKS``)."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket":
+            await DatabaseSyncToAsync(_replace_dead_connections)()
+        return await self.inner(scope, receive, send)
 
 
 class UnknownSocket(AsyncWebsocketConsumer):

@@ -17,3 +17,9 @@ from rooms.rounds import services
 def settle_round(round_id: int) -> str | None:
     """Pay out a round (idempotent: a retry or a second worker changes nothing)."""
     return services.round_settle(round_id=round_id)
+
+
+@shared_task(name="rounds.tick", acks_late=True, ignore_result=True, expires=5)
+def tick() -> int:
+    """Move due rounds on, open rounds at watched tables, re-queue lost payouts."""
+    return services.rounds_tick()

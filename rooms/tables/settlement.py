@@ -17,6 +17,7 @@ import os
 import time
 from collections import defaultdict
 from platform.accounts.services import stats_record_hands
+from platform.accounts.tasks import grant_progress_task
 
 from celery import shared_task
 from django.conf import settings
@@ -166,6 +167,9 @@ def _settle_locked(tables: dict[int, Table], hands: list[Hand], messages: list) 
         table.next_first_seat = next_first if isinstance(next_first, int) else None
     for slug, counts in stats.items():
         stats_record_hands(game_slug=slug, results={user: tuple(c) for user, c in counts.items()})
+    humans = sorted({user for counts in stats.values() for user in counts})
+    if humans:  # a sign-up grant paid in parts pays the parts these hands earned (after the commit)
+        transaction.on_commit(lambda: grant_progress_task.delay(humans))
     seats = reset_after_hands(list(tables.values()))
     ledger_post_many(postings=postings)  # last: the hot house rows stay locked only until the commit
     for hand in hands:

@@ -226,7 +226,7 @@ def test_a_new_player_bets_on_two_areas_and_sees_the_payout(live_asgi, baccarat_
     assert [(b.area, b.amount) for b in bets] == [("banker", 100), ("player", 10), ("player", 10)]
 
     # Staking moved the coins out of the balance shown at once.
-    assert seen["balance_before"] == settings.SIGNUP_GRANT_COINS
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST
     assert seen["balance_before"] - seen["balance_staked"] == 120
     assert seen["banker_total"] == "100"
 

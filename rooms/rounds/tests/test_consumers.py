@@ -164,9 +164,9 @@ REFUSED = [
     ({"type": "bet", "seq": 5, "area": "banker", "amount": 5}, "below_minimum", 5),
     ({"type": "bet", "seq": 6, "area": "dragon", "amount": 10}, "bad_area", 6),
     ({"type": "bet", "seq": 7, "area": "banker", "amount": 5000}, "insufficient_coins", 7),
-    ({"type": "bet", "seq": 8, "area": "banker", "amount": "10"}, "malformed", None),
-    ({"type": "bet", "seq": 9, "area": "banker"}, "malformed", None),
-    ({"type": "bet", "seq": 9, "area": "banker", "amount": 10, "extra": 1}, "malformed", None),
+    ({"type": "bet", "seq": 8, "area": "banker", "amount": "10"}, "malformed", 8),
+    ({"type": "bet", "seq": 9, "area": "banker"}, "malformed", 9),
+    ({"type": "bet", "seq": 9, "area": "banker", "amount": 10, "extra": 1}, "malformed", 9),
     ({"type": "act", "seq": 10, "action": {}}, "unknown_type", None),
     ({"type": "fold"}, "unknown_type", None),
     ({"type": "bet", "seq": 4, "area": "banker", "amount": 10}, "stale_seq", 4),
@@ -278,7 +278,7 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     from channels.layers import get_channel_layer
 
     from rooms.rounds.broadcast import change_message
-    from rooms.tables.broadcast import table_group
+    from rooms.transport import table_group
 
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
@@ -293,62 +293,21 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     await comm.disconnect()
 
 
-async def test_a_change_that_overtakes_an_earlier_one_waits_for_it(bacc_tier, make_player, settings):
+async def test_a_change_ahead_of_an_earlier_one_goes_out_and_the_late_one_only_leaves_its_part(
+    bacc_tier, make_player
+):
     """A change from another process (the clock, the payout worker) can arrive before an earlier one.
 
-    The socket holds it until the earlier one has gone out, as the table
-    socket does (docs/protocol.md, "Sequence numbers and resync"), so the
-    player sees both, in order, instead of the later one and a gap.
+    It goes out at once, gap and all (the client asks for its state again),
+    and the earlier one is not sent after it (the seq a socket sends never goes
+    back); but the player's own part it carried (their stakes after their bet)
+    is kept, and shows in every later state.
     """
     from channels.layers import get_channel_layer
 
     from rooms.rounds.broadcast import change_message
-    from rooms.tables.broadcast import table_group
+    from rooms.transport import table_group
 
-    settings.TABLE_REORDER_WAIT = 3.0
-    alice = await sync_to_async(make_player)(coins=1000)
-    table, comm, state = await betting_table(bacc_tier, alice)
-    seq = state["seq"]
-    public = {**state, "you": None}
-    layer = get_channel_layer()
-
-    def change(n: int, total: int) -> dict:
-        rnd = {**public["round"], "areas": [{**a, "total": total} for a in public["round"]["areas"]]}
-        return change_message({**public, "seq": n, "round": rnd}, parts={})
-
-    await layer.group_send(table_group(table.pk), change(seq + 2, 300))
-    assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 has not gone out yet
-    await layer.group_send(table_group(table.pk), change(seq + 1, 100))
-    first, second = await next_of(comm, "state"), await next_of(comm, "state")
-    assert [(s["seq"], s["round"]["areas"][0]["total"]) for s in (first, second)] == [
-        (seq + 1, 100),
-        (seq + 2, 300),
-    ]
-    assert first["you"] == second["you"] == {"balance": 1000, "stakes": {}, "staked": 0}
-
-    # A change whose predecessor never comes goes out after the wait; the client resyncs on the gap.
-    settings.TABLE_REORDER_WAIT = 0.2
-    await layer.group_send(table_group(table.pk), change(seq + 4, 400))
-    late = await next_of(comm, "state")
-    assert late["seq"] == seq + 4
-    await comm.disconnect()
-
-
-async def test_a_change_held_for_an_earlier_one_shows_what_the_earlier_one_brought_this_player(
-    bacc_tier, make_player, settings
-):
-    """Another player's bet (seq N+2) overtaking this player's own (N+1, which carries their part).
-
-    The held state was merged with the part the socket had when it arrived,
-    so after the player's own bet it showed their stakes without that bet. It
-    is merged when it goes out now.
-    """
-    from channels.layers import get_channel_layer
-
-    from rooms.rounds.broadcast import change_message
-    from rooms.tables.broadcast import table_group
-
-    settings.TABLE_REORDER_WAIT = 3.0
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
     seq, public = state["seq"], {**state, "you": None}
@@ -360,62 +319,17 @@ async def test_a_change_held_for_an_earlier_one_shows_what_the_earlier_one_broug
 
     layer = get_channel_layer()
     await layer.group_send(table_group(table.pk), change(seq + 2, 300, {}))  # Bob's bet, ahead
-    assert await comm.receive_nothing(timeout=0.2)
+    ahead = await next_of(comm, "state")
+    assert ahead["seq"] == seq + 2 and ahead["round"]["areas"][0]["total"] == 300
     part = {
         "seq": seq + 1,
         "round": rnd["id"],
         "you": {"balance": 900, "stakes": {"banker": 100}, "staked": 100},
     }
-    await layer.group_send(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own
-    first, second = await next_of(comm, "state"), await next_of(comm, "state")
-    assert [s["seq"] for s in (first, second)] == [seq + 1, seq + 2]
-    for shown, total in ((first, 100), (second, 300)):
-        assert shown["you"] == part["you"]
-        assert (shown["round"]["areas"][0]["total"], shown["round"]["areas"][0]["mine"]) == (total, 100)
-    await comm.disconnect()
-
-
-async def test_a_resync_answer_ahead_of_the_changes_on_their_way_waits_for_them(
-    bacc_tier, make_player, settings, monkeypatch
-):
-    """The snapshot is read on another thread than the changes' road: under load it was often ahead.
-
-    The client saw its seq jump past the changes still on their way, took it
-    for a gap and sent ``resync`` again (the load bench counted seq gaps in
-    both the old and this code). The changes in between now go out first.
-    """
-    from channels.layers import get_channel_layer
-
-    from rooms.rounds import broadcast
-
-    settings.TABLE_REORDER_WAIT = 3.0
-    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
-    table, comm, state = await betting_table(bacc_tier, alice)
-    on_the_way: list = []
-    monkeypatch.setattr(transport, "send_many", lambda messages: on_the_way.extend(messages))
-    for _ in range(2):  # two bets committed whose changes have not reached the socket yet
-        await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
-    await comm.send_json_to({"type": "resync"})
-    assert await comm.receive_nothing(timeout=0.3)  # held: seq + 1 and seq + 2 are still on their way
-    layer = get_channel_layer()
-    for group, message in on_the_way:
-        await layer.group_send(group, message)
-    seqs = []
-    while not await comm.receive_nothing(timeout=0.3):
-        message = await comm.receive_json_from()
-        seqs.append(message["seq"])
-        assert message["round"]["areas"][0]["total"] == 10 * (message["seq"] - state["seq"])
-    assert seqs[:2] == [state["seq"] + 1, state["seq"] + 2] and set(seqs) == {
-        state["seq"] + 1,
-        state["seq"] + 2,
-    }
-
-    # Changes that never come: the answer goes out after the wait (the client resyncs on the gap).
-    settings.TABLE_REORDER_WAIT = 0.2
-    on_the_way.clear()
-    for _ in range(2):
-        await sync_to_async(services.round_bet)(table_id=table.pk, user=bob, area="banker", amount=10)
-    await comm.send_json_to({"type": "resync"})
-    late = await next_of(comm, "state")
-    assert late["seq"] == state["seq"] + 4
+    await layer.group_send(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own, late
+    assert await comm.receive_nothing(timeout=0.3)
+    await layer.group_send(table_group(table.pk), change(seq + 3, 350, {}))
+    later = await next_of(comm, "state")
+    assert later["seq"] == seq + 3 and later["you"] == part["you"]
+    assert (later["round"]["areas"][0]["total"], later["round"]["areas"][0]["mine"]) == (350, 100)
     await comm.disconnect()

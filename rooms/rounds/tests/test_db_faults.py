@@ -49,14 +49,17 @@ async def test_a_connect_the_database_could_not_record_is_closed_with_1013_and_t
 
 
 async def test_a_watching_note_the_database_fails_leaves_the_socket_playing(
-    bacc_tier, make_player, monkeypatch
+    bacc_tier, make_player, monkeypatch, settings
 ):
-    """Noting after a broadcast that the socket still watches ended it (1011), and the player saw it drop."""
-    monkeypatch.setattr(consumers, "SEEN_EVERY", 0.0)  # note it at every broadcast
+    """Noting that the socket still watches ended it (1011), and the player saw it drop."""
+    settings.TABLE_SESSION_RECHECK = 0.2  # the socket notes it (and checks its session) this often
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
     failing = patch_failing(monkeypatch, services, "round_presence_seen")
-    await sync_to_async(tick)()  # a broadcast: the round's countdown moves on
+    for _ in range(50):
+        if failing.killed:
+            break
+        await comm.receive_nothing(timeout=0.1)
     await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
     placed = await latest_state(comm)
     assert failing.killed

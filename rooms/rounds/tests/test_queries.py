@@ -11,34 +11,30 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from rooms import transport
 from rooms.rounds import broadcast, selectors, services
 from rooms.rounds.tests.conftest import open_round
-from rooms.tables.broadcast import table_group
+from rooms.transport import table_group
 from wallets.services import house_account
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
 
-# Lock the table (with tier and game) and bump its event seq in one UPDATE … RETURNING; lock
-# the live round (with its shoe) and read with it the bettor's stakes on the round by area
-# (限红, first bet, the bettor's part of the broadcast), the wallet and escrow accounts (their
-# balance also serves the entry rule on a first bet) and the table's last finished shoe (the
-# broadcast) in one SELECT; insert the bet with its ledger key and save the round's totals in
-# one UPDATE with the INSERT in a CTE; the ledger: the transaction (INSERT … ON CONFLICT: a
-# replayed key is read back only when skipped), the wallet's lock then escrow's (the global
-# order, one statement), the balances with the entries (one statement). The broadcast reads
-# nothing: the wallet's balance is the one the ledger wrote under its lock. Before 1 Dec: 7
-# (the key's replay check before the INSERT). Before (30 Nov 2026, 23:40): 14 (the round, the stakes, the accounts, the
-# shoes and the balance each read apart, the round's totals saved after the ledger, the two
-# locks and the balances apart from the entries). Before that: 24, and 25 on a player's first
-# bet of a round.
-STATEMENTS_PER_BET = 6
+# Lock the table (with tier and game), move its event seq on; lock the live round with its
+# shoe; read the wallet and escrow accounts (their balance also serves the entry rule on a
+# first bet), the table's last two shoes (the broadcast reveals the finished one's seed) and
+# the bettor's stakes on the round by area (限红, first bet, the bettor's part of the
+# broadcast); insert the bet, give it its ledger key, save the round's totals; the ledger: the
+# transaction, the locks in the global order, the balances with the entries. The broadcast
+# reads nothing: the wallet's balance is the one the ledger wrote under its lock. Every
+# statement is the ORM's, the same on PostgreSQL and SQLite.
+STATEMENTS_PER_BET = 12
 # BEGIN and COMMIT: the ledger posts without a savepoint of its own (a refusal ends the bet's
-# whole transaction anyway). Before: four (SAVEPOINT, RELEASE), and before that eight.
+# whole transaction anyway).
 TRANSACTION_CONTROL_PER_BET = 2
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
-@pytest.mark.postgres  # the written-out statements; another database runs the querysets
+@pytest.mark.postgres
 def test_one_bet_costs_a_fixed_number_of_statements(bacc_tier, make_player):
     alice, bob = make_player(10_000), make_player(10_000)
     table, _rnd = open_round(bacc_tier, alice)

@@ -129,13 +129,14 @@ def test_an_idle_table_lets_its_last_round_finish_and_opens_no_next(bacc_tier, m
     assert public_state(table)["round"] is None
 
 
-def test_the_table_clock_drives_the_rounds(bacc_tier, make_player):
-    from rooms.tables.services import tables_tick
+def test_the_clock_drives_the_rounds(bacc_tier, make_player, settings):
+    from rooms.rounds.tasks import tick
 
+    assert settings.CELERY_BEAT_SCHEDULE["rounds-tick"]["task"] == tick.name
     alice = make_player(coins=1000)
     table = services.round_enter(tier_id=bacc_tier.pk, user=alice)
     watch(table, alice)
-    assert tables_tick() >= 1
+    assert tick() >= 1
     assert live_round(table).phase == "betting"
 
 

@@ -89,11 +89,11 @@ def live_asgi(transactional_db, settings):
     server.start()
     yield server.url
     server.stop()
-    # A table thread may still be in a call (a bot's move, a settlement): let it finish and close its
-    # connection, so the database flush after the test does not meet it mid-transaction (a deadlock).
-    from rooms.tables.consumers import table_executors_close
+    # A socket's thread may still be in a call (a bot's move, a settlement): let it finish and end with
+    # its connection, so the database flush after the test does not meet it mid-transaction (a deadlock).
+    from rooms.sockets import pool_shutdown
 
-    table_executors_close()
+    pool_shutdown()
 
 
 @pytest.fixture

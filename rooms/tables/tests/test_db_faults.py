@@ -77,17 +77,17 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
     state = await until_my_turn(comm)
     before = await sync_to_async(table_record)(table.pk)
 
-    real_record = services.record_action
+    real_step = services.hand_step
     killed = []
 
-    def record_and_lose_the_connection(*args, **kwargs):
+    def step_and_lose_the_connection(*args, **kwargs):
         # Inside table_act's transaction: the table row is locked and its seq moved on.
         if not killed:
             killed.append(connection.connection.info.backend_pid)
             terminate(killed)
-        return real_record(*args, **kwargs)
+        return real_step(*args, **kwargs)
 
-    monkeypatch.setattr(services, "record_action", record_and_lose_the_connection)
+    monkeypatch.setattr(services, "hand_step", step_and_lose_the_connection)
     await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
     error = await next_of(comm, "error")
     assert killed
@@ -108,14 +108,23 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
 
 
 def table_thread_backends() -> list[int]:
-    """Open a connection on every table thread of this process (kept: persistent) and return their pids."""
-    from rooms.tables import consumers
+    """Open a connection on every thread of the sockets' pool (kept: persistent) and return their pids."""
+    import threading
 
-    pids = []
-    consumers._pool.on_every_thread(
-        lambda: (connection.ensure_connection(), pids.append(connection.connection.info.backend_pid))
-    )
-    return pids
+    from django.conf import settings
+
+    from rooms import sockets
+
+    threads = settings.TABLE_DB_THREADS
+    together = threading.Barrier(threads)  # each job holds its thread until all have one
+
+    def backend() -> int:
+        connection.ensure_connection()
+        together.wait(timeout=10)
+        return connection.connection.info.backend_pid
+
+    jobs = [sockets._executor().submit(backend) for _ in range(threads)]
+    return [job.result() for job in jobs]
 
 
 async def test_connections_the_database_dropped_while_idle_are_replaced_before_the_next_call(
@@ -152,7 +161,7 @@ async def test_the_first_socket_after_a_restart_of_the_database_opens(
 ):
     """Its handshake failed: Channels reads the session on its shared thread, whose kept connection was dead.
 
-    ``KeptConnectionCheck`` (platform/asgi.py) drops it first.
+    ``rooms.sockets.ConnectionCheck`` (platform/asgi.py) replaces it first.
     """
     from platform.asgi import application
 
@@ -182,33 +191,29 @@ async def test_the_first_socket_after_a_restart_of_the_database_opens(
     await sync_to_async(close_own_connection)()
 
 
-async def test_a_close_the_database_could_not_record_is_recorded_when_it_answers_again(
+async def test_a_close_the_database_could_not_record_ends_with_the_seat_s_lease(
     long_tier,  # noqa: F811
     make_player,
     monkeypatch,
+    settings,
 ):
-    """Otherwise the seat keeps the closed socket's name, and this process lives on: the player never goes away."""
+    """Otherwise the seat keeps the closed socket's name, and the player never goes away."""
+    from rooms.tables import play
+    from rooms.tables.tests.conftest import run_clock
+
+    settings.TABLE_PRESENCE_LEASE = 0.5
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     await next_of(comm, "state")
-    real_lock_seats = services.lock_seats
-    killed = []
-
-    def lock_seats_and_lose_the_connection(table):
-        if not killed:
-            killed.append(connection.connection.info.backend_pid)
-            terminate(killed)
-        return real_lock_seats(table)
-
-    monkeypatch.setattr(services, "lock_seats", lock_seats_and_lose_the_connection)
+    failing = patch_failing(monkeypatch, play, "_take")
     await comm.disconnect()  # its table_presence call fails
-    assert killed
-    for _ in range(100):
-        seat = await sync_to_async(Seat.objects.get)(user=alice)
-        if not seat.connected:
-            break
-        await asyncio.sleep(0.05)
-    assert seat.sockets == [] and not seat.connected and seat.away_since is not None
+    assert failing.killed
+    seat = await sync_to_async(Seat.objects.get)(user=alice)
+    assert seat.connected and len(seat.sockets) == 1  # the close is not recorded
+    await asyncio.sleep(0.6)  # the lease its socket would have renewed lapses
+    await sync_to_async(run_clock)()  # the sweep: she is away, and the hand is played out for her
+    seat = await sync_to_async(Seat.objects.get)(table=table, index=seat.index)
+    assert seat.sockets == [] and not seat.connected
     await sync_to_async(close_own_connection)()
 
 
@@ -266,19 +271,23 @@ async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
     """The periodic recheck of a silent socket ended it with 1011 (a server error) when PostgreSQL blinked."""
     from channels.layers import channel_layers
 
-    from rooms.tables import consumers
+    from rooms import sockets
 
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     state = await next_of(comm, "state")
     [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
-    failing = patch_failing(monkeypatch, consumers, "session_user_id")
-    await channel_layers["default"].send(channel, {"type": "session.check"})  # the interval is up
+    failing = patch_failing(monkeypatch, sockets, "session_user_id")
+    await channel_layers["default"].send(channel, {"type": "user.session_check"})  # a check is due
+    for _ in range(100):  # the check runs when the socket takes the message
+        if failing.killed:
+            break
+        await asyncio.sleep(0.02)
+    assert failing.killed
     await comm.send_json_to({"type": "ping"})
     assert await next_of(comm, "pong") == {"type": "pong", "seq": state["seq"]}
-    assert failing.killed
     # Asked again, the session still signs her in: the socket plays on, and stays on its seat.
-    await channel_layers["default"].send(channel, {"type": "session.check"})
+    await channel_layers["default"].send(channel, {"type": "user.session_check"})
     await comm.send_json_to({"type": "resync"})
     assert (await next_of(comm, "state"))["you"]["seat"] == state["you"]["seat"]
     assert (await sync_to_async(Seat.objects.get)(user=alice)).sockets == [channel]
@@ -293,14 +302,14 @@ async def test_an_act_whose_session_check_fails_is_refused_and_changes_nothing(
     settings,
 ):
     """The check before a message closed the socket (1011); the act is refused as any failed call is."""
-    from rooms.tables import consumers
+    from rooms import sockets
 
     settings.TABLE_SESSION_RECHECK = 0  # ask at every message
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     state = await until_my_turn(comm)
     before = await sync_to_async(table_record)(table.pk)
-    failing = patch_failing(monkeypatch, consumers, "session_user_id")
+    failing = patch_failing(monkeypatch, sockets, "session_user_id")
 
     await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
     error = await next_of(comm, "error")
@@ -365,31 +374,6 @@ async def test_a_seat_change_the_socket_could_not_follow_is_an_error_and_resync_
 
     await comm.send_json_to({"type": "resync"})
     assert (await next_of(comm, "state"))["you"]["seat"] is None  # a spectator now, as she is
-    await comm.disconnect()
-    await sync_to_async(close_own_connection)()
-
-
-async def test_a_resync_after_a_lost_subscription_the_database_fails_leaves_the_socket_open(
-    long_tier,  # noqa: F811
-    make_player,
-    monkeypatch,
-):
-    """The fan-out asks every socket for a whole state after losing Redis; a failed read ended the socket (1011)."""
-    from channels.layers import channel_layers
-
-    from rooms.tables import selectors
-
-    alice = await sync_to_async(make_player)()
-    table, comm = await seated(alice, long_tier)
-    state = await next_of(comm, "state")
-    [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
-    failing = patch_failing(monkeypatch, selectors, "table_snapshot")
-    await channel_layers["default"].send(channel, {"type": "table.resync"})
-    error = await next_of(comm, "error")
-    assert failing.killed
-    assert error["code"] == "unavailable" and error["ref"] is None
-    await comm.send_json_to({"type": "resync"})  # what the client does after a gap
-    assert (await next_of(comm, "state"))["seq"] == state["seq"]
     await comm.disconnect()
     await sync_to_async(close_own_connection)()
 
