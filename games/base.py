@@ -177,10 +177,10 @@ class SeededRng:
 def apply_rake(deltas: list[int], rake_bps: int) -> tuple[list[int], int]:
     """Take the house's service fee (抽水) from each winner's profit.
 
-    A winner is paid ``floor(profit × (10000 − rake_bps) / 10000)``: the
-    fraction of a coin is rounded down (舍去小数) and stays with the house.
-    Losers pay in full. Returns the net deltas and the rake, and
-    ``sum(net) + rake == sum(deltas)`` always holds.
+    The fee is ``floor(profit × rake_bps / 10000)``: rounded down, so it never
+    exceeds the rate (a 3-coin win pays no fee at 5%); the winner receives
+    ``profit − fee``. Losers pay in full. Returns the net deltas and the
+    rake, and ``sum(net) + rake == sum(deltas)`` always holds.
     """
     if not 0 <= rake_bps <= 10000:
         raise ValueError("rake_bps must be between 0 and 10000")
@@ -188,9 +188,9 @@ def apply_rake(deltas: list[int], rake_bps: int) -> tuple[list[int], int]:
     rake = 0
     for delta in deltas:
         if delta > 0:
-            paid = delta * (10000 - rake_bps) // 10000
-            rake += delta - paid
-            net.append(paid)
+            fee = delta * rake_bps // 10000
+            rake += fee
+            net.append(delta - fee)
         else:
             net.append(delta)
     return net, rake

@@ -56,11 +56,11 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
-    "axes",
+    "platform.staff.third_party_apps.AxesConfig",  # django-axes, named in the admin's language
     # The second factor for staff who move money (TOTP authenticators, one-time backup codes).
     "django_otp",
-    "django_otp.plugins.otp_totp",
-    "django_otp.plugins.otp_static",
+    "platform.staff.third_party_apps.OtpTotpConfig",  # django_otp.plugins.otp_totp
+    "platform.staff.third_party_apps.OtpStaticConfig",  # django_otp.plugins.otp_static
     # The audit trail of staff changes.
     "auditlog",
     "platform.accounts",

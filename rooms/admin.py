@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from platform.staff.display import READABLE_JSON_FIELDS
+
 from django.contrib import admin, messages
 from django.db.models import Case, Count, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
@@ -31,20 +33,22 @@ class RoomTierInline(admin.TabularInline):
         "sort_order",
     )
     show_change_link = True
+    formfield_overrides = READABLE_JSON_FIELDS
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = (
-        "slug",
         "name_zh",
         "name_en",
+        "slug",
         "family",
         "seats_display",
         "tier_count",
         "is_enabled",
         "sort_order",
     )
+    list_display_links = ("name_zh",)
     list_editable = ("is_enabled", "sort_order")
     list_filter = ("family", "is_enabled")
     search_fields = ("slug", "name_zh", "name_en")
@@ -99,6 +103,7 @@ class RoomTierAdmin(admin.ModelAdmin):
     list_filter = ("game", "is_open", "minimum_rule", "bots_enabled")
     search_fields = ("name", "code", "game__slug", "game__name_zh", "game__name_en")
     list_select_related = ("game",)
+    formfield_overrides = READABLE_JSON_FIELDS
     fieldsets = (
         (None, {"fields": ("game", "code", "name", "sort_order", "is_open")}),
         (_("Stakes"), {"fields": ("base_stake", "room_factor", "rake_bps")}),
@@ -132,7 +137,8 @@ class RoomTierAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("variant"))
     def variant_display(self, tier: RoomTier) -> str:
-        return tier.variant or "—"
+        # The variant as the lobby words it, not its option code ("classic").
+        return selectors.variant_label(slug=tier.game.slug, variant=tier.variant) if tier.variant else "—"
 
     @admin.display(description=_("seated"), ordering="seated")
     def seated_display(self, tier: RoomTier) -> int:

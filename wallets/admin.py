@@ -7,6 +7,7 @@ with the staff member as actor and a required reason; they need the
 wallet (another staff member must post that).
 """
 
+from platform.staff.display import ReadableMedia, readable
 from platform.staff.otp import second_factor_redirect
 
 from django.contrib import admin, messages
@@ -15,10 +16,11 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from wallets import sources
 from wallets.errors import LedgerError
 from wallets.forms import MoneyMoveForm, ReversalForm
 from wallets.models import Account, LedgerEntry, LedgerTransaction
@@ -80,7 +82,7 @@ class AccountAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("owner"), ordering="user__username")
     def owner(self, obj: Account) -> str:
-        return obj.user.username if obj.user_id else obj.code
+        return obj.user.username if obj.user_id else str(obj)  # a house account by its kind, in words
 
     @admin.display(description=_("balance"), ordering="balance")
     def balance_display(self, obj: Account) -> str:
@@ -175,6 +177,21 @@ class LedgerTransactionAdmin(ReadOnlyAdmin):
     ordering = ["-id"]
     inlines = [LedgerEntryInline]
     change_form_template = "admin/wallets/ledgertransaction/change_form.html"
+    exclude = ["game_slug", "tier_id"]
+    readonly_fields = ["game_display", "tier_display"]
+
+    @admin.display(description=_("game"))
+    def game_display(self, obj: LedgerTransaction) -> str:
+        if not obj.game_slug:
+            return "—"
+        return sources.game_names({obj.game_slug}).get(obj.game_slug, obj.game_slug)
+
+    @admin.display(description=_("room tier"))
+    def tier_display(self, obj: LedgerTransaction) -> str:
+        if obj.tier_id is None:
+            return "—"
+        tier = sources.tier_names({obj.tier_id}).get(obj.tier_id)
+        return tier.name if tier else f"#{obj.tier_id}"
 
     def get_urls(self):
         return [
@@ -255,8 +272,28 @@ class ReconciliationRecordAdmin(ReadOnlyAdmin):
 
     list_display = ["started_at", "trigger", "actor", "passed", "transactions", "entries", "problem_count"]
     list_filter = ["passed", "trigger"]
-    readonly_fields = [f.name for f in ReconciliationRecord._meta.fields]
+    fields = [
+        *(f.name for f in ReconciliationRecord._meta.fields if f.name not in ("id", "totals", "problems")),
+        "totals_display",
+        "problems_display",
+    ]
+    readonly_fields = fields
     change_list_template = "admin/wallets/reconciliationrecord/change_list.html"
+    Media = ReadableMedia
+
+    @admin.display(description=_("totals"))
+    def totals_display(self, obj: ReconciliationRecord):
+        # Balances by account kind, each named as the trial balance names it.
+        names = {**dict(Account.Kind.choices), "total": gettext("Grand total")}
+        return readable({str(names.get(kind, kind)): total for kind, total in obj.totals.items()})
+
+    @admin.display(description=_("offending rows"))
+    def problems_display(self, obj: ReconciliationRecord):
+        if not obj.problems:
+            return "—"
+        return format_html_join(
+            "", "<p>[{}] {}: {}</p>", ((p.get("check"), p.get("row"), p.get("message")) for p in obj.problems)
+        )
 
     @admin.display(description=_("problems"))
     def problem_count(self, obj: ReconciliationRecord) -> int:

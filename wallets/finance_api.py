@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from wallets import reports
 from wallets.finance_access import IsFinance
 from wallets.finance_forms import DateRangeForm, SearchForm, StatementForm, TrialBalanceForm
+from wallets.statement import player_statement
 
 TAGS = ["finance"]
 DATE = OpenApiTypes.DATE
@@ -62,14 +63,17 @@ class DayReportSerializer(serializers.Serializer):
 
 
 class StatementEntrySerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    time = serializers.DateTimeField(source="transaction.created_at")
-    kind = serializers.CharField(source="transaction.kind")
-    reference = serializers.CharField(source="transaction.reference")
-    game = serializers.CharField(source="hand_game", allow_null=True)
-    transaction = serializers.IntegerField(source="transaction_id")
-    amount = serializers.IntegerField()
-    balance_after = serializers.IntegerField()
+    id = serializers.IntegerField(help_text=_("the line's transaction: a hand's or round's settlement"))
+    time = serializers.DateTimeField(source="at")
+    kind = serializers.CharField()
+    reference = serializers.CharField()
+    game = serializers.CharField(source="transaction.game_slug")
+    tier = serializers.CharField(help_text=_("the room tier's name"))
+    transaction = serializers.IntegerField(source="id")
+    amount = serializers.IntegerField(help_text=_("the line's net: a hand's or round's result"))
+    balance_after = serializers.IntegerField(
+        help_text=_("the wallet's total after it, at the table included")
+    )
 
 
 class StatementSerializer(serializers.Serializer):
@@ -80,10 +84,14 @@ class StatementSerializer(serializers.Serializer):
     closing = serializers.IntegerField()
     credits = serializers.IntegerField()
     debits = serializers.IntegerField()
-    count = serializers.IntegerField(help_text=_("entries in the range, on every page"))
-    next = serializers.URLField(allow_null=True, help_text=_("the next page of entries"))
-    previous = serializers.URLField(allow_null=True, help_text=_("the previous page of entries"))
-    entries = StatementEntrySerializer(many=True, help_text=_("one page of entries, oldest first"))
+    at_table = serializers.IntegerField(help_text=_("coins in the player's open hands and rounds now"))
+    count = serializers.IntegerField(help_text=_("lines in the range, on every page"))
+    next = serializers.URLField(allow_null=True, help_text=_("the next page of lines"))
+    previous = serializers.URLField(allow_null=True, help_text=_("the previous page of lines"))
+    entries = StatementEntrySerializer(
+        many=True,
+        help_text=_("one page of lines, oldest first: one per hand or round, one per other movement"),
+    )
 
 
 class TransactionSerializer(serializers.Serializer):
@@ -176,11 +184,11 @@ class StatementView(APIView):
         if not form.is_valid():
             return _invalid(form)
         data = form.cleaned_data
-        report = reports.player_statement(player=data["player"], start=data["start"], end=data["end"])
+        report = player_statement(player=data["player"], start=data["start"], end=data["end"])
         # Paged as the statement page and the transaction search are: a bot or a busy player has
         # thousands of entries a month. Opening, closing and the sums are the whole range's.
         paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(report.entries, request, view=self)
+        page = report.lines(paginator.paginate_queryset(report.rows, request, view=self))
         body = {
             **report.__dict__,
             "count": paginator.page.paginator.count,

@@ -5,6 +5,7 @@ import datetime as dt
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from wallets.models import LedgerTransaction
 from wallets.reports import site_today
@@ -15,8 +16,16 @@ MAX_RANGE_DAYS = 366
 class DateRangeForm(forms.Form):
     """A range of site-timezone days, both ends included; the last 30 days by default."""
 
-    start = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(
+        label=pgettext_lazy("date range", "From"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    end = forms.DateField(
+        label=pgettext_lazy("date range", "To"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
 
     def clean(self):
         data = super().clean()
@@ -73,5 +82,13 @@ class SearchForm(forms.Form):
     amount_min = forms.IntegerField(label=_("Amount from"), required=False, min_value=0)
     amount_max = forms.IntegerField(label=_("Amount to"), required=False, min_value=0)
     player = PlayerField(label=_("Player (username)"), required=False, max_length=150)
-    start = forms.DateField(label=_("From"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    start = forms.DateField(
+        label=pgettext_lazy("date range", "From"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )
+    end = forms.DateField(
+        label=pgettext_lazy("date range", "To"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+    )

@@ -11,6 +11,7 @@ from wallets import reports
 from wallets.finance_access import finance_required
 from wallets.finance_forms import DateRangeForm, SearchForm, StatementForm, TrialBalanceForm
 from wallets.reconciliation import reconciliation_latest
+from wallets.statement import player_statement
 
 ROWS_PER_PAGE = 100
 CHART_WIDTH, CHART_HEIGHT = 720, 180
@@ -58,8 +59,16 @@ def _csv(filename: str, header: list[str], rows) -> StreamingHttpResponse:
     return response
 
 
+# Room around the plot for the axes' labels: the coin scale on the left, the days below.
+CHART_MARGIN = {"left": 88, "right": 12, "top": 28, "bottom": 44}
+
+
 def chart_bars(by_day: list, *, width: int = CHART_WIDTH, height: int = CHART_HEIGHT) -> dict:
-    """Lay out one bar per day for a server-side SVG (negative days hang below the zero line)."""
+    """Lay out one bar per day for a server-side SVG (negative days hang below the zero line).
+
+    The plot is ``width`` × ``height``; the SVG adds ``CHART_MARGIN`` around it for the
+    labelled axes (the coin scale: highest, zero, lowest; the first and last day).
+    """
     values = [value for _day, value in by_day]
     top, bottom = max([0, *values]), min([0, *values])
     span = (top - bottom) or 1
@@ -79,7 +88,20 @@ def chart_bars(by_day: list, *, width: int = CHART_WIDTH, height: int = CHART_HE
                 "negative": value < 0,
             }
         )
-    return {"width": width, "height": height, "zero": zero, "bars": bars, "top": top, "bottom": bottom}
+    margin = CHART_MARGIN
+    return {
+        "width": width,
+        "height": height,
+        "zero": zero,
+        "bars": bars,
+        "top": top,
+        "bottom": bottom,
+        "margin": margin,
+        "outer_width": width + margin["left"] + margin["right"],
+        "outer_height": height + margin["top"] + margin["bottom"],
+        "first_day": by_day[0][0] if by_day else None,
+        "last_day": by_day[-1][0] if by_day else None,
+    }
 
 
 @finance_required
@@ -158,35 +180,40 @@ def bank(request: HttpRequest, as_csv: bool = False) -> HttpResponse:
 
 @finance_required
 def statement(request: HttpRequest, as_csv: bool = False) -> HttpResponse:
-    """One player's wallet entries over a range with the running balance."""
+    """One player's wallet over a range: a line per hand, round or other movement, with the running total."""
     form = StatementForm(request.GET or None)
     if not form.is_valid():
         return _page(request, "statement.html", {"form": form, "report": None})
     data = form.cleaned_data
-    report = reports.player_statement(player=data["player"], start=data["start"], end=data["end"])
+    report = player_statement(player=data["player"], start=data["start"], end=data["end"])
     if as_csv:
         rows = (
             [
-                _local(entry.transaction.created_at),
-                entry.transaction.kind,
-                entry.transaction.reference,
-                entry.hand_game or "",
-                entry.transaction_id,
-                entry.amount,
-                entry.balance_after,
+                _local(line.at),
+                line.kind,
+                line.reference,
+                line.game,
+                line.tier,
+                line.id,
+                line.amount,
+                line.balance_after,
             ]
-            for entry in report.entries.iterator()
+            for line in report.lines(list(report.rows))
         )
-        header = ["time", "kind", "reference", "game", "transaction", "amount", "balance_after"]
-        opening = [["opening", "", "", "", "", "", report.opening]]
-        closing = [["closing", "", "", "", "", report.credits - report.debits, report.closing]]
+        header = ["time", "kind", "reference", "game", "tier", "transaction", "amount", "balance_after"]
+        opening = [["opening", "", "", "", "", "", "", report.opening]]
+        closing = [["closing", "", "", "", "", "", report.credits - report.debits, report.closing]]
         return _csv(
             f"statement-{data['player'].username}-{report.start}-{report.end}.csv",
             header,
             (row for part in (opening, rows, closing) for row in part),
         )
-    page = Paginator(report.entries, ROWS_PER_PAGE).get_page(request.GET.get("page"))
-    return _page(request, "statement.html", {"form": form, "report": report, "page_obj": page})
+    page = Paginator(report.rows, ROWS_PER_PAGE).get_page(request.GET.get("page"))
+    return _page(
+        request,
+        "statement.html",
+        {"form": form, "report": report, "page_obj": page, "lines": report.lines(list(page.object_list))},
+    )
 
 
 @finance_required

@@ -72,7 +72,10 @@ class Account(models.Model):
     def __str__(self) -> str:
         if self.kind == self.Kind.PLAYER:
             return _("Wallet of %(user)s") % {"user": self.user}
-        return f"{self.get_kind_display()} ({self.code})"
+        # The kind in words; the code only when it says more than the kind (a sub-account).
+        return (
+            self.get_kind_display() if self.code == self.kind else f"{self.get_kind_display()} ({self.code})"
+        )
 
     @property
     def is_house(self) -> bool:
@@ -118,6 +121,12 @@ class LedgerTransaction(models.Model):
         related_name="reversed_by",
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now, db_index=True)
+    # What the coins were moved for, as plain values the finance reports group by: the game's
+    # slug and the room tier's id, set by whoever posts a game's money. Not foreign keys: the
+    # ledger knows nothing of games and tiers (other apps name them: ``wallets.sources``).
+    # db_default: a row inserted by SQL that names no game (a raw INSERT) is "no game", not refused.
+    game_slug = models.CharField(_("game"), max_length=40, blank=True, default="", db_default="")
+    tier_id = models.PositiveBigIntegerField(_("room tier"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("ledger transaction")

@@ -4,27 +4,23 @@ Days are site-timezone days (``settings.TIME_ZONE``): a range ``start..end``
 covers ``[start 00:00, end + 1 day 00:00)`` in that zone, and "by day" groups
 by the transaction's ``created_at`` converted to that zone.
 
-Attribution (how a transaction is tied to a game and room tier):
+Attribution (how a transaction is tied to a game and room tier): by the game
+slug and tier id the poster wrote on the transaction (``game_slug``,
+``tier_id``; wallets migration 0007 filled them in for what was posted
+before). Names come from the registered ledger sources (``wallets.sources``:
+the rooms), so a tier renamed later reports under its current name, and
+wallets imports nothing of rooms. A transaction posted without them is
+attributed by SQL a source supplies from its reference (``hand:<id>``,
+``round:<id>``), else the house bank takes the reference's prefix before the
+first ":" (``<slug>:812``).
 
-- Rake: a settlement's reference is ``hand:<id>`` (a seated hand) or
-  ``round:<id>`` (a banker-game round); the report casts the id in
-  SQL and looks up the hand's or round's table's tier (a correlated subquery on primary
-  keys, so one index probe per rake entry). Nothing is copied onto ledger
-  rows, so a tier edited later still reports under its current name. Rake
-  entries whose reference is not a hand (a staff correction) appear under
-  "unattributed".
-- House bank: a bank leg's game is the hand's game for ``hand:<id>``, the
-  round's tier's game for ``round:<id>``, else the
-  reference's prefix before the first ":" — house-banked rounds post with
-  reference ``<game slug>:<round id>`` (e.g. ``<slug>:812``). Only game
-  kinds count (bet, payout, settlement, refund, stake, reversal); staff
-  funding of the bank through the cashier is not a game result.
+- Rake: the rake account's legs by tier; those with no tier appear under
+  "unattributed" (a staff correction), a tier no source names as "#<id>".
+- House bank: the bank's legs of game kinds (bet, payout, settlement,
+  refund, stake, reversal); staff funding of the bank through the cashier is
+  not a game result.
 
-Measured with bench/finance_reports.py (1,004,414 entries, 110,444 hands; a
-2-core machine under load): the join costs the rake report about 1.5 s over
-90 days on top of the 0.65 s day-only aggregate. If long rake ranges must be
-faster, store the tier on the settlement transaction (an indexed column
-written by ``hand_settle``) and drop the join.
+The player statement is ``wallets.statement``.
 """
 
 import datetime as dt
@@ -39,26 +35,21 @@ from django.db.models import (
     Case,
     CharField,
     Count,
+    Expression,
     F,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
     Value,
     When,
 )
-from django.db.models.functions import Cast, Coalesce, Left, StrIndex, Substr, TruncDate
+from django.db.models.functions import Coalesce, Left, NullIf, StrIndex, TruncDate
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rooms.models import Game, RoomTier
-from rooms.rounds.models import Round
-from rooms.tables.models import Hand
+from wallets import sources
 from wallets.models import Account, LedgerEntry, LedgerTransaction
 
-HAND_REFERENCE = r"^hand:[0-9]+$"
-ROUND_REFERENCE = r"^round:[0-9]+$"
 BANK_GAME_KINDS = ["bet", "payout", "settlement", "refund", "stake", "reversal"]
 ISSUANCE_KINDS = ["grant", "deposit", "withdrawal", "adjustment"]
 
@@ -83,28 +74,24 @@ def day_range(start: dt.date, end: dt.date) -> tuple[dt.datetime, dt.datetime]:
     return day_start(start), day_start(end + dt.timedelta(days=1))
 
 
-def _hand_id() -> Case:
-    # CASE guarantees the cast only sees references that are hand ids.
-    return Case(
-        When(
-            transaction__reference__regex=HAND_REFERENCE,
-            then=Cast(Substr("transaction__reference", 6), BigIntegerField()),
-        ),
-        default=None,
-        output_field=BigIntegerField(),
-    )
+def _tier_id() -> Expression:
+    """The room tier of an entry's transaction: as posted, else as a ledger source reads its reference."""
+    _games, tiers = sources.attributions("transaction__reference")
+    if not tiers:
+        return F("transaction__tier_id")
+    return Coalesce("transaction__tier_id", *tiers, output_field=BigIntegerField())
 
 
-def _round_id() -> Case:
-    # As _hand_id, for the banker-game rounds' ``round:<id>`` references.
-    return Case(
-        When(
-            transaction__reference__regex=ROUND_REFERENCE,
-            then=Cast(Substr("transaction__reference", 7), BigIntegerField()),
-        ),
-        default=None,
-        output_field=BigIntegerField(),
+def _game_slug() -> Expression:
+    """The game of an entry's transaction: as posted, else from its reference (a source's SQL, the prefix)."""
+    reference = F("transaction__reference")
+    prefix = Case(
+        When(transaction__reference__contains=":", then=Left(reference, StrIndex(reference, Value(":")) - 1)),
+        default=Value(""),
+        output_field=CharField(),
     )
+    games, _tiers = sources.attributions("transaction__reference")
+    return Coalesce(NullIf("transaction__game_slug", Value("")), *games, prefix, output_field=CharField())
 
 
 def _site_day() -> TruncDate:
@@ -288,41 +275,33 @@ class DayReport:
 def rake_income(*, start: dt.date, end: dt.date) -> DayReport:
     """Rake received per site day × game × room tier (net of reversals)."""
     low, high = day_range(start, end)
-    tier_of_hand = Hand.objects.filter(pk=OuterRef("hand_id")).values("table__tier_id")[:1]
-    tier_of_round = Round.objects.filter(pk=OuterRef("round_id")).values("table__tier_id")[:1]
-    rows = (
+    rows = list(
         LedgerEntry.objects.filter(
             account__kind=Account.Kind.RAKE,
             transaction__created_at__gte=low,
             transaction__created_at__lt=high,
         )
-        .annotate(day=_site_day(), hand_id=_hand_id(), round_id=_round_id())
-        .annotate(
-            tier_id=Case(
-                When(hand_id__isnull=False, then=Subquery(tier_of_hand)),
-                When(round_id__isnull=False, then=Subquery(tier_of_round)),
-                default=None,
-                output_field=BigIntegerField(),
-            )
-        )
-        .values("day", "tier_id")
+        .annotate(day=_site_day(), tier=_tier_id())
+        .values("day", "tier")
         .annotate(amount=Sum("amount"), count=Count("transaction_id"))
-        .order_by("day", "tier_id")
+        .order_by("day", F("tier").asc(nulls_last=True))  # unattributed last, on every database
     )
-    rows = list(rows)
-    tiers = RoomTier.objects.select_related("game").in_bulk({row["tier_id"] for row in rows} - {None})
-    unattributed = _("unattributed")
+    tiers = sources.tier_names({row["tier"] for row in rows} - {None})
+    games = sources.game_names({tier.game_slug for tier in tiers.values()})
+
+    def cells(tier_id: int | None) -> tuple[str, str]:
+        if tier_id is None:
+            return _("unattributed"), _("unattributed")
+        if tier_id not in tiers:  # no source names it (a tier deleted, or no rooms app)
+            return "", f"#{tier_id}"
+        slug = tiers[tier_id].game_slug
+        return games.get(slug, slug), tiers[tier_id].name
+
     return DayReport(
         start=start,
         end=end,
         rows=[
-            ReportRow(
-                day=row["day"],
-                game=tiers[row["tier_id"]].game.name_zh if row["tier_id"] in tiers else unattributed,
-                tier=tiers[row["tier_id"]].name if row["tier_id"] in tiers else unattributed,
-                amount=row["amount"],
-                count=row["count"],
-            )
+            ReportRow(row["day"], *cells(row["tier"]), amount=row["amount"], count=row["count"])
             for row in rows
         ],
     )
@@ -331,45 +310,27 @@ def rake_income(*, start: dt.date, end: dt.date) -> DayReport:
 # --- house bank -----------------------------------------------------------------
 
 
-def banked_games() -> list[Game]:
-    """Return the catalogue's house-banked games."""
-    return list(Game.objects.filter(family=Game.Family.BANKER).order_by("sort_order", "slug"))
+def banked_games() -> list[str]:
+    """Return the names of the catalogue's house-banked games."""
+    return sources.banked_game_names()
 
 
 def bank_result(*, start: dt.date, end: dt.date) -> DayReport:
     """The house bank's result (its legs: + the house won) per site day × game."""
     low, high = day_range(start, end)
-    reference = F("transaction__reference")
-    game_of_hand = Hand.objects.filter(pk=OuterRef("hand_id")).values("game_slug")[:1]
-    game_of_round = Round.objects.filter(pk=OuterRef("round_id")).values("table__tier__game__slug")[:1]
-    rows = (
+    rows = list(
         LedgerEntry.objects.filter(
             account__kind=Account.Kind.BANK,
             transaction__kind__in=BANK_GAME_KINDS,
             transaction__created_at__gte=low,
             transaction__created_at__lt=high,
         )
-        .annotate(day=_site_day(), hand_id=_hand_id(), round_id=_round_id())
-        .annotate(
-            game_slug=Case(
-                When(hand_id__isnull=False, then=Subquery(game_of_hand)),
-                When(round_id__isnull=False, then=Subquery(game_of_round)),
-                When(
-                    transaction__reference__contains=":",
-                    then=Left(reference, StrIndex(reference, Value(":")) - 1),
-                ),
-                default=Value(""),
-                output_field=CharField(),
-            )
-        )
+        .annotate(day=_site_day(), game_slug=_game_slug())
         .values("day", "game_slug")
         .annotate(amount=Sum("amount"), count=Count("transaction_id"))
         .order_by("day", "game_slug")
     )
-    rows = list(rows)
-    names = dict(
-        Game.objects.filter(slug__in={row["game_slug"] for row in rows}).values_list("slug", "name_zh")
-    )
+    names = sources.game_names({row["game_slug"] for row in rows})
     return DayReport(
         start=start,
         end=end,
@@ -383,79 +344,6 @@ def bank_result(*, start: dt.date, end: dt.date) -> DayReport:
             )
             for row in rows
         ],
-    )
-
-
-# --- player statement -----------------------------------------------------------
-
-
-@dataclass
-class Statement:
-    """One player's wallet entries over a range, with opening and closing balances."""
-
-    player: object
-    wallet: Account | None
-    start: dt.date
-    end: dt.date
-    opening: int
-    closing: int
-    credits: int
-    debits: int
-    entries: QuerySet
-
-    @property
-    def matches_wallet(self) -> bool | None:
-        """Whether the closing balance equals the wallet's balance (None for a range ending in the past)."""
-        if self.wallet is None:
-            return self.closing == 0
-        if day_range(self.start, self.end)[1] <= timezone.now():
-            return None
-        return self.closing == self.wallet.balance
-
-
-def player_statement(*, player, start: dt.date, end: dt.date) -> Statement:
-    """Return every entry of ``player``'s wallet in the range, oldest first, with balances around it."""
-    low, high = day_range(start, end)
-    wallet = Account.objects.filter(user=player).first()
-    entries = LedgerEntry.objects.none()
-    opening = closing = credits = debits = 0
-    if wallet is not None:
-        mine = LedgerEntry.objects.filter(account=wallet)
-        # The sum of what was posted before the range, as the trial balance counts it, not the
-        # balance_after of the last entry: a transaction is stamped before it waits for the
-        # wallet's lock, so a later-stamped posting may come first in pk order (across
-        # midnight, its amount would then be in the opening and in the range).
-        opening = mine.filter(transaction__created_at__lt=low).aggregate(total=Coalesce(Sum("amount"), 0))[
-            "total"
-        ]
-        entries = (
-            mine.filter(transaction__created_at__gte=low, transaction__created_at__lt=high)
-            .select_related("transaction")
-            .annotate(hand_id=_hand_id())
-            .annotate(
-                hand_game=Subquery(Hand.objects.filter(pk=OuterRef("hand_id")).values("game_slug")[:1]),
-                hand_tier=Subquery(
-                    Hand.objects.filter(pk=OuterRef("hand_id")).values("table__tier__name")[:1]
-                ),
-            )
-            .order_by("pk")
-        )
-        sums = entries.aggregate(
-            credits=Coalesce(Sum("amount", filter=Q(amount__gt=0)), 0),
-            debits=Coalesce(Sum("amount", filter=Q(amount__lt=0)), 0),
-        )
-        credits, debits = sums["credits"], -sums["debits"]
-        closing = opening + credits - debits
-    return Statement(
-        player=player,
-        wallet=wallet,
-        start=start,
-        end=end,
-        opening=opening,
-        closing=closing,
-        credits=credits,
-        debits=debits,
-        entries=entries,
     )
 
 

@@ -2,10 +2,14 @@
 
 from dataclasses import dataclass
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum, Value, Window
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 
+from wallets import lines, sources
 from wallets.models import Account, LedgerEntry, LedgerTransaction
+from wallets.sources import ReferenceLabel
 
 NEVER_NEGATIVE_KINDS = [kind for kind in Account.Kind.values if kind not in Account.MAY_GO_NEGATIVE]
 
@@ -28,6 +32,61 @@ def wallet_entries(*, user) -> QuerySet[LedgerEntry]:
     row lock, so pk order is posting order, and (account, -id) is indexed.
     """
     return LedgerEntry.objects.filter(account__user=user).select_related("transaction").order_by("-pk")
+
+
+@dataclass(frozen=True)
+class WalletTotals:
+    """A player's coins: in the wallet (available) and at the table (carried into open hands, bet)."""
+
+    available: int
+    at_table: int
+
+    @property
+    def total(self) -> int:
+        return self.available + self.at_table
+
+
+def wallet_totals(*, user) -> WalletTotals:
+    return WalletTotals(available=wallet_balance(user=user), at_table=lines.coins_at_table(user=user))
+
+
+def wallet_lines_page(*, user, page, per_page: int, totals: WalletTotals) -> tuple[Page, list[lines.Line]]:
+    """Return one page of the player's lines, newest first, each with its label and the total after it.
+
+    ``totals``: the player's ``wallet_totals``, the total after the newest line of all.
+    """
+    entries = lines.with_lines(lines.wallet_entries_of(user=user))
+    paged = Paginator(lines.line_rows(entries).order_by("-line_id"), per_page).get_page(page)
+    rows = list(paged.object_list)
+    if not rows:
+        return paged, []
+    # The total after this page's newest line: today's, less what the newer lines moved.
+    newer = 0
+    if paged.number > 1:
+        newer = entries.filter(line_id__gt=rows[0]["line_id"]).aggregate(total=Coalesce(Sum("amount"), 0))[
+            "total"
+        ]
+    found = lines.lines_of(rows, balance_after_first=totals.total - newer, newest_first=True)
+    labels = line_labels([line.reference for line in found])
+    for line in found:
+        line.label = labels.get(line.reference)
+    return paged, found
+
+
+def line_labels(references: list[str]) -> dict[str, ReferenceLabel]:
+    """Return reference → the words a player reads for it.
+
+    ``staff:<id>`` (a staff member's deposit or correction) says a staff member, not who; the
+    apps that post games' money name their references (``wallets.sources``); anything else was
+    typed by staff for the player and is shown as it is.
+    """
+    labels = sources.reference_labels([ref for ref in references if ref and not ref.startswith("staff:")])
+    for reference in references:
+        if reference.startswith("staff:"):
+            labels[reference] = ReferenceLabel(gettext("By staff"))
+        elif reference and reference not in labels:
+            labels[reference] = ReferenceLabel(reference)
+    return labels
 
 
 @dataclass(frozen=True)

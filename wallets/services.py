@@ -36,6 +36,7 @@ from wallets.models import MAX_AMOUNT, Account, LedgerEntry, LedgerTransaction
 HOUSE_CODES = ("cashier", "rake", "bank", "escrow")
 KEY_MAX_LENGTH = LedgerTransaction._meta.get_field("key").max_length
 REFERENCE_MAX_LENGTH = LedgerTransaction._meta.get_field("reference").max_length
+GAME_SLUG_MAX_LENGTH = LedgerTransaction._meta.get_field("game_slug").max_length
 
 Leg = tuple[Account, int]
 
@@ -135,6 +136,13 @@ def _clean_reason(reason: object) -> str:
     return reason.strip()
 
 
+def _clean_attribution(game_slug: object, tier_id: object) -> tuple[str, int | None]:
+    game_slug = _clean_text(game_slug, field=_("game"), max_length=GAME_SLUG_MAX_LENGTH)
+    if tier_id is not None and (isinstance(tier_id, bool) or not isinstance(tier_id, int) or tier_id <= 0):
+        raise InvalidTransaction(_("A room tier is a positive id, not %(value)r.") % {"value": tier_id})
+    return game_slug, tier_id
+
+
 def _fingerprint(*, kind: str, legs: list[Leg], reference: str, actor_id, memo: str, reversal_of_id) -> str:
     content = {
         "kind": kind,
@@ -158,6 +166,8 @@ def ledger_post(
     reference: str = "",
     actor=None,
     memo: str = "",
+    game_slug: str = "",
+    tier_id: int | None = None,
 ) -> LedgerTransaction:
     """Post one balanced transaction once per ``key``, or return the one already posted with it.
 
@@ -165,8 +175,22 @@ def ledger_post(
     debits it. Runs in ``atomic()`` (a savepoint inside a caller's
     transaction), never durable, so settlement can post inside its own
     transaction; any refusal rolls back everything this call did.
+
+    ``game_slug`` and ``tier_id``: the game and room tier the coins moved for
+    (a hand's stake and settlement, a round's bets and payout), which the
+    finance reports group by. They describe the transaction and are not part
+    of its fingerprint: a retry that names them differently replays the first.
     """
-    return _post(key=key, kind=kind, legs=legs, reference=reference, actor=actor, memo=memo, reversal_of=None)
+    return _post(
+        key=key,
+        kind=kind,
+        legs=legs,
+        reference=reference,
+        actor=actor,
+        memo=memo,
+        reversal_of=None,
+        attribution=_clean_attribution(game_slug, tier_id),
+    )
 
 
 def _cleaned(*, key, kind, legs, reference, actor_id, memo, reversal_of) -> tuple:
@@ -218,7 +242,7 @@ def _entries(legs, locked: dict) -> list[tuple]:
     return entries
 
 
-def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTransaction:
+def _post(*, key, kind, legs, reference, actor, memo, reversal_of, attribution) -> LedgerTransaction:
     actor_id = getattr(actor, "pk", None)
     key, legs, reference, memo, fingerprint = _cleaned(
         key=key,
@@ -247,6 +271,8 @@ def _post(*, key, kind, legs, reference, actor, memo, reversal_of) -> LedgerTran
                     actor_id=actor_id,
                     memo=memo,
                     reversal_of=reversal_of,
+                    game_slug=attribution[0],
+                    tier_id=attribution[1],
                 )
         except IntegrityError:
             existing = _replay(key=key, fingerprint=fingerprint)
@@ -275,6 +301,8 @@ class Posting(NamedTuple):
     legs: Sequence[Leg]
     reference: str = ""
     memo: str = ""
+    game_slug: str = ""
+    tier_id: int | None = None
 
 
 def ledger_post_many(
@@ -311,7 +339,8 @@ def ledger_post_many(
             memo=posting.memo,
             reversal_of=None,
         )
-        cleaned.append((key, posting.kind, legs, reference, memo, fingerprint))
+        game_slug, tier_id = _clean_attribution(posting.game_slug, posting.tier_id)
+        cleaned.append((key, posting.kind, legs, reference, memo, game_slug, tier_id, fingerprint))
     if len({item[0] for item in cleaned}) != len(cleaned):
         raise InvalidTransaction(_("Each posting of a batch needs its own idempotency key."))
     if not cleaned:
@@ -387,21 +416,32 @@ def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransact
             actor_id=actor_id,
             memo=memo,
             created_at=now,
+            game_slug=game_slug,
+            tier_id=tier_id,
         )
-        for key, kind, _legs, reference, memo, fingerprint in fresh
+        for key, kind, _legs, reference, memo, game_slug, tier_id, fingerprint in fresh
     ]
     if _vendor() != "postgresql":
         return LedgerTransaction.objects.bulk_create(txns)
     rows = [
-        {"key": t.key, "fingerprint": t.fingerprint, "kind": t.kind, "reference": t.reference, "memo": t.memo}
+        {
+            "key": t.key,
+            "fingerprint": t.fingerprint,
+            "kind": t.kind,
+            "reference": t.reference,
+            "memo": t.memo,
+            "game_slug": t.game_slug,
+            "tier_id": t.tier_id,
+        }
         for t in txns
     ]
     with db_transaction.get_connection().cursor() as cursor:
         cursor.execute(
             f'INSERT INTO "{LedgerTransaction._meta.db_table}" '
-            '("key", "fingerprint", "kind", "reference", "memo", "actor_id", "created_at") '
-            "SELECT v.key, v.fingerprint, v.kind, v.reference, v.memo, %s, %s FROM json_to_recordset(%s::json) "
-            "AS v(key varchar, fingerprint varchar, kind varchar, reference varchar, memo text) "
+            '("key", "fingerprint", "kind", "reference", "memo", "game_slug", "tier_id", "actor_id", "created_at") '
+            "SELECT v.key, v.fingerprint, v.kind, v.reference, v.memo, v.game_slug, v.tier_id, %s, %s "
+            "FROM json_to_recordset(%s::json) AS v(key varchar, fingerprint varchar, kind varchar, "
+            "reference varchar, memo text, game_slug varchar, tier_id bigint) "
             'ON CONFLICT ("key") DO NOTHING RETURNING "id", "key"',
             [actor_id, now, _recordset(rows)],
         )
@@ -566,6 +606,8 @@ def ledger_reverse(*, transaction: LedgerTransaction, key: str, actor, reason: s
             actor=actor,
             memo=reason,
             reversal_of=transaction,
+            # A reversal undoes the original where the reports put it: same game, same tier.
+            attribution=(transaction.game_slug, transaction.tier_id),
         )
 
 

@@ -19,6 +19,8 @@ DECKS = 8
 BIG_SMALL_CLOSES_AT_COUP = 30
 # The cut card goes 14 to 16 cards before the end of the shoe (rng picks which).
 CUT_CARD_FROM_END = (14, 16)
+# 下注莊家贏:1賠1，但扣除5%傭金 (003:244): a banker win pays 1:1 less this percentage of the win.
+BANKER_COMMISSION_PERCENT = 5
 
 WINNERS = ("player", "banker", "tie")
 VARIANTS = {
@@ -219,7 +221,8 @@ def payout(area: str, stake: int, coup: Coup, variant: str) -> int:
         if winner != area:
             return -stake
         if area == "banker" and variant == "commission":
-            return stake * 95 // 100  # 1:1 less 5% commission
+            # 1:1 less the 5% commission (003:244), the commission rounded down as every fee is.
+            return stake - stake * BANKER_COMMISSION_PERCENT // 100
         if area == "banker" and coup.banker_total == 6:
             return stake // 2  # super6: a banker win with 6 pays 1:0.5
         return stake

@@ -339,8 +339,10 @@ def outcome_of(shoe: dict) -> dict:
     [
         pytest.param("banker", BANKER_7, 100, 95, id="banker_wins_less_5pct"),
         pytest.param("banker", BANKER_6, 100, 95, id="banker_wins_with_6_no_special_rule"),
-        pytest.param("banker", BANKER_7, 19, 18, id="banker_19_wins_18_rounded_down"),
-        pytest.param("banker", BANKER_7, 1, 0, id="banker_1_wins_0_rounded_down"),
+        # The commission is rounded down (never above 5%): 0.95 and 0.05 of a coin are no commission.
+        pytest.param("banker", BANKER_7, 19, 19, id="banker_19_pays_no_commission"),
+        pytest.param("banker", BANKER_7, 1, 1, id="banker_1_pays_no_commission"),
+        pytest.param("banker", BANKER_7, 105, 100, id="banker_105_pays_5_commission_not_6"),
         pytest.param("banker", PLAYER_9, 100, -100, id="banker_loses"),
         pytest.param("banker", TIE_7, 100, 0, id="banker_returned_on_tie"),
         pytest.param("player", PLAYER_9, 100, 100, id="player_wins_1_to_1"),

@@ -223,9 +223,13 @@ def test_commission_variant():
     v = "commission"
     assert payout("banker", 100, BANKER_WINS_7, v) == 95
     assert payout("banker", 100, BANKER_WINS_6, v) == 95  # no 6-point rule here
-    assert payout("banker", 1, BANKER_WINS_7, v) == 0  # 0.95 rounds down
-    assert payout("banker", 19, BANKER_WINS_7, v) == 18  # 18.05
+    # The commission is rounded down, never up (003:244 扣除5%傭金; DESIGN.md "Notation"):
+    # below 20 coins it is 0.05–0.95 of a coin, so nothing; the bet once won 0 of 1 and 18 of 19.
+    assert payout("banker", 1, BANKER_WINS_7, v) == 1
+    assert payout("banker", 19, BANKER_WINS_7, v) == 19
     assert payout("banker", 20, BANKER_WINS_7, v) == 19
+    assert payout("banker", 39, BANKER_WINS_7, v) == 38  # commission 1.95 → 1
+    assert payout("banker", 40, BANKER_WINS_7, v) == 38
     assert payout("banker", 100, PLAYER_WINS, v) == -100
     assert payout("player", 7, PLAYER_WINS, v) == 7
     assert payout("player", 7, BANKER_WINS_7, v) == -7

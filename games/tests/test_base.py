@@ -63,13 +63,25 @@ def test_choice_and_bad_input():
         SeededRng(b"short")
 
 
-def test_apply_rake_rounds_the_winner_down():
+def test_apply_rake_rounds_the_fee_down_never_up():
     net, rake = apply_rake([120, -60, -60], 500)
     assert net == [114, -60, -60] and rake == 6
-    net, rake = apply_rake([33, -33], 500)  # 31.35 → 31, the 2 coins stay with the house
-    assert net == [31, -33] and rake == 2
-    net, rake = apply_rake([0, 0], 500)
-    assert net == [0, 0] and rake == 0
+    # 5% of 3 is 0.15: no fee, the winner keeps all 3 (the fee was once 1, a third of the win).
+    assert apply_rake([3, -3], 500) == ([3, -3], 0)
+    # 5% of 33 is 1.65: the fee is 1, the winner receives 32.
+    assert apply_rake([33, -33], 500) == ([32, -33], 1)
+    assert apply_rake([19, -19], 500) == ([19, -19], 0)
+    assert apply_rake([20, -20], 500) == ([19, -20], 1)
+    assert apply_rake([0, 0], 500) == ([0, 0], 0)
+
+
+def test_the_fee_never_exceeds_the_rate():
+    rng = random.Random(11)
+    for _ in range(2000):
+        profit, rate = rng.randrange(1, 10**7), rng.randrange(0, 10001)
+        (net, _loss), rake = apply_rake([profit, -profit], rate)
+        assert rake * 10000 <= profit * rate < (rake + 1) * 10000
+        assert net == profit - rake
 
 
 def test_apply_rake_conserves_coins():

@@ -4,18 +4,43 @@ from platform.accounts.levels import level_for_wins
 from platform.accounts.models import GameStats, SignUp, User
 from platform.accounts.services import nickname_available_check
 from platform.accounts.validators import nickname_clean, nickname_fold
+from platform.staff.display import PermissionLabels
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+import games
+
+
+def game_name(slug: str) -> str:
+    """The game's name in the active language (the registry's), not its slug."""
+    info = games.REGISTRY.get(slug)
+    if info is None:
+        return slug
+    return info.name_en if (get_language() or "").startswith("en") else info.name_zh
+
+
+class GameNameFilter(admin.SimpleListFilter):
+    """Win counts by game, each game by its name."""
+
+    title = _("game")
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        return [(slug, game_name(slug)) for slug in games.REGISTRY]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(game_slug=self.value()) if self.value() else queryset
 
 
 class GameStatsInline(admin.TabularInline):
     """A player's wins per game, read-only: only settlements move them."""
 
     model = GameStats
-    fields = ("game_slug", "hands", "wins", "level", "updated_at")
+    fields = ("game", "hands", "wins", "level", "updated_at")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -26,6 +51,10 @@ class GameStatsInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("game"))
+    def game(self, obj: GameStats) -> str:
+        return game_name(obj.game_slug)
 
     @admin.display(description=_("level"))
     def level(self, obj: GameStats) -> str:
@@ -57,7 +86,7 @@ STAFF_ONLY_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(PermissionLabels, DjangoUserAdmin):
     """Django's user admin with the nickname and the per-game win counts."""
 
     fieldsets = (
@@ -110,12 +139,13 @@ class UserAdmin(DjangoUserAdmin):
 class GameStatsAdmin(admin.ModelAdmin):
     """Win counts across players, read-only: settlements are their only writer."""
 
-    list_display = ("user", "game_slug", "hands", "wins", "level", "updated_at")
-    list_filter = ("game_slug", "updated_at")
+    list_display = ("user", "game", "hands", "wins", "level", "updated_at")
+    list_filter = (GameNameFilter, "updated_at")
     search_fields = ("user__username", "user__nickname", "game_slug")
     list_select_related = ("user",)
     ordering = ("-wins",)
-    readonly_fields = ("user", "game_slug", "hands", "wins", "updated_at")
+    fields = ("user", "game", "hands", "wins", "updated_at")
+    readonly_fields = fields
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -125,6 +155,10 @@ class GameStatsAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("game"), ordering="game_slug")
+    def game(self, obj: GameStats) -> str:
+        return game_name(obj.game_slug)
 
     @admin.display(description=_("level"))
     def level(self, obj: GameStats) -> str:

@@ -1,6 +1,15 @@
 """Staff views of tables, hands and their action logs, and the step-by-step replay of a finished hand."""
 
 import json
+from platform.staff.display import (
+    KEY_LABELS,
+    PLATFORM_CONFIG_KEYS,
+    ReadableMedia,
+    action_text,
+    option_codes,
+    plain_text,
+    readable,
+)
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -10,10 +19,13 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
+import games
+from rooms.models import Game
 from rooms.tables import services
+from rooms.tables.history import fact_text
 from rooms.tables.models import Hand, HandAction, Seat, Table
 from rooms.tables.replay import HandNotReplayable, hand_dealt_cards, hand_replay
 
@@ -22,12 +34,14 @@ def _cards(cards) -> str:
     return " ".join(str(card) for card in cards) if cards else "–"
 
 
-def _compact(value) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return str(value)
+def _game_name(slug: str, name_zh: str | None = None, name_en: str | None = None) -> str:
+    """The game's name in the active language, from the catalogue (read here unless already annotated)."""
+    if name_zh is None:
+        game = Game.objects.filter(slug=slug).first()
+        if game is None:
+            return slug
+        name_zh, name_en = game.name_zh, game.name_en
+    return name_en if (get_language() or "").startswith("en") and name_en else name_zh
 
 
 def _replay_rows(replay) -> list[dict]:
@@ -38,10 +52,10 @@ def _replay_rows(replay) -> list[dict]:
             "at": step.at,
             "seat": step.seat,
             "player": step.player,
-            "action": _compact(step.action) if step.action is not None else gettext("deal"),
+            "action": action_text(step.action) if step.action is not None else gettext("deal"),
             "auto": step.auto,
             "cards": [_cards(cards) if cards is not None else "–" for cards in step.cards],
-            "table": [(key, _compact(value)) for key, value in step.table.items()],
+            "table": [(KEY_LABELS.get(key, key), plain_text(value)) for key, value in step.table.items()],
             "error": step.error,
         }
         for step in replay.steps
@@ -92,12 +106,16 @@ class HandActionInline(admin.TabularInline):
     model = HandAction
     extra = 0
     ordering = ["n"]
-    fields = ["n", "seat", "player", "action", "auto", "created_at"]
+    fields = ["n", "seat", "player", "action_display", "auto", "created_at"]
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("action"))
+    def action_display(self, obj: HandAction) -> str:
+        return action_text(obj.action)
 
     @admin.display(description=_("player"))
     def player(self, obj: HandAction) -> str:
@@ -119,9 +137,7 @@ class HandGameFilter(admin.SimpleListFilter):
     parameter_name = "game"
 
     def lookups(self, request, model_admin):
-        from rooms.models import Game
-
-        return [(game.slug, str(game)) for game in Game.objects.filter(family=Game.Family.SEATED)]
+        return [(game.slug, game.name) for game in Game.objects.filter(family=Game.Family.SEATED)]
 
     def queryset(self, request, queryset):
         if self.value():
@@ -131,23 +147,25 @@ class HandGameFilter(admin.SimpleListFilter):
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
-    list_display = ["id", "table", "number", "game_slug", "status", "started_at", "settlement_link"]
+    list_display = ["id", "table", "number", "game_display", "status", "started_at", "settlement_link"]
     list_filter = ["status", HandGameFilter]
     search_fields = ["=id", "=table__id", "settlement_key"]
     inlines = [HandActionInline]
     change_form_template = "admin/tables/hand/change_form.html"
+    Media = ReadableMedia
     readonly_fields = [
         "table",
         "number",
-        "game_slug",
+        "game_display",
         "status",
         "seats_table",
-        "config",
-        "players",
+        "config_display",
+        "players_display",
         "deadline",
         "deadline_token",
         "action_count",
-        "outcome",
+        "clock_display",
+        "outcome_display",
         "cancel_reason",
         "stake_key",
         "settlement_link",
@@ -157,7 +175,7 @@ class HandAdmin(admin.ModelAdmin):
         "finished_at",
         "settled_at",
     ]
-    exclude = ["seed", "state", "participants"]
+    exclude = ["seed", "state", "participants", "game_slug", "config", "players", "outcome", "clock"]
 
     def get_queryset(self, request):
         # The settlement transaction's id in the same read as the hand (by its unique key), not
@@ -165,7 +183,16 @@ class HandAdmin(admin.ModelAdmin):
         from wallets.models import LedgerTransaction
 
         settlement = LedgerTransaction.objects.filter(key=OuterRef("settlement_key")).values("pk")[:1]
-        return super().get_queryset(request).annotate(settlement_tx_id=Subquery(settlement))
+        game = Game.objects.filter(slug=OuterRef("game_slug"))
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                settlement_tx_id=Subquery(settlement),
+                game_name_zh=Subquery(game.values("name_zh")[:1]),
+                game_name_en=Subquery(game.values("name_en")[:1]),
+            )
+        )
 
     @admin.display(description=_("settlement transaction"))
     def settlement_link(self, obj: Hand) -> str:
@@ -177,6 +204,44 @@ class HandAdmin(admin.ModelAdmin):
         url = reverse("admin:wallets_ledgertransaction_change", args=[tx_id])
         return format_html('<a href="{}">{}</a>', url, obj.settlement_key)
 
+    @admin.display(description=_("game"), ordering="game_slug")
+    def game_display(self, obj: Hand) -> str:
+        return _game_name(
+            obj.game_slug, getattr(obj, "game_name_zh", None), getattr(obj, "game_name_en", None)
+        )
+
+    @admin.display(description=_("config"))
+    def config_display(self, obj: Hand):
+        # What the platform dealt the hand under, in words; the game's own options as the codes
+        # staff type in a tier's options (the game words them on its pages, not here).
+        config = obj.config or {}
+        shown = {key: config[key] for key in PLATFORM_CONFIG_KEYS if key in config}
+        options = {key: value for key, value in config.items() if key not in PLATFORM_CONFIG_KEYS}
+        return readable({**shown, gettext("game options"): option_codes(options)})
+
+    @admin.display(description=_("players"))
+    def players_display(self, obj: Hand):
+        return readable(obj.players)
+
+    @admin.display(description=_("outcome"))
+    def outcome_display(self, obj: Hand):
+        # Coins by seat as the platform settles them, then the facts the game's record shows (its
+        # presentation words them), in place of the engine's details.
+        outcome = dict(obj.outcome or {})
+        details = outcome.pop("details", None)
+        info = games.REGISTRY.get(obj.game_slug)
+        if details is not None and info is not None and info.presentation is not None:
+            for fact in info.presentation.facts(details):
+                outcome[gettext(fact.label)] = fact_text(fact, obj.players)
+        return readable(outcome)
+
+    @admin.display(description=_("clock"))
+    def clock_display(self, obj: Hand):
+        # The runtime's record of whose turn runs out when: for tracing a timeout, as stored.
+        if not obj.clock:
+            return "–"
+        return format_html("<pre>{}</pre>", json.dumps(obj.clock, indent=2, ensure_ascii=False, default=str))
+
     @admin.display(description=_("seed"))
     def seed_hex(self, obj: Hand) -> str:
         # The seed is secret while the hand is being played.
@@ -185,7 +250,15 @@ class HandAdmin(admin.ModelAdmin):
     @admin.display(description=_("state"))
     def state_when_over(self, obj: Hand):
         # Hidden while playing: staff must not see the cards of a live hand.
-        return obj.state if obj.is_over else _("hidden until the hand is over")
+        if not obj.is_over:
+            return _("hidden until the hand is over")
+        # The engine's own record, keyed in its code's names: for a developer tracing a hand, so
+        # laid out as indented JSON and folded away (the seats, outcome and actions say the rest).
+        return format_html(
+            '<details><summary>{}</summary><pre class="engine-state">{}</pre></details>',
+            gettext("The engine's state, as it stores it (JSON)"),
+            json.dumps(obj.state, indent=2, ensure_ascii=False),
+        )
 
     @admin.display(description=_("seats"))
     def seats_table(self, obj: Hand) -> str:
@@ -260,6 +333,7 @@ class HandAdmin(admin.ModelAdmin):
             "rows": _replay_rows(replay) if replay else [],
             "refusal": refusal,
             "seat_names": [p.get("name", "") for p in hand.players],
+            "game_name": _game_name(hand.game_slug),
         }
         return TemplateResponse(request, "admin/tables/hand/replay.html", context)
 
@@ -277,10 +351,15 @@ class HandAdmin(admin.ModelAdmin):
 
 @admin.register(HandAction)
 class HandActionAdmin(admin.ModelAdmin):
-    list_display = ["hand", "n", "seat", "action", "auto", "created_at"]
+    list_display = ["hand", "n", "seat", "action_display", "auto", "created_at"]
     list_filter = ["auto"]
     search_fields = ["=hand__id"]
-    readonly_fields = ["hand", "n", "seat", "action", "auto", "created_at"]
+    fields = ["hand", "n", "seat", "action_display", "auto", "created_at"]
+    readonly_fields = fields
+
+    @admin.display(description=_("action"))
+    def action_display(self, obj: HandAction) -> str:
+        return action_text(obj.action)
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -1,6 +1,7 @@
 """A small ledger built by hand for the finance report tests; every figure is worked out below.
 
-Days are Asia/Shanghai days (UTC+8). Balances after each step:
+Days are Asia/Shanghai days (UTC+8). Hands post their game and tier, as the
+table runtime does (hand 3 does not, as it did before). Balances after each step:
 
 - 02-28 12:00  grants 1000 to a, b, c                    a 1000  b 1000  c 1000
 - 03-01 09:00  deposit 500 to a; withdraw 200 from b    a 1500  b  800
@@ -10,7 +11,7 @@ Days are Asia/Shanghai days (UTC+8). Balances after each step:
                settled: a +300, b +495, rake 5          a 1590  b  795          rake 15
 - 03-02 08:00  staff funds the bank: cashier → bank 1000 (adjustment)          bank 1000
 - 03-02 20:00  hand 3 (初级场): a, c stake 200;            a 1723          c  760  rake 22
-               settled: a +333, c +60, rake 7
+               settled: a +333, c +60, rake 7 (posted without its game and tier)
 - 03-02 21:00  zhajinhua:1 bet: c −50 → bank; zhajinhua:2 payout: bank −20 → c
                                                                        c  730  bank 1030
 """
@@ -65,8 +66,12 @@ def _hand(tier: RoomTier, number: int) -> Hand:
     return Hand.objects.create(table=table, number=number, game_slug=tier.game.slug, seed=b"s" * 32)
 
 
-def _play(hand: Hand, stakes: dict, payouts: dict, rake: int, moment: dt.datetime, monkeypatch) -> None:
+def _play(
+    hand: Hand, stakes: dict, payouts: dict, rake: int, moment: dt.datetime, monkeypatch, attributed=True
+) -> None:
+    """Stake and settle ``hand``; ``attributed``: name its game and tier, as the posters do."""
     escrow, rake_account = house_account(code="escrow"), house_account(code="rake")
+    names = {"game_slug": hand.game_slug, "tier_id": hand.table.tier_id} if attributed else {}
     with posted_at(moment, monkeypatch):
         legs = [(wallet_for_user(user=user), -amount) for user, amount in stakes.items()]
         ledger_post(
@@ -74,14 +79,16 @@ def _play(hand: Hand, stakes: dict, payouts: dict, rake: int, moment: dt.datetim
             kind="stake",
             legs=[*legs, (escrow, sum(stakes.values()))],
             reference=f"hand:{hand.pk}",
+            **names,
         )
     with posted_at(moment + dt.timedelta(minutes=1), monkeypatch):
-        legs = [(wallet_for_user(user=user), amount) for user, amount in payouts.items()]
+        legs = [(wallet_for_user(user=user), amount) for user, amount in payouts.items() if amount]
         ledger_post(
             key=f"hand:{hand.pk}:settle",
             kind="settlement",
             legs=[(escrow, -sum(stakes.values())), *legs, (rake_account, rake)],
             reference=f"hand:{hand.pk}",
+            **names,
         )
 
 
@@ -118,7 +125,8 @@ def build_books(make_user, monkeypatch) -> Books:
             reference=f"staff:{staff.pk}",
             actor=staff,
         )
-    _play(h3, {a: 200, c: 200}, {a: 333, c: 60}, 7, shanghai(3, 2, 20), monkeypatch)
+    # Posted as the runtime did before it named game and tier: the reports read the reference.
+    _play(h3, {a: 200, c: 200}, {a: 333, c: 60}, 7, shanghai(3, 2, 20), monkeypatch, attributed=False)
     bank, wallet_c = house_account(code="bank"), wallet_for_user(user=c)
     with posted_at(shanghai(3, 2, 21), monkeypatch):
         ledger_post(key="zjh:1", kind="bet", legs=[(wallet_c, -50), (bank, 50)], reference="zhajinhua:1")

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import Group
@@ -120,10 +121,17 @@ def test_the_statement_page_and_csv(books, finance_client):
     query = "?player=alice&start=2026-03-02"
     page = finance_client.get(page_url("statement") + query).content.decode()
     assert "1,690" in page and "1,723" in page and f"hand:{books.hands[2].pk}" in page
+    # One line per hand with its net: credits 133 and debits 100, not the 933 carried in and back.
+    body = re.findall(r"<tbody>.*?</tbody>", page, flags=re.S)[0]
+    assert body.count("<tr>") == 2 and "Game result" in body and "Stake" not in body
+    assert ">-100<" in body and ">+133<" in body and "斗地主 · 中级场" in body
+    assert re.search(r"<dt>Credits</dt><dd>133</dd>.*<dt>Debits</dt><dd>100</dd>", page, flags=re.S)
     rows = _csv(finance_client.get(page_url("statement_csv") + query))
-    assert rows[0] == ["time", "kind", "reference", "game", "transaction", "amount", "balance_after"]
+    assert rows[0] == ["time", "kind", "reference", "game", "tier", "transaction", "amount", "balance_after"]
     assert rows[1][-1] == "1690" and rows[-1][-2:] == ["33", "1723"]
-    assert rows[2][:4] == ["2026-03-02 07:30:00", "stake", f"hand:{books.hands[1].pk}", "doudizhu"]
+    h2 = books.hands[1].pk
+    assert rows[2][:5] == ["2026-03-02 07:31:00", "settlement", f"hand:{h2}", "斗地主", "中级场"]
+    assert rows[2][-2:] == ["-100", "1590"] and len(rows) == 5
 
 
 def test_the_statement_names_an_unknown_player(finance_client):
@@ -145,7 +153,11 @@ def test_the_api_answers_with_the_same_figures(books, finance_client):
     rake = finance_client.get(reverse("finance-api-rake") + RANGE).json()
     assert rake["total"] == 22 and len(rake["rows"]) == 3
     statement = finance_client.get(reverse("finance-api-statement") + "?player=alice&start=2026-03-02").json()
-    assert (statement["opening"], statement["closing"], len(statement["entries"])) == (1690, 1723, 4)
+    assert (statement["opening"], statement["closing"], len(statement["entries"])) == (1690, 1723, 2)
+    assert [(e["amount"], e["balance_after"], e["tier"]) for e in statement["entries"]] == [
+        (-100, 1590, "中级场"),
+        (133, 1723, "初级场"),
+    ]
     found = finance_client.get(reverse("finance-api-transactions") + "?kind=deposit").json()
     assert found["count"] == 1 and found["results"][0]["amount"] == 500
     bad = finance_client.get(reverse("finance-api-rake") + "?start=2026-03-05&end=2026-03-01")
@@ -194,7 +206,7 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted(finance_client
     assert memos == {"deposit": '\'=HYPERLINK("http://evil.example","x")', "withdrawal": "'@SUM(1+1)"}
     # Numbers stay numbers: a statement's withdrawal leg is a negative amount, not text.
     rows = _csv(finance_client.get(page_url("statement_csv") + "?player=formula-victim"))
-    assert [row[5] for row in rows[2:-1]] == ["50", "-20"]
+    assert [row[6] for row in rows[2:-1]] == ["50", "-20"]
 
 
 def test_the_trial_balance_says_how_many_player_coins_are_the_house_bots_bankroll(finance_client, client):

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 
 from wallets import reports
+from wallets.statement import player_statement
 from wallets.tests.factories import UserFactory
 from wallets.tests.finance_books import build_books
 
@@ -73,7 +74,7 @@ def test_an_entry_at_23_30_utc_belongs_to_the_next_shanghai_day(books):
 def test_the_house_bank_result_counts_game_rounds_not_staff_funding(books):
     report = reports.bank_result(start=D(2026, 3, 1), end=D(2026, 3, 2))
     assert [(r.day, r.game, r.amount, r.count) for r in report.rows] == [(D(2026, 3, 2), "扎金花", 30, 2)]
-    assert [g.slug for g in reports.banked_games()] == ["zhajinhua"]
+    assert reports.banked_games() == ["扎金花"]
 
 
 def test_the_house_bank_result_is_empty_without_play(db):
@@ -81,32 +82,86 @@ def test_the_house_bank_result_is_empty_without_play(db):
     assert report.rows == [] and report.total == 0 and reports.banked_games() == []
 
 
-def test_a_player_statement_runs_from_the_opening_to_the_closing_balance(books):
-    statement = reports.player_statement(player=books.a, start=D(2026, 3, 2), end=reports.site_today())
-    rows = [
-        (e.transaction.kind, e.transaction.reference, e.amount, e.balance_after) for e in statement.entries
+def _lines(statement):
+    return [
+        (line.kind, line.reference, line.amount, line.balance_after)
+        for line in statement.lines(list(statement.rows))
     ]
+
+
+def test_a_player_statement_counts_each_hand_once_with_its_net(books):
+    """Not "stake −400, settlement +300": one line, −100, and the balance never reads what was carried off."""
+    statement = player_statement(player=books.a, start=D(2026, 3, 2), end=reports.site_today())
     h2, h3 = books.hands[1].pk, books.hands[2].pk
-    assert rows == [
-        ("stake", f"hand:{h2}", -400, 1290),
-        ("settlement", f"hand:{h2}", 300, 1590),
-        ("stake", f"hand:{h3}", -200, 1390),
-        ("settlement", f"hand:{h3}", 333, 1723),
+    assert _lines(statement) == [
+        ("settlement", f"hand:{h2}", -100, 1590),
+        ("settlement", f"hand:{h3}", 133, 1723),
     ]
+    # Income and expenses are what the hands won and lost, not the coins carried in and back.
     assert (statement.opening, statement.credits, statement.debits, statement.closing) == (
         1690,
-        633,
-        600,
+        133,
+        100,
         1723,
     )
     assert statement.matches_wallet is True
-    assert [(e.hand_game, e.hand_tier) for e in statement.entries][0] == ("doudizhu", "中级场")
+    named = statement.lines(list(statement.rows))
+    # Hand 2 was posted with its game and tier, hand 3 before the posters named them: both are named.
+    assert [(line.game, line.tier) for line in named] == [("斗地主", "中级场"), ("斗地主", "初级场")]
+
+
+def test_a_hand_that_lost_everything_it_carried_is_one_line_too(books, monkeypatch):
+    """The settlement pays nothing back to a player who lost all they carried; the hand still closes."""
+    from wallets.tests.finance_books import _hand, _play, shanghai
+
+    hand = _hand(books.low, 3)
+    # b carried 795 and lost them all to c; c's profit of 795 pays a fee of 39 (39.75 rounded down).
+    _play(hand, {books.b: 795, books.c: 500}, {books.b: 0, books.c: 1256}, 39, shanghai(3, 3, 9), monkeypatch)
+    statement = player_statement(player=books.b, start=D(2026, 3, 3), end=D(2026, 3, 3))
+    assert _lines(statement) == [("settlement", f"hand:{hand.pk}", -795, 0)]
+    assert (statement.opening, statement.credits, statement.debits, statement.closing) == (795, 0, 795, 0)
+
+
+def test_coins_at_the_table_count_in_the_balance_until_the_hand_settles(books, monkeypatch):
+    """A hand staked before midnight and settled after it is a line of the day it settled."""
+    from wallets.services import house_account, ledger_post, wallet_for_user
+    from wallets.tests.finance_books import _hand, posted_at, shanghai
+
+    hand = _hand(books.low, 3)
+    wallet_a, wallet_c, escrow = (
+        wallet_for_user(user=books.a),
+        wallet_for_user(user=books.c),
+        house_account(code="escrow"),
+    )
+    with posted_at(shanghai(3, 3, 23, 59), monkeypatch):
+        ledger_post(
+            key="late:stake",
+            kind="stake",
+            legs=[(wallet_a, -1000), (wallet_c, -100), (escrow, 1100)],
+            reference=f"hand:{hand.pk}",
+        )
+    day3 = player_statement(player=books.a, start=D(2026, 3, 3), end=D(2026, 3, 3))
+    assert (day3.opening, day3.closing, _lines(day3)) == (1723, 1723, [])
+    today = player_statement(player=books.a, start=D(2026, 3, 3), end=reports.site_today())
+    assert today.closing == 1723 and today.at_table == 1000 and today.wallet.balance == 723
+    assert today.matches_wallet is True
+    with posted_at(shanghai(3, 4, 0, 1), monkeypatch):
+        # a won 50 of c's 100 and pays a fee of 2 on it.
+        ledger_post(
+            key="late:settle",
+            kind="settlement",
+            legs=[(escrow, -1100), (wallet_a, 1048), (wallet_c, 50), (house_account(code="rake"), 2)],
+            reference=f"hand:{hand.pk}",
+        )
+    day4 = player_statement(player=books.a, start=D(2026, 3, 4), end=D(2026, 3, 4))
+    assert (day4.opening, day4.closing) == (1723, 1771)
+    assert _lines(day4) == [("settlement", f"hand:{hand.pk}", 48, 1771)]
 
 
 def test_a_statement_of_a_past_range_closes_at_that_day(books):
-    statement = reports.player_statement(player=books.b, start=D(2026, 2, 1), end=D(2026, 3, 1))
+    statement = player_statement(player=books.b, start=D(2026, 2, 1), end=D(2026, 3, 1))
     assert (statement.opening, statement.closing) == (0, 700)
-    assert statement.entries.count() == 4
+    assert [amount for _kind, _ref, amount, _after in _lines(statement)] == [1000, -200, -100]
     assert statement.matches_wallet is None
 
 
@@ -192,10 +247,10 @@ def test_a_statement_stays_true_when_a_posting_waited_for_the_wallet_across_midn
     with posted_at(shanghai(3, 1, 23, 59) + dt.timedelta(seconds=58), monkeypatch):
         wallet_grant(user=player, amount=1000, key="g", reason="sign-up")  # stamped first, posted second
 
-    statement = reports.player_statement(player=player, start=D(2026, 3, 2), end=reports.site_today())
+    statement = player_statement(player=player, start=D(2026, 3, 2), end=reports.site_today())
 
-    assert [e.amount for e in statement.entries] == [500]
+    assert [amount for _kind, _ref, amount, _after in _lines(statement)] == [500]
     assert (statement.opening, statement.credits, statement.debits, statement.closing) == (1000, 500, 0, 1500)
     assert statement.matches_wallet is True
-    day_before = reports.player_statement(player=player, start=D(2026, 3, 1), end=D(2026, 3, 1))
+    day_before = player_statement(player=player, start=D(2026, 3, 1), end=D(2026, 3, 1))
     assert (day_before.opening, day_before.closing) == (0, 1000)

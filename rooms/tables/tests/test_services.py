@@ -171,6 +171,8 @@ def play_out(table, user) -> Hand:
 
 
 def test_settlement_pays_carried_plus_result_after_rake_once(tier, make_player):
+    tier.rake_bps = 1000  # 10%: a fee of 1 on the winner's 10 (5% would be 0.5, rounded down to none)
+    tier.save(update_fields=["rake_bps"])
     alice = make_player(coins=1000)
     table = sit_connected(alice, tier)
     hand = play_out(table, alice)
@@ -179,7 +181,7 @@ def test_settlement_pays_carried_plus_result_after_rake_once(tier, make_player):
     assert hand.settlement_key == tx.key
     me = my_seat(alice).index if Seat.objects.filter(user=alice).exists() else None
     won = me in hand.outcome["winners"]
-    # Base stake 10; 5% rake on the winner's profit is 0.5, rounded down to 0 paid → 9 net.
+    # Base stake 10; the 10% fee on the winner's profit of 10 is 1 → 9 net.
     assert wallet_balance(user=alice) == (1009 if won else 990)
     assert escrow_balance() == 0
     rake = Account.objects.get(code="rake").balance
@@ -197,11 +199,12 @@ def test_a_hand_settles_under_the_rake_it_was_dealt_with(tier, make_player):
     tier.rake_bps = 2000  # 20%, while the hand dealt at 5% is played
     tier.save(update_fields=["rake_bps"])
     assert play_out(table, alice).status == "settled"
-    assert Account.objects.get(code="rake").balance == 1  # 5% of the winner's 10, not 20% (2)
+    # 5% of the winner's 10 is 0.5, rounded down: no fee (20% would have been 2).
+    assert Account.objects.get(code="rake").balance == 0
 
     services.table_ready(table_id=table.pk, user=alice)
     assert play_out(table, alice).status == "settled"
-    assert Account.objects.get(code="rake").balance == 1 + 2
+    assert Account.objects.get(code="rake").balance == 2
 
 
 def test_wins_count_toward_levels_for_humans_only(tier, make_player):

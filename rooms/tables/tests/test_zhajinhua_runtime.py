@@ -6,6 +6,7 @@ import pytest
 from django.db.models import Sum
 
 import games
+from games.base import apply_rake
 from rooms import transport
 from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat
@@ -88,11 +89,13 @@ def test_bots_play_whole_zhajinhua_hands_and_every_coin_is_accounted_for(zjh_tie
         assert mine.exists() and all(a.auto and a.action == {"type": "call"} for a in mine)
         assert not hand.state["looked"][my_seat(alice).index]
         services.table_ready(table_id=table.pk, user=alice)
-    # Coins only moved between accounts: the books sum to zero, and the house kept the rake.
+    # Coins only moved between accounts: the books sum to zero, and the house kept each hand's
+    # fee, 5% of the winner's profit rounded down (0 on a pot of under 20 coins of profit).
     assert Account.objects.aggregate(total=Sum("balance"))["total"] == 0
-    assert Account.objects.get(code="rake").balance > 0
     settled = list(Hand.objects.filter(status="settled").order_by("number"))
     assert len(settled) == 3
+    assert all(hand.outcome["rake"] == apply_rake(hand.outcome["deltas"], 500)[1] for hand in settled)
+    assert Account.objects.get(code="rake").balance == sum(hand.outcome["rake"] for hand in settled)
     # The deal passes on: each hand's dealer is the seat after the last one's.
     assert settled[1].config["first_seat"] == settled[0].outcome["details"]["next_first_seat"]
 
