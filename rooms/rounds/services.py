@@ -282,6 +282,8 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
                         legs=[(wallet, -amount), (escrow, amount)],
                         reference=f"round:{rnd.pk}",
                         memo=f"table {table.pk} round {rnd.number}: {amount} on {area}",
+                        game_slug=rnd.game_slug,
+                        tier_id=table.tier_id,
                     )
                 ],
                 savepoint=False,  # a refusal raises out of this bet's one transaction, rolling it all back
@@ -545,6 +547,8 @@ def round_settle(*, round_id: int) -> str | None:
             legs=legs,
             reference=f"round:{rnd.pk}",
             memo=f"table {table.pk} round {rnd.number}: payout, rake {rake}",
+            game_slug=rnd.game_slug,
+            tier_id=table.tier_id,
         )
         Bet.objects.bulk_update(bets, ["net"])
         for uid, net in zip(order, net_after, strict=True):
@@ -595,6 +599,8 @@ def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
             reference=f"round:{rnd.pk}",
             actor=actor,
             memo=f"round {rnd.pk} refunded: {reason}"[:200],
+            game_slug=rnd.game_slug,
+            tier_id=rnd.table.tier_id,
         )
         Bet.objects.filter(round=rnd).update(net=0)
     rnd.status = Round.Status.REFUNDED

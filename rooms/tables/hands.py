@@ -111,6 +111,8 @@ def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
                     ],
                     reference=f"hand:{hand.pk}",
                     memo=f"table {table.pk} hand {number}: coins carried into escrow",
+                    game_slug=info.slug,
+                    tier_id=table.tier_id,
                 )
     except LedgerError:
         logger.warning("table %s: a wallet refused the stake; no hand started", table.pk, exc_info=True)
@@ -146,6 +148,8 @@ def cancel(play: Play, reason: str) -> None:
             ],
             reference=f"hand:{hand.pk}",
             memo=f"hand {hand.pk} cancelled: {reason}"[:200],
+            game_slug=hand.game_slug,
+            tier_id=play.table.tier_id,
         )
     hand.status = Hand.Status.CANCELLED
     hand.cancel_reason = reason[:200]

@@ -150,6 +150,8 @@ def _settle_locked(tables: dict[int, Table], hands: list[Hand], messages: list) 
                     legs=legs,
                     reference=f"hand:{hand.pk}",
                     memo=f"table {table.pk} hand {hand.number}: settlement, rake {rake}",
+                    game_slug=hand.game_slug,
+                    tier_id=table.tier_id,
                 )
             )
         for index, player in enumerate(hand.players):

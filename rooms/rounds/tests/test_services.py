@@ -316,23 +316,23 @@ def settle(table, rnd, cards):
     return rnd
 
 
-def test_commission_payouts_are_exact_and_round_down(bacc_tier, make_player):
+def test_commission_payouts_are_exact_and_the_commission_rounds_down(bacc_tier, make_player):
     alice, bob, carol = make_player(coins=1000), make_player(coins=1000), make_player(coins=1000)
     table, rnd = open_round(bacc_tier, alice)
     bank = house("bank")
-    bet(table, alice, "banker", 105)  # wins 105 × 0.95 = 99.75 → 99
+    bet(table, alice, "banker", 105)  # wins 105 less the commission ⌊5.25⌋ = 5 → 100
     bet(table, bob, "player", 100)  # loses
     bet(table, carol, "tie", 10)  # loses
     bet(table, carol, "banker_pair", 10)  # loses
     rnd = settle(table, rnd, BANKER_NATURAL_9)
-    assert wallet_balance(user=alice) == 1000 + 99
+    assert wallet_balance(user=alice) == 1000 + 100
     assert wallet_balance(user=bob) == 900
     assert wallet_balance(user=carol) == 980
-    assert house("bank") == bank + 100 + 20 - 99
+    assert house("bank") == bank + 100 + 20 - 100
     assert escrow_net(rnd) == 0
-    assert rnd.paid == 105 + 99 and rnd.rake == 0
+    assert rnd.paid == 105 + 100 and rnd.rake == 0
     assert {b.area: b.net for b in rnd.bets.all()} == {
-        "banker": 99,
+        "banker": 100,
         "player": -100,
         "tie": -10,
         "banker_pair": -10,
