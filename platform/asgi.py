@@ -73,12 +73,13 @@ django_asgi_app = RequestThreadsHandler()
 
 from platform.collector import settle_collector  # noqa: E402
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
 from rooms.rounds.routing import websocket_urlpatterns as round_routes  # noqa: E402
-from rooms.sockets import ConnectionCheck, unknown_socket_route  # noqa: E402
+from rooms.sockets import ConnectionCheck, SocketSession, unknown_socket_route  # noqa: E402
 from rooms.tables.routing import websocket_urlpatterns as table_routes  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -86,7 +87,11 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
             ConnectionCheck(
-                AuthMiddlewareStack(URLRouter([*table_routes, *round_routes, unknown_socket_route]))
+                CookieMiddleware(
+                    SocketSession(
+                        AuthMiddleware(URLRouter([*table_routes, *round_routes, unknown_socket_route]))
+                    )
+                )
             )
         ),
     }

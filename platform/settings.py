@@ -170,8 +170,8 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "cardroom")
 
 if REDIS_URL:
-    # The pub/sub layer: a change is one PUBLISH on its table's group channel, and each process
-    # hands it to its own sockets of that table.
+    # Channels' layer, for Channels' own API. The table and round sockets do not use it: a
+    # table's changes reach them through rooms/transport.py (redis-py's asyncio pub/sub).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

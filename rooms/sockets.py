@@ -20,23 +20,27 @@ import json
 import logging
 import time
 import types
+import uuid
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from importlib import import_module
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import get_user
-from django.db import InterfaceError, OperationalError, close_old_connections, connections, transaction
+from django.db import InterfaceError, OperationalError, connections, transaction
 from django.urls import re_path
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
+from rooms import transport
 from rooms.errors import EntryRefused
 from rooms.tables.errors import TableError
 from rooms.tables.models import Table
+from rooms.tables.store import drop_closed_connections
 from rooms.transport import frame_text, send, table_group, user_group
 
 logger = logging.getLogger(__name__)
@@ -45,6 +49,7 @@ MAX_FRAME_BYTES = 4096
 RATE_PER_SECOND = 20
 MAX_REFUSED_IN_A_ROW = 100
 MAX_SOCKETS_PER_USER = 8
+INBOX_SIZE = 100  # channel messages waiting for one socket; past it, it is sent its whole state instead
 
 CLOSE_ANONYMOUS = 4401
 CLOSE_NO_TABLE = 4404
@@ -80,25 +85,38 @@ def pool_shutdown() -> None:
     database can only be dropped once no thread holds a connection to it)."""
     global _pool
     pool, _pool = _pool, None
+    _calls.clear()  # their executor was this pool
     if pool is not None:
         pool.submit(connections.close_all).result()
         pool.shutdown(wait=True)
 
 
 class _Call(DatabaseSyncToAsync):
-    """A call on the pool: a kept connection (``DB_CONN_MAX_AGE``) that the database ended while it was
-    idle (a restart, a failover) is replaced before the call, not found broken inside its transaction."""
+    """A socket's call on the pool: its connection checked first, the messages it sends kept for its loop."""
 
     def thread_handler(self, loop, *args, **kwargs):
-        close_old_connections()
-        for db in connections.all(initialized_only=True):
-            db.close_if_health_check_failed()  # CONN_HEALTH_CHECKS: one round trip, once per call
-        return super().thread_handler(loop, *args, **kwargs)
+        drop_closed_connections()
+        with transport.outbox() as sent:
+            return super().thread_handler(loop, *args, **kwargs), sent
 
 
 def database(func):
-    """``func`` run on the sockets' thread pool, its stale database connections closed around it."""
-    return _Call(func, thread_sensitive=False, executor=_executor())
+    """``func`` run on the sockets' thread pool, its stale database connections closed around it; what it
+    sends after its commits goes out from this event loop once it returns, in order."""
+    call = _calls.get(func)
+    if call is None:  # one wrapper per function: making one (its checks and copies) cost every message
+        call = _calls[func] = _Call(func, thread_sensitive=False, executor=_executor())
+
+    async def run(*args, **kwargs):
+        result, sent = await call(*args, **kwargs)
+        if sent:
+            await transport.send_now(sent)
+        return result
+
+    return run
+
+
+_calls: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def table_lock(table_id: int) -> asyncio.Lock:
@@ -143,6 +161,7 @@ class GameSocket(AsyncWebsocketConsumer):
     family = "seated"
     shapes: dict[str, dict[str, type]] = {}
     closing = False
+    channel_layer_alias = "sockets use rooms.transport"  # no layer: no channel per socket to subscribe
 
     async def __call__(self, scope, receive, send) -> None:
         """Channels' consumer loop; a socket that fails (a handler raised, a frame sent after the
@@ -158,6 +177,15 @@ class GameSocket(AsyncWebsocketConsumer):
                 )
             raise
 
+    async def dispatch(self, message) -> None:
+        """Run the message's handler, as Channels does but without its hop to its shared thread to close
+        that thread's old connections (every message, each socket's frames of every change included):
+        this socket's database calls close their own, on the thread that uses them (``database``)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
@@ -168,6 +196,11 @@ class GameSocket(AsyncWebsocketConsumer):
         self.session_checked = time.monotonic()
         self.watch: asyncio.Task | None = None
         self.joined: list[str] = []
+        # The socket's own name (on its seat, its viewer row), and the queue its channels' messages wait in.
+        self.socket_id = uuid.uuid4().hex
+        self.inbox: asyncio.Queue = asyncio.Queue(maxsize=INBOX_SIZE)
+        self.behind = False  # the inbox overflowed: what it dropped is made up by a resync
+        self.pump: asyncio.Task | None = None
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(CLOSE_ANONYMOUS)
             return
@@ -187,9 +220,11 @@ class GameSocket(AsyncWebsocketConsumer):
         if not exists:
             await self.refuse(CLOSE_NO_TABLE)
             return
-        for group in (table_group(self.table_id), user_group(self.user_id)):
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.joined.append(group)
+        # Listening before the first state is read, so no change after it is missed; what arrives
+        # meanwhile waits in the inbox until the socket is accepted and has sent that state.
+        for channel in (table_group(self.table_id), user_group(self.user_id)):
+            await transport.hub().join(channel, self.take)
+            self.joined.append(channel)
         try:
             with translation.override(self.language):
                 await self.opened()
@@ -197,6 +232,7 @@ class GameSocket(AsyncWebsocketConsumer):
             await self.database_failed("a socket's connect", tell=False)
             await self.refuse(CLOSE_TRY_AGAIN)
             return
+        self.pump = asyncio.get_running_loop().create_task(self._pump())
         self.watch = asyncio.get_running_loop().create_task(self.watch_session())
 
     def table_exists(self) -> bool:
@@ -214,24 +250,73 @@ class GameSocket(AsyncWebsocketConsumer):
             await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
-        """The socket closed: stop its clock, leave its groups, forget it (safe to run twice)."""
+        """The socket closed: stop its clock, leave its channels, forget it (safe to run twice)."""
         if self.watch is not None:
             self.watch.cancel()
             self.watch = None
+        pump, self.pump = getattr(self, "pump", None), None
+        if pump is not None and pump is not asyncio.current_task():
+            pump.cancel()
         if getattr(self, "counted", False):
             self.counted = False
             _sockets_per_user[self.user_id] -= 1
             if _sockets_per_user[self.user_id] <= 0:
                 del _sockets_per_user[self.user_id]
-        groups, self.joined = getattr(self, "joined", []), []
-        for group in groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if groups:
+        channels, self.joined = getattr(self, "joined", []), []
+        for channel in channels:
+            await transport.hub().leave(channel, self.take)
+        if channels:
             await self.closed()
-        self.__dict__.pop("lock", None)  # the table's lock goes with its last socket
+            self.__dict__.pop("lock", None)  # the table's lock goes with its last socket
 
     async def closed(self) -> None:
         """Forget the socket where its runtime recorded it."""
+
+    # --- messages from its channels -------------------------------------------------------
+
+    def take(self, message: dict) -> None:
+        """The hub hands over a message of one of the socket's channels (queued: never waits)."""
+        try:
+            self.inbox.put_nowait(message)
+        except asyncio.QueueFull:  # the client reads too slowly: it gets its whole state once it catches up
+            self.behind = True
+
+    async def _pump(self) -> None:
+        """Handle the socket's channel messages in order; a failure ends the socket as a failed handler does."""
+        try:
+            while True:
+                message = await self.inbox.get()
+                if self.behind and self.inbox.empty():
+                    self.behind = False
+                    message = transport.LOST
+                handler = getattr(self, get_handler_name(message), None)
+                if handler is None:
+                    raise ValueError(f"No handler for message type {message['type']}")
+                await handler(message)
+        except asyncio.CancelledError:
+            raise
+        except OSError:  # the client went away while a frame was on its way (uvicorn's ClientDisconnected):
+            return  # the server hands the socket its disconnect, which forgets it
+        except Exception:
+            logger.warning(
+                "table %s: a socket failed on a message of its channels", self.table_id, exc_info=True
+            )
+            await self.disconnect(1011)
+            if not self.closing:
+                self.closing = True
+                await self.close(code=1011)
+
+    async def transport_lost(self, message: dict) -> None:
+        """Messages may have been lost on the way (the hub's subscription broke): send the whole state."""
+        try:
+            with translation.override(self.language):
+                await self.resync()
+        except DATABASE_ERRORS:
+            await self.database_failed("a resync after lost messages")
+
+    async def resync(self) -> None:
+        """Send the viewer's whole current state."""
+        raise NotImplementedError
 
     # --- the session ----------------------------------------------------------------------
 
@@ -422,23 +507,34 @@ class GameSocket(AsyncWebsocketConsumer):
         )
 
 
-def _replace_dead_connections() -> None:
-    for db in connections.all(initialized_only=True):
-        db.close_if_unusable_or_obsolete()
-        db.close_if_health_check_failed()
+class SocketSession:
+    """ASGI middleware: the socket's session, from its cookie (``scope["session"]``, read lazily).
+
+    Channels' ``SessionMiddleware`` does the same, and wraps every frame the
+    socket sends to save the session on an HTTP response's start: a socket
+    never saves it, and the wrapper's checks cost every frame of every change.
+    """
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        key = (scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME)
+        session = import_module(settings.SESSION_ENGINE).SessionStore(key)
+        return await self.inner({**scope, "session": session}, receive, send)
 
 
 class ConnectionCheck:
     """ASGI middleware: before a socket's handshake reads its session and user (on Channels' shared
-    thread), a kept connection the database ended meanwhile (a restart, a failover) is replaced, so the
-    first socket after it opens (Django's health check, ``CONN_HEALTH_CHECKS``)."""
+    thread), a kept connection the database ended meanwhile (a restart, a failover) is dropped, so the
+    first socket after it opens (``drop_closed_connections``)."""
 
     def __init__(self, inner) -> None:
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "websocket":
-            await DatabaseSyncToAsync(_replace_dead_connections)()
+            await DatabaseSyncToAsync(drop_closed_connections)()
         return await self.inner(scope, receive, send)
 
 

@@ -1,30 +1,48 @@
-"""How a change reaches the sockets of a table, in either runtime: one group message after the commit.
+"""How a change reaches the sockets that show it: one message, published once, delivered once per process.
 
-The channel layer carries it (channels-redis' pub/sub layer across processes,
-the in-memory layer in one process). A message a layer loses costs one resync:
-every frame carries the table's ``seq``, and a client that sees a gap asks for
-its whole state again.
+Every change of a table (seated or banker) is one message on the table's
+channel (``table:<id>``), and a word to every socket of one user (they signed
+out) one on the user's (``user:<id>``). Each ASGI process has one ``Hub`` on
+its event loop: it subscribes to the channels its sockets listen to (redis-py's
+asyncio pub/sub, one subscription for the whole process, channel names under
+``REDIS_PREFIX``) and hands each message once to each of its sockets on that
+channel. Without Redis (the embedded default, one process) the hub delivers
+what the process publishes directly.
+
+A message lost on the way (Redis restarted, a subscription dropped) costs a
+resync, never a wrong screen: every frame carries the table's ``seq``, the hub
+tells its sockets to send their whole state again when its subscription
+comes back, and a client that sees a gap (or a ``pong`` ahead of it) asks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
+from collections.abc import Callable
 
 import orjson
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+import redis
+import redis.asyncio as aioredis
+from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
+LOST = {"type": "transport.lost"}  # to every listener: messages may have been lost; resync
+# A socket's listener takes a message at once, without waiting (it queues it for the socket's own task),
+# so that no socket slow to send holds up the others.
+Listener = Callable[[dict], None]
+
 
 def table_group(table_id: int) -> str:
-    """The group every socket of a table listens on, whatever its seat."""
-    return f"table-{table_id}"
+    """The channel every socket of a table listens on, whatever its seat."""
+    return f"table:{table_id}"
 
 
 def user_group(user_id: int) -> str:
-    """The group of every table socket a user holds (closed at once when they sign out)."""
-    return f"user-{user_id}"
+    """The channel of every table and round socket a user holds (closed at once when they sign out)."""
+    return f"user:{user_id}"
 
 
 def frame_text(payload) -> str:
@@ -32,25 +50,172 @@ def frame_text(payload) -> str:
     return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def _key(channel: str) -> str:
+    return f"{settings.REDIS_PREFIX}:{channel}"
+
+
+class Hub:
+    """This process's subscriptions, on its event loop, and the listeners (sockets) of each channel."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.listeners: dict[str, set[Listener]] = {}
+        self.redis = aioredis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
+        self.pubsub = None
+        self.reader: asyncio.Task | None = None
+
+    async def join(self, channel: str, listener: Listener) -> None:
+        """Deliver the channel's messages to ``listener`` (subscribed before this returns)."""
+        listeners = self.listeners.setdefault(channel, set())
+        listeners.add(listener)
+        if self.redis is not None and len(listeners) == 1:
+            if self.pubsub is None:
+                self.pubsub = self.redis.pubsub()
+            await self.pubsub.subscribe(_key(channel))
+            if self.reader is None or self.reader.done():
+                self.reader = self.loop.create_task(self._read(), name="transport-hub")
+
+    async def leave(self, channel: str, listener: Listener) -> None:
+        listeners = self.listeners.get(channel)
+        if listeners is None or listener not in listeners:
+            return
+        listeners.discard(listener)
+        if not listeners:
+            del self.listeners[channel]
+            if self.pubsub is not None:
+                try:
+                    await self.pubsub.unsubscribe(_key(channel))
+                except redis.RedisError:  # the reader subscribes to what is listened to when it recovers
+                    logger.warning("could not unsubscribe from %s", channel, exc_info=True)
+
+    async def publish(self, messages: list[tuple[str, dict]]) -> None:
+        """Publish (Redis: in one round trip) or, without Redis, deliver here; a failure loses them only."""
+        if self.redis is None:
+            for channel, message in messages:
+                self.deliver(channel, message)
+            return
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for channel, message in messages:
+                    pipe.publish(_key(channel), orjson.dumps(message))
+                await pipe.execute()
+        except redis.RedisError:  # a client resyncs on the next seq gap
+            logger.warning("broadcast of %d messages failed", len(messages), exc_info=True)
+
+    def deliver(self, channel: str, message: dict) -> None:
+        for listener in list(self.listeners.get(channel, ())):
+            try:
+                listener(message)
+            except Exception:  # noqa: BLE001 - one socket's failure is its own, not the others'
+                logger.warning("a listener of %s failed", channel, exc_info=True)
+
+    async def _read(self) -> None:
+        """Hand every message received to its channel's listeners; after a lost subscription, subscribe
+        again to what is listened to and tell every listener to resync."""
+        prefix = len(settings.REDIS_PREFIX) + 1
+        while self.listeners:
+            try:
+                async for received in self.pubsub.listen():
+                    if received["type"] == "message":
+                        self.deliver(received["channel"].decode()[prefix:], orjson.loads(received["data"]))
+                    if not self.listeners:
+                        return
+            except (redis.RedisError, OSError):
+                logger.warning("the hub's subscription broke; subscribing again", exc_info=True)
+            await asyncio.sleep(0.5)
+            try:
+                self.pubsub = self.redis.pubsub()
+                if self.listeners:
+                    await self.pubsub.subscribe(*(_key(channel) for channel in self.listeners))
+            except (redis.RedisError, OSError):
+                continue
+            for channel in list(self.listeners):
+                self.deliver(channel, LOST)
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+_sync_redis: redis.Redis | None = None
+_sync_lock = threading.Lock()
+
+
+def hub() -> Hub:
+    """This event loop's hub (made with its first use)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(loop)
+    if found is None:
+        for closed in [other for other in _hubs if other.is_closed()]:
+            del _hubs[closed]
+        found = _hubs[loop] = Hub(loop)
+    return found
+
+
+def reset() -> None:
+    """Forget this process's hubs and Redis client (a test that moved ``REDIS_URL``)."""
+    global _sync_redis
+    _hubs.clear()
+    _sync_redis = None
+
+
+# --- sending, from anywhere --------------------------------------------------------------------
+
+_calls = threading.local()
+
+
+class outbox:
+    """Within a socket's call on a thread: the messages the call sends are kept for its socket, which
+    publishes them from its event loop once the call returns (``rooms.sockets.database``)."""
+
+    def __enter__(self) -> list[tuple[str, dict]]:
+        self.previous = getattr(_calls, "outbox", None)
+        _calls.outbox = box = []
+        return box
+
+    def __exit__(self, *exc) -> None:
+        _calls.outbox = self.previous
+
+
 def send_many(messages: list[tuple[str, dict]]) -> None:
-    """Send group messages in order; a failing channel layer loses a broadcast, never a change.
+    """Publish messages in order, from any thread; a failure loses a broadcast, never a change.
 
-    From a thread of an ASGI process the sends run on its event loop; anywhere
-    else (a worker) on an event loop of their own, one for the whole batch.
+    In a socket's call they go back with the call to its event loop
+    (``outbox``); with Redis, anywhere else (a view, the worker, the clock) they
+    are published from here in one round trip; without it, the hub of the
+    process's event loop delivers them.
     """
-    layer = get_channel_layer()
-    if layer is None or not messages:
+    if not messages:
         return
+    box = getattr(_calls, "outbox", None)
+    if box is not None:
+        box.extend(messages)
+        return
+    if settings.REDIS_URL:
+        try:
+            pipe = _redis().pipeline(transaction=False)
+            for channel, message in messages:
+                pipe.publish(_key(channel), orjson.dumps(message))
+            pipe.execute()
+        except redis.RedisError:  # a client resyncs on the next seq gap
+            logger.warning("broadcast of %d messages failed", len(messages), exc_info=True)
+        return
+    for loop, found in list(_hubs.items()):
+        if not loop.is_closed():
+            asyncio.run_coroutine_threadsafe(found.publish(messages), loop)
 
-    async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
 
-    try:
-        async_to_sync(send_all)()
-    except Exception:  # noqa: BLE001 - a client resyncs on the next seq gap
-        logger.exception("broadcast of %d messages failed", len(messages))
+def send(channel: str, message: dict) -> None:
+    send_many([(channel, message)])
 
 
-def send(group: str, message: dict) -> None:
-    send_many([(group, message)])
+async def send_now(messages: list[tuple[str, dict]]) -> None:
+    """``send_many`` from an event loop."""
+    if messages:
+        await hub().publish(messages)
+
+
+def _redis() -> redis.Redis:
+    global _sync_redis
+    if _sync_redis is None:
+        with _sync_lock:
+            if _sync_redis is None:
+                _sync_redis = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=5)
+    return _sync_redis

@@ -5,7 +5,7 @@ from asgiref.testing import ApplicationCommunicator
 from channels.auth import AuthMiddleware
 from channels.routing import ProtocolTypeRouter, URLRouter
 from channels.security.websocket import OriginValidator
-from channels.sessions import CookieMiddleware, SessionMiddleware
+from channels.sessions import CookieMiddleware
 
 
 def websocket_stack():
@@ -20,13 +20,13 @@ def websocket_stack():
 
 
 def test_websockets_are_wrapped_in_origin_validation_then_session_auth():
-    from rooms.sockets import ConnectionCheck
+    from rooms.sockets import ConnectionCheck, SocketSession
 
     origin, kept, cookies, sessions, auth, router = websocket_stack()
     assert isinstance(origin, OriginValidator)
     assert isinstance(kept, ConnectionCheck)  # a dead kept connection is replaced before the session read
     assert isinstance(cookies, CookieMiddleware)
-    assert isinstance(sessions, SessionMiddleware)
+    assert isinstance(sessions, SocketSession)  # Channels' SessionMiddleware, without its send wrapper
     assert isinstance(auth, AuthMiddleware)
     assert isinstance(router, URLRouter)
 

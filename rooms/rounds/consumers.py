@@ -41,7 +41,7 @@ class RoundConsumer(GameSocket):
         self.present = False
         clock_watch(self.table_id)
         await database(services.round_presence)(
-            table_id=self.table_id, user=self.user, channel=self.channel_name, connected=True
+            table_id=self.table_id, user=self.user, channel=self.socket_id, connected=True
         )
         self.present, self.seen = True, time.monotonic()
         await self.accept()
@@ -54,7 +54,7 @@ class RoundConsumer(GameSocket):
             self.present = False
             try:
                 await database(services.round_presence)(
-                    table_id=self.table_id, user=self.user, channel=self.channel_name, connected=False
+                    table_id=self.table_id, user=self.user, channel=self.socket_id, connected=False
                 )
             except DATABASE_ERRORS:
                 # The row stops counting once it is not seen for ROUNDS_VIEWER_STALE_SECONDS.
@@ -63,7 +63,7 @@ class RoundConsumer(GameSocket):
     async def renew(self) -> None:
         if self.present:
             self.seen = time.monotonic()
-            await database(services.round_presence_seen)(channel=self.channel_name)
+            await database(services.round_presence_seen)(channel=self.socket_id)
 
     # --- messages in ----------------------------------------------------------------------
 
@@ -76,6 +76,9 @@ class RoundConsumer(GameSocket):
         await self.call(services.round_bet, ref=seq, area=message["area"], amount=message["amount"])
 
     async def on_resync(self, message: dict) -> None:
+        await self._send_state()
+
+    async def resync(self) -> None:
         await self._send_state()
 
     # --- frames out -----------------------------------------------------------------------

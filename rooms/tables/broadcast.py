@@ -38,7 +38,8 @@ class Scene:
     balances: dict[int, int] = field(default_factory=dict)
     wins: dict[int, int] = field(default_factory=dict)
     notices: list[dict] = field(default_factory=list)
-    last_hand: Hand | None = None  # when no hand is open: the latest hand, over
+    # When no hand is open: the latest hand, over (None: the table has had none; ``UNREAD``: not read yet).
+    last_hand: Hand | None | object = None
 
 
 def balances_and_wins(slug: str, user_ids: list[int]) -> tuple[dict[int, int], dict[int, int]]:
@@ -102,6 +103,7 @@ class _Frames:
             for s in scene.seats
             if s.user_id and not s.is_bot
         }
+        self.public_seats: list[dict] | None = None
         self.views: dict = {}
         self.actors: list[int] = []
         if hand is not None:
@@ -124,13 +126,9 @@ class _Frames:
             }
 
     def seats(self, viewer: int | None) -> list[dict]:
-        hand = self.scene.hand
-        rows = []
-        for seat in self.scene.seats:
-            carried = None
-            if seat.index == viewer and hand is not None and seat.index < len(hand.players):
-                carried = hand.players[seat.index]["carried"]  # a wallet's size is its owner's alone
-            rows.append(
+        rows = self.public_seats
+        if rows is None:
+            rows = self.public_seats = [
                 {
                     "index": seat.index,
                     "name": seat.user.display_name if seat.user_id else None,
@@ -139,10 +137,18 @@ class _Frames:
                     "trustee": seat.trustee,
                     "connected": seat.connected or seat.is_bot,
                     "level": self.levels.get(seat.user_id),
-                    "carried": carried,
+                    "carried": None,
                 }
-            )
-        return rows
+                for seat in self.scene.seats
+            ]
+        hand = self.scene.hand
+        if viewer is None or hand is None or viewer >= len(hand.players):
+            return rows
+        # The coins a seat carried (its whole wallet, often) are its own player's to see alone.
+        return [
+            {**row, "carried": hand.players[viewer]["carried"]} if row["index"] == viewer else row
+            for row in rows
+        ]
 
     def hand(self, viewer: int | None) -> dict | None:
         hand = self.scene.hand
@@ -168,7 +174,7 @@ class _Frames:
 
     def last_hand(self, viewer: int | None, user_id: int | None, balance: int | None) -> dict | None:
         last = self.scene.last_hand
-        if self.scene.hand is not None or last is None:
+        if self.scene.hand is not None or last is None or last is UNREAD:
             return None
         # The seat's final view and the seed go only to the player who sat there in that hand:
         # a later occupant of the seat gets what anyone gets (the previous player's cards, and
@@ -206,8 +212,11 @@ class _Frames:
         }
 
 
+UNREAD = object()
+
+
 def _with_last_hand(scene: Scene) -> Scene:
-    if scene.hand is None and scene.last_hand is None:
+    if scene.hand is None and scene.last_hand is UNREAD:
         scene.last_hand = latest_hand(scene.table)
     return scene
 

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from rooms.sockets import DATABASE_ERRORS, GameSocket, database
 from rooms.tables import selectors, services
 from rooms.tables.errors import TableError
+from rooms.tables.play import amove
 from rooms.tables.timers import clock_unwatch, clock_watch
 
 SHAPES: dict[str, dict[str, type]] = {
@@ -38,9 +39,7 @@ class TableConsumer(GameSocket):
         self.last_act_seq: int | None = None
         clock_watch(self.table_id)
         # Marked connected before the socket opens, so no timer plays for a player whose page is here.
-        self.recorded = await self.db(services.table_presence)(
-            table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
-        )
+        self.recorded = await self.presence(connected=True)
         await self.accept()
         await self.follow_seat()
 
@@ -49,14 +48,25 @@ class TableConsumer(GameSocket):
         if self.recorded:
             self.recorded = False
             try:
-                await self.db(services.table_presence)(
-                    table_id=self.table_id, user=self.user, connected=False, channel=self.channel_name
-                )
+                await self.presence(connected=False)
             except TableError:
                 pass
             except DATABASE_ERRORS:
                 # The name stays on the seat until its lease lapses: the presence sweep drops it.
                 await self.database_failed("a socket's close", tell=False)
+
+    async def move(self, step) -> None:
+        """Make a move of this table from this event loop, after this process's earlier ones (``play.amove``)."""
+        async with self.lock:
+            await amove(self.table_id, step, database=database)
+
+    async def presence(self, *, connected: bool) -> bool:
+        """Record this socket on its player's seat (or take it off); whether the user is seated here."""
+        try:
+            await self.move(services.presence_step(self.user_id, connected, self.socket_id))
+        except services.Unchanged:
+            return False
+        return True
 
     async def renew(self) -> None:
         if self.recorded:
@@ -74,16 +84,25 @@ class TableConsumer(GameSocket):
         if not isinstance(action.get("type"), str):
             await self.error("malformed", _("An action must have a type."), ref=seq)
             return
-        await self.call(services.table_act, ref=seq, action=action)
+        try:
+            await self.move(services.act_step(self.user_id, action))
+        except TableError as exc:
+            await self.error(exc.code, str(exc), ref=seq)
 
     async def on_resync(self, message: dict) -> None:
+        await self.follow_seat()
+
+    async def resync(self) -> None:
         await self.follow_seat()
 
     async def on_ready(self, message: dict) -> None:
         await self.call(services.table_ready)
 
     async def on_trustee(self, message: dict) -> None:
-        await self.call(services.table_trustee, on=message["on"])
+        try:
+            await self.move(services.trustee_step(self.user_id, message["on"]))
+        except TableError as exc:
+            await self.error(exc.code, str(exc))
 
     async def on_leave(self, message: dict) -> None:
         await self.call(services.table_leave)
@@ -124,9 +143,7 @@ class TableConsumer(GameSocket):
         previous, self.seat = self.seat, seat.index if seat is not None else None
         if self.seat is not None and (not self.recorded or previous != self.seat):
             # The user sat down here while this socket was open: the seat must count it.
-            self.recorded = await self.db(services.table_presence)(
-                table_id=self.table_id, user=self.user, connected=True, channel=self.channel_name
-            )
+            self.recorded = await self.presence(connected=True)
         state = await self.db(selectors.table_snapshot)(table_id=self.table_id, user=self.user)
         if state["seq"] >= self.seq:
             self.seq = state["seq"]

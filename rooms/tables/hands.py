@@ -15,18 +15,17 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games
 from games.base import SeatSpec, SeededRng
 from rooms.tables.models import Hand
-from rooms.tables.play import MOVE_FIELDS, Play, write_hand
+from rooms.tables.play import MOVE_FIELDS, Play
 from rooms.tables.settlement import reset_after_hands
 from wallets.errors import LedgerError
 from wallets.models import MAX_AMOUNT, Account, LedgerTransaction
-from wallets.services import house_account, ledger_post, wallet_for_user
+from wallets.services import Posting, house_account, ledger_post, ledger_post_many, wallet_for_user
 
 logger = logging.getLogger(__name__)
 
@@ -85,10 +84,11 @@ def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
     seed = secrets.token_bytes(32)
     specs = [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players]
     state = info.engine.new_hand(config, specs, SeededRng(seed, "hand"))
-    number = (Hand.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
+    last = play.last_hand  # read with the play when no hand is open
+    number = (last.number if isinstance(last, Hand) else 0) + 1
     total = sum(p["carried"] for p in players)
     try:
-        with transaction.atomic():
+        with transaction.atomic():  # a savepoint: a refused stake rolls the hand back with it
             hand = Hand.objects.create(
                 table=table,
                 number=number,
@@ -98,36 +98,44 @@ def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
                 players=players,
                 state=state,
             )
-            hand.participants.set([p["user"] for p in players if not p["is_bot"]])
+            Hand.participants.through.objects.bulk_create(
+                [Hand.participants.through(hand=hand, user_id=p["user"]) for p in players if not p["is_bot"]]
+            )
             if total:
                 hand.stake_key = f"hand:{hand.pk}:stake"
-                hand.save(update_fields=["stake_key"])
-                ledger_post(
-                    key=hand.stake_key,
-                    kind=LedgerTransaction.Kind.STAKE,
-                    legs=[
-                        *((wallets[p["user"]], -p["carried"]) for p in players if p["carried"]),
-                        (house_account(code="escrow"), total),
+                play.hand_fields.add("stake_key")  # written with the change
+                ledger_post_many(
+                    postings=[
+                        Posting(
+                            key=hand.stake_key,
+                            kind=LedgerTransaction.Kind.STAKE,
+                            legs=[
+                                *((wallets[p["user"]], -p["carried"]) for p in players if p["carried"]),
+                                (house_account(code="escrow"), total),
+                            ],
+                            reference=f"hand:{hand.pk}",
+                            memo=f"table {table.pk} hand {number}: coins carried into escrow",
+                            game_slug=info.slug,
+                            tier_id=table.tier_id,
+                        )
                     ],
-                    reference=f"hand:{hand.pk}",
-                    memo=f"table {table.pk} hand {number}: coins carried into escrow",
-                    game_slug=info.slug,
-                    tier_id=table.tier_id,
+                    savepoint=False,  # this block's own savepoint rolls a refusal back
                 )
     except LedgerError:
         logger.warning("table %s: a wallet refused the stake; no hand started", table.pk, exc_info=True)
+        play.hand_fields.discard("stake_key")
         for seat in seats:
             if not seat.is_bot and seat.ready:
                 seat.ready = False
-                seat.save(update_fields=["ready"])
+                play.seat_changed(seat, "ready")
         return None
     for seat in seats:
         seat.ready = False
-        seat.save(update_fields=["ready"])
+        play.seat_changed(seat, "ready")
     table.status = table.Status.PLAYING
     table.save(update_fields=["status", "updated_at"])
     for p in players:
-        play.balances[p["user"]] = wallets[p["user"]].balance - p["carried"]
+        play.balances[p["user"]] = wallets[p["user"]].balance  # the ledger left it after the stake
     play.hand = hand
     play.hand_fields.update(MOVE_FIELDS)  # the clock sets its first deadline as the change is written
     return hand
@@ -155,9 +163,8 @@ def cancel(play: Play, reason: str) -> None:
     hand.cancel_reason = reason[:200]
     hand.deadline = None
     hand.finished_at = hand.finished_at or timezone.now()
-    # With the moves made before a failure: the log keeps them.
-    write_hand(play, (*MOVE_FIELDS, "status", "cancel_reason", "finished_at"))
+    hand.save(update_fields=["status", "cancel_reason", "deadline", "finished_at"])
     play.seats = reset_after_hands([play.table], bump=False)[play.table.pk]
-    play.hand, play.last_hand = None, hand
+    play.hand, play.last_hand, play.hand_fields = None, hand, set()
     message = _("%(reason)s Every stake was refunded.") % {"reason": reason}
     play.notices.append({"type": "cancelled", "hand": hand.pk, "reason": message})

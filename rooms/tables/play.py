@@ -2,59 +2,70 @@
 
 A *play* is what a change of a table needs: the table (its tier and game),
 its seats with their players, the open hand and the seated players' balances
-and win counts that the frames show. Every writer of a table (a player's move,
-托管, a timeout, a bot, seating, presence, a deal, a cancel) goes through
-:func:`changing`:
+and win counts that the frames show. Every change goes through the same four
+steps, in this module:
 
-1. **Take** the play under the table's row lock, with its event ``seq`` moved
-   on. When this process committed the table's last change, the play it kept
-   is taken without reading anything: ``UPDATE … SET seq = seq + 1 WHERE id =
-   %s AND seq = %s`` both locks the row and proves nobody else changed the
-   table since (every writer moves ``seq`` on under that lock, here or in any
-   other process). Otherwise the play is read from the database under the lock.
-2. **Change** it in memory: the caller's code, with :func:`hand_step` for each
-   engine step (a refusal raises and rolls everything back, ``seq`` included).
-3. **Write** what changed of the hand and its new log entries, after the
-   clock has set its next deadline (or found it over: it is finished and its
-   settlement queued).
-4. **Show** it: every viewer's frames are built in the transaction and sent
-   after the commit; the play is kept for this process's next change while
-   its hand is being played.
+1. **Take** the play: the one this process kept after the table's last change
+   here, or the rows read from the database.
+2. **Change** it in memory: the caller's *step* (``services``), with
+   ``hand_step`` for each engine step; a refusal raises.
+3. **Write** it (``store.write``): the table's ``seq`` moved on *if it is still
+   the one the play was taken at*, the hand's log and changed fields, the
+   seats' changed fields. The clock sets the hand's next deadline first, or
+   finds the hand over.
+4. **Show** it: every viewer's frames, built with the change, are sent after
+   the commit; the play is kept while its hand is played; a finished hand's
+   settlement is queued.
 
-The statements are the same on PostgreSQL and SQLite.
+There are two ways through the steps, for two kinds of change:
+
+- A **move** (a player's action, 托管, a timeout, a bot, 托管 switched, a
+  socket's presence) changes only the play's rows, so its step runs on the kept
+  play without holding any lock (the change takes the kept play: one at a
+  time owns it), and its write's ``seq`` check proves after the fact that the
+  play was current. If it was not (another process, the worker
+  or a seating change moved the table on), or the step refused it on a kept
+  play, the play is read again and the step runs again: a refusal is always
+  decided on the database's state. From an ASGI process's event loop
+  (``amove``) the step runs on the loop and the write goes to the group commit;
+  anywhere else (``move``) the write is alone.
+- A **locked change** (``changing``: seating, the deal, a cancel) also moves
+  coins or creates rows, so it reads the play under the table's row lock and
+  runs inside that transaction.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-import orjson
-from django.db import connection, transaction
-from django.db.models import F
+from django.db import transaction
 from django.utils import timezone
 
 from rooms import transport
-from rooms.tables import broadcast, clock
-from rooms.tables.errors import TableNotFound
-from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables import broadcast, clock, store
+from rooms.tables.errors import TableBusy, TableNotFound
+from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.settlement import settle_hand
 
 OPEN = (Hand.Status.PLAYING, Hand.Status.FINISHED)
 # What a step changes of a hand; a finished hand writes its status, time and outcome too.
 MOVE_FIELDS = ("state", "clock", "deadline", "deadline_token", "action_count")
 FINISH_FIELDS = (*MOVE_FIELDS, "status", "finished_at", "outcome")
+ATTEMPTS = 4  # a move whose table keeps moving on under it this often is refused as busy
 
 
 @dataclass(eq=False)
 class Play(broadcast.Scene):
-    """One table's play: the rows a change reads and writes, loaded once, and what the change did."""
+    """One table's play: the rows a change reads and writes, and what the change did to them."""
 
-    log: list[HandAction] = field(default_factory=list)  # new log entries of the hand
-    hand_fields: set[str] = field(default_factory=set)  # the hand's fields to save
+    log: list[tuple] = field(default_factory=list)  # new log entries: (n, seat, action, auto, time)
+    hand_fields: set[str] = field(default_factory=set)  # the hand's fields to write
+    seat_fields: dict[int, set[str]] = field(default_factory=dict)  # seat index -> fields to write
 
     def seat_of(self, user_id: int | None) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -66,6 +77,10 @@ class Play(broadcast.Scene):
     def users(self) -> list[int]:
         return [seat.user_id for seat in self.seats if seat.user_id]
 
+    def seat_changed(self, seat: Seat, *fields: str) -> None:
+        """Write these fields of ``seat`` with the change (a move's own way of saving a seat)."""
+        self.seat_fields.setdefault(seat.index, set()).update(fields)
+
 
 # --- the plays this process committed last --------------------------------------------------
 
@@ -76,6 +91,9 @@ _kept_lock = threading.Lock()
 def _keep(play: Play) -> None:
     most = int(clock.setting("TABLE_STATE_CACHE", 1024))
     with _kept_lock:
+        known = _kept.get(play.table.pk)
+        if known is not None and known.table.seq > play.table.seq:
+            return  # a later change of the table was kept meanwhile
         _kept[play.table.pk] = play
         _kept.move_to_end(play.table.pk)
         while len(_kept) > most:
@@ -96,68 +114,34 @@ def kept_count() -> int:
     return len(_kept)
 
 
+def _take(table_id: int) -> Play | None:
+    """The kept play of the table, taken: one change at a time owns it (another reads the rows meanwhile),
+    and it is kept again only once its change committed."""
+    with _kept_lock:
+        return _kept.pop(table_id, None)
+
+
 # --- taking a play --------------------------------------------------------------------------
 
 
-def _take(table_id: int) -> Play:
-    """The table's current play, its row locked and its ``seq`` moved on (step 1)."""
-    with _kept_lock:
-        play = _kept.pop(table_id, None)
-    if play is not None:
-        with connection.cursor() as cursor:
-            cursor.execute(_sql("bump"), [table_id, play.table.seq])
-            if cursor.rowcount == 1:
-                play.table.seq += 1
-                return play
-    return read(table_id, lock=True, bump=True)
-
-
-def read(table_id: int, *, lock: bool = False, bump: bool = False) -> Play:
-    """Read the table's play; ``lock``: under the table's row lock (no change commits meanwhile);
-    ``bump``: and move its ``seq`` on."""
+def read(table_id: int, *, lock: bool = False) -> Play:
+    """Read the table's play; ``lock``: under the table's row lock (no other change commits meanwhile)."""
     tables = Table.objects.select_related("tier__game")
     if lock:
         tables = tables.select_for_update(of=("self",))
     table = tables.filter(pk=table_id).first()
     if table is None:
         raise TableNotFound()
-    if bump:
-        Table.objects.filter(pk=table_id).update(seq=F("seq") + 1)
-        table.seq += 1
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
     hand = Hand.objects.filter(table=table, status__in=OPEN).first()
     play = Play(table, seats, hand)
+    if hand is None:  # the frames show the latest hand, over
+        play.last_hand = broadcast.latest_hand(table)
     play.balances, play.wins = broadcast.balances_and_wins(table.tier.game.slug, play.users())
     return play
 
 
-@contextmanager
-def changing(table_id: int, *, nested: bool = False) -> Iterator[Play]:
-    """Take the table's play for a change, then write it and show it (see the module's steps).
-
-    The caller changes the play in the ``with`` block; raising there rolls the
-    whole change back. ``nested``: inside a transaction the caller opened (a
-    service that changes two tables); otherwise this is the outermost one.
-    """
-    with transaction.atomic(savepoint=False) if nested else transaction.atomic(durable=True):
-        play = _take(table_id)
-        yield play
-        _write(play)
-        message = broadcast.frames_message(play)
-        transaction.on_commit(lambda: _committed(play, message))
-
-
-def _committed(play: Play, message: dict) -> None:
-    play.log, play.hand_fields, play.notices, play.last_hand = [], set(), [], None
-    hand = play.hand
-    if hand is not None and hand.status == Hand.Status.PLAYING:
-        _keep(play)
-    transport.send(transport.table_group(play.table.pk), message)
-    if hand is not None and hand.status == Hand.Status.FINISHED:
-        settle_hand.delay(hand.pk)  # after the frames that show it finished (it may settle at once)
-
-
-# --- changing a hand ------------------------------------------------------------------------
+# --- a change's write and frames --------------------------------------------------------------
 
 
 def hand_step(play: Play, seat: int | None, action: dict, *, auto: bool) -> None:
@@ -168,17 +152,10 @@ def hand_step(play: Play, seat: int | None, action: dict, *, auto: bool) -> None
     """
     hand = play.hand
     engine = play.engine
-    if seat is None:
-        state = engine.on_deadline(hand.state)
-    else:
-        state = engine.apply(hand.state, seat, action)
+    state = engine.on_deadline(hand.state) if seat is None else engine.apply(hand.state, seat, action)
     hand.state = state
     hand.action_count += 1
-    play.log.append(
-        HandAction(
-            hand=hand, n=hand.action_count, seat=seat, action=action, auto=auto, created_at=timezone.now()
-        )
-    )
+    play.log.append((hand.action_count, seat, action, auto, timezone.now()))
     play.hand_fields.update(MOVE_FIELDS)
 
 
@@ -188,80 +165,117 @@ def reschedule(play: Play) -> None:
         play.hand_fields.update(MOVE_FIELDS)
 
 
-def _write(play: Play) -> None:
-    """Write the hand's changes and log (step 3), after the clock planned its next deadline."""
+def _prepared(play: Play) -> tuple[store.Write, dict]:
+    """The change's write and frames (step 3's statements, step 4's message), its ``seq`` moved on."""
     hand = play.hand
-    if hand is None or not play.hand_fields:
-        return
-    fields = MOVE_FIELDS
-    if hand.status == Hand.Status.PLAYING:
-        outcome = clock.plan_next(hand, play.seats, timezone.now())
-        if outcome is not None:
-            hand.status = Hand.Status.FINISHED
-            hand.finished_at = timezone.now()
-            hand.outcome = {"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details}
-            fields = FINISH_FIELDS
-    write_hand(play, fields)
+    w = store.Write(table_id=play.table.pk, seq=play.table.seq)
+    if hand is not None and play.hand_fields:
+        fields = MOVE_FIELDS
+        if hand.status == Hand.Status.PLAYING:
+            outcome = clock.plan_next(hand, play.seats, timezone.now())
+            if outcome is not None:
+                hand.status = Hand.Status.FINISHED
+                hand.finished_at = timezone.now()
+                hand.outcome = {
+                    "deltas": outcome.deltas,
+                    "winners": outcome.winners,
+                    "details": outcome.details,
+                }
+                fields = FINISH_FIELDS
+        w.hand_id, w.log = hand.pk, play.log
+        w.hand = {name: getattr(hand, name) for name in (*fields, *play.hand_fields - set(fields))}
+    by_index = {seat.index: seat for seat in play.seats}
+    w.seats = [
+        (by_index[index].pk, {name: getattr(by_index[index], name) for name in names})
+        for index, names in sorted(play.seat_fields.items())
+    ]
+    play.table.seq += 1
+    return w, broadcast.frames_message(play)
 
 
-def write_hand(play: Play, fields: tuple[str, ...]) -> None:
-    """Write the play's new log entries and the hand's ``fields``."""
-    if play.log:
-        with connection.cursor() as cursor:
-            cursor.execute(_sql("log", len(play.log)), _log_params(play.log))
-        play.log = []
-    save_hand(play.hand, fields)
-    play.hand_fields.clear()
+def _done(play: Play) -> Hand | None:
+    """After the commit: keep the play while its hand is played; return a hand to settle, if it finished."""
+    play.log, play.hand_fields, play.seat_fields, play.notices = [], set(), {}, []
+    hand = play.hand
+    if hand is not None and hand.status == Hand.Status.PLAYING:
+        _keep(play)
+    else:
+        forget(play.table.pk)
+    return hand if hand is not None and hand.status == Hand.Status.FINISHED else None
 
 
-def save_hand(hand: Hand, fields: tuple[str, ...]) -> None:
-    """``hand.save(update_fields=fields)``, as one statement written once per field list."""
-    values = [_db_value(Hand._meta.get_field(name), getattr(hand, name)) for name in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(_sql("hand", fields), [*values, hand.pk])
+def _shown(play: Play, message: dict) -> None:
+    """Step 4 for a caller on a thread: the frames after the commit, then the settlement if due."""
+    finished = _done(play)
+    transport.send(transport.table_group(play.table.pk), message)
+    if finished is not None:
+        settle_hand.delay(finished.pk)  # after the frames that show it finished (it may settle at once)
 
 
-def _db_value(model_field, value):
-    if model_field.get_internal_type() == "JSONField":
-        return orjson.dumps(value).decode()  # the JSON text either database stores
-    return model_field.get_db_prep_save(value, connection)
+# --- a move: judged on the kept play, its write proves it current ---------------------------------
+
+Step = Callable[[Play], object]
 
 
-def _log_params(entries: list[HandAction]) -> list:
-    created = HandAction._meta.get_field("created_at")
-    params = []
-    for entry in entries:
-        action = orjson.dumps(entry.action).decode()
-        params += [
-            entry.hand_id,
-            entry.n,
-            entry.seat,
-            action,
-            entry.auto,
-            _db_value(created, entry.created_at),
-        ]
-    return params
+def move(table_id: int, step: Step) -> Play:
+    """Make a move from any thread: the step on the kept play (else the rows read), written alone."""
+    for attempt in range(ATTEMPTS):
+        kept = _take(table_id) if attempt == 0 else None
+        play = kept if kept is not None else read(table_id)
+        try:
+            step(play)
+            w, message = _prepared(play)
+        except Exception:
+            if kept is None:
+                raise  # refused on the database's state
+            continue  # refused on the kept play: ask the database's
+        if store.write_alone(w):
+            _shown(play, message)
+            return play
+    raise TableBusy()
 
 
-# The runtime's own statements, written once per process (the ORM compiled them at every move).
-_texts: dict[tuple, str] = {}
+async def amove(table_id: int, step: Step, *, database) -> Play:
+    """Make a move from an ASGI process's event loop: the step here, the write in the group commit.
+
+    The caller holds the table's ``asyncio.Lock`` (this process's moves of a
+    table one at a time); ``database`` runs a function on the sockets' pool.
+    """
+    for attempt in range(ATTEMPTS):
+        kept = _take(table_id) if attempt == 0 else None
+        play = kept if kept is not None else await database(read)(table_id)
+        try:
+            step(play)
+            w, message = _prepared(play)
+        except Exception:
+            if kept is None:
+                raise
+            continue
+        if await asyncio.wrap_future(store.group_commit().submit(w)):
+            finished = _done(play)
+            await transport.send_now([(transport.table_group(table_id), message)])
+            if finished is not None:
+                await database(settle_hand.delay)(finished.pk)
+            return play
+    raise TableBusy()
 
 
-def _sql(kind: str, arg=None) -> str:
-    key = (connection.vendor, kind, arg)
-    text = _texts.get(key)
-    if text is None:
-        qn = connection.ops.quote_name
-        if kind == "bump":
-            text = f"UPDATE {qn(Table._meta.db_table)} SET seq = seq + 1 WHERE id = %s AND seq = %s"
-        elif kind == "hand":
-            columns = ", ".join(f"{qn(Hand._meta.get_field(name).column)} = %s" for name in arg)
-            text = f"UPDATE {qn(Hand._meta.db_table)} SET {columns} WHERE id = %s"
-        else:  # the log entries
-            meta = HandAction._meta
-            names = ("hand", "n", "seat", "action", "auto", "created_at")
-            columns = ", ".join(qn(meta.get_field(name).column) for name in names)
-            rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * arg)
-            text = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {rows}"
-        _texts[key] = text
-    return text
+# --- a locked change: read under the table's lock, in its transaction ------------------------------
+
+
+@contextmanager
+def changing(table_id: int, *, nested: bool = False) -> Iterator[Play]:
+    """Read the table's play under its row lock for a change that also moves coins or creates rows.
+
+    The caller changes the play in the ``with`` block, inside the transaction
+    (raising there rolls it all back); then the change is written and shown as
+    a move is. ``nested``: inside a transaction the caller opened (a service
+    that changes two tables); otherwise this is the outermost one.
+    """
+    with transaction.atomic(savepoint=False) if nested else transaction.atomic(durable=True):
+        play = read(table_id, lock=True)
+        yield play
+        w, message = _prepared(play)
+        if not store.write(w):  # under the lock nobody can move the table on
+            raise RuntimeError(f"table {table_id} moved on under its lock")
+        transaction.on_commit(lambda: _shown(play, message))

@@ -84,16 +84,21 @@ def _counts(play: Play):
     return balances_and_wins(play.table.tier.game.slug, play.users())
 
 
-def quick_start_choice(tables: list[Table], humans: dict[int, int]) -> Table | None:
+def quick_start_choice(
+    tables: list[Table], humans: dict[int, int], *, pick: int | None = None
+) -> Table | None:
     """Choose a waiting table at random, weighted to fill tables: one with more humans is likelier.
 
-    Never simply the table the last arrival joined, so that accounts arriving
-    together are not seated together every time (分组, seed 002).
+    Each table holds 1 + 2 × (humans waiting there) tickets and one ticket is
+    drawn (``secrets``; ``pick``: that ticket). Never simply the table the last
+    arrival joined, so that accounts arriving together are not seated together
+    every time (分组, seed 002).
     """
     if not tables:
         return None
     weights = [1 + 2 * humans.get(table.pk, 0) for table in tables]
-    pick = secrets.randbelow(sum(weights))
+    if pick is None:
+        pick = secrets.randbelow(sum(weights))
     for table, weight in zip(tables, weights, strict=True):
         if pick < weight:
             return table
@@ -125,7 +130,9 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         tier_entry_check(tier=tier, user=user)
         free = Seat.objects.filter(Q(user__isnull=True) | Q(is_bot=True))
         open_tables = list(
-            Table.objects.filter(tier=tier, status=Table.Status.WAITING, pk__in=free.values("table_id"))
+            Table.objects.filter(
+                tier=tier, status=Table.Status.WAITING, pk__in=free.values("table_id")
+            ).order_by("pk")
         )
         humans = dict(
             Seat.objects.filter(table__in=open_tables, user__isnull=False, is_bot=False)
@@ -187,7 +194,7 @@ def _start_if_ready(play: Play) -> None:
     short = [s for s in seats if not s.is_bot and wallets[s.user_id].balance < table.tier.minimum_coins]
     for seat in short:
         seat.ready = False
-        seat.save(update_fields=["ready"])
+        play.seat_changed(seat, "ready")
     if not short:
         hand_start(play, wallets)
 
@@ -231,7 +238,7 @@ def table_ready(*, table_id: int, user) -> Table:
             if target.pk == play.table.pk:
                 seat.ready = True
                 seat.seated_at = timezone.now()
-                seat.save(update_fields=["ready", "seated_at"])
+                play.seat_changed(seat, "ready", "seated_at")  # written with the change
                 _start_if_ready(play)
                 return play.table
             _seat_clear(seat)

@@ -1,11 +1,12 @@
 """Writes of the table runtime during a hand: moves, the clock, 托管 and presence; and the tick.
 
-Every service here is one change of one table through ``play.changing``:
-the table's row is locked (PostgreSQL serialises everything that happens at
-one table, whichever process asked), its play is changed in memory, written,
-and every viewer gets its frames after the commit. A player's move, a bot's,
-托管's and a timeout's all take the same steps (``hand_step``). Seating and
-the deal are in seating.py, settlement in settlement.py.
+Each is a *step* (``act_step``, ``timeout_step``, ``trustee_step``,
+``presence_step``): what the change does to a table's play, decided once,
+here. ``play.move`` runs a step from any thread (``table_act`` and the rest
+below); a table socket runs the same step from its event loop
+(``play.amove``). A player's move, a bot's, 托管's and a timeout's all go
+through ``hand_step``. Seating and the deal are in seating.py, settlement in
+settlement.py.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from rooms.tables.bots import bot_choose_action
 from rooms.tables.clock import due_seats, seat_is_auto, setting
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
-from rooms.tables.play import Play, changing, hand_step, reschedule
+from rooms.tables.play import Play, Step, changing, hand_step, move, reschedule
 from rooms.tables.seating import table_fill_bots, table_leave, table_quick_start, table_ready
 from rooms.tables.settlement import hand_settle, settle_hand
+
+logger = logging.getLogger(__name__)
 
 # The runtime's public services in one place (seating lives in seating.py, settling in settlement.py).
 __all__ = [
@@ -43,21 +46,23 @@ __all__ = [
     "tables_tick",
 ]
 
-logger = logging.getLogger(__name__)
+
+class Unchanged(Exception):
+    """A step that finds nothing to change (a timer no longer due, a socket of no seated player)."""
 
 
-class _Unchanged(Exception):
-    """Raised inside a change that turns out to change nothing: it is rolled back, ``seq`` included."""
+class CannotContinue(Exception):
+    """The engine failed on the server's own move: the hand is cancelled and every stake refunded."""
 
 
-def table_act(*, table_id: int, user, action: dict) -> int:
-    """Apply one player's action to the table's hand; return the new event sequence number.
+# --- the steps ------------------------------------------------------------------------------
 
-    Refusals (``NotSeated``, ``NoHand``, ``NotYourTurn``, ``ActionRefused``)
-    change nothing. Acting while under 托管 (or marked away) takes back control.
-    """
-    with changing(table_id) as play:
-        seat = play.seat_of(user.pk)
+
+def act_step(user_id: int, action: dict) -> Step:
+    """A player's action. Acting while under 托管 (or marked away) takes back control."""
+
+    def step(play: Play) -> None:
+        seat = play.seat_of(user_id)
         if seat is None:
             raise NotSeated()
         hand = play.hand
@@ -73,56 +78,36 @@ def table_act(*, table_id: int, user, action: dict) -> int:
             raise ActionRefused(_("That action is not understood.")) from exc
         if seat.trustee or not seat.connected:
             seat.trustee, seat.connected = False, True
-            seat.save(update_fields=["trustee", "connected"])
-    return play.table.seq
+            play.seat_changed(seat, "trustee", "connected")
+
+    return step
 
 
-def table_timeout(*, hand_id: int, token: int) -> bool:
-    """Fire the hand's deadline if ``token`` is still current; return whether anything happened.
+def timeout_step(hand_id: int, token: int) -> Step:
+    """The hand's deadline, if ``token`` is still current: the server plays for every actor it is due to.
 
-    The server plays for every actor it is due to play for: bots (their own
-    choice), 托管 and away seats (the engine's ``auto_action``), and a player
-    whose own time ran out, who is put under 托管. With no actor, the engine's
-    ``on_deadline`` moves the hand on. A stale or early timer does nothing.
+    Bots make their own choice, 托管 and away seats the engine's
+    ``auto_action``; a player whose own time ran out is put under 托管. With no
+    actor, the engine's ``on_deadline`` moves the hand on.
     """
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return False
-    try:
-        with changing(table_id) as play:
-            hand, now = play.hand, timezone.now()
-            if (
-                hand is None
-                or hand.pk != hand_id
-                or hand.status != Hand.Status.PLAYING
-                or hand.deadline_token != token
-                or hand.deadline is None
-                or hand.deadline > now
-            ):
-                raise _Unchanged()
-            try:
-                _play_due(play, now)
-            except Exception:
-                logger.exception("hand %s cannot continue; cancelling it", hand.pk)
-                hands.cancel(play, _("The game could not continue."))
-    except _Unchanged:
-        return False
-    return True
 
+    def step(play: Play) -> None:
+        hand, now = play.hand, timezone.now()
+        if (
+            hand is None
+            or hand.pk != hand_id
+            or hand.status != Hand.Status.PLAYING
+            or hand.deadline_token != token
+            or hand.deadline is None
+            or hand.deadline > now
+        ):
+            raise Unchanged()
+        try:
+            _play_due(play, now)
+        except Exception as exc:
+            raise CannotContinue() from exc
 
-def hand_cancel(*, hand_id: int, reason: str) -> bool:
-    """Cancel a hand the runtime cannot continue (staff, tools); False if it was already over."""
-    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return False
-    try:
-        with changing(table_id) as play:
-            if play.hand is None or play.hand.pk != hand_id:
-                raise _Unchanged()
-            hands.cancel(play, reason)
-    except _Unchanged:
-        return False
-    return True
+    return step
 
 
 def _play_due(play: Play, now) -> None:
@@ -138,7 +123,7 @@ def _play_due(play: Play, now) -> None:
         seat = by_index[index]
         if not seat_is_auto(seat):
             seat.trustee = True  # 托管 until they take control back
-            seat.save(update_fields=["trustee"])
+            play.seat_changed(seat, "trustee")
         if seat.is_bot:
             action = bot_choose_action(engine, hand.state, index)
         else:
@@ -160,16 +145,19 @@ def _acting(play: Play, seat: Seat) -> bool:
     )
 
 
-def table_trustee(*, table_id: int, user, on: bool) -> None:
+def trustee_step(user_id: int, on: bool) -> Step:
     """Put the player's seat under 托管 (``on``) or give them back control."""
-    with changing(table_id) as play:
-        seat = play.seat_of(user.pk)
+
+    def step(play: Play) -> None:
+        seat = play.seat_of(user_id)
         if seat is None:
             raise NotSeated()
         seat.trustee, seat.connected = on, True
-        seat.save(update_fields=["trustee", "connected"])
+        play.seat_changed(seat, "trustee", "connected")
         if _acting(play, seat):
             reschedule(play)
+
+    return step
 
 
 def presence_lease() -> timedelta:
@@ -177,39 +165,77 @@ def presence_lease() -> timedelta:
     return timedelta(seconds=setting("TABLE_PRESENCE_LEASE", 90.0))
 
 
-def table_presence(*, table_id: int, user, connected: bool, channel: str | None = None) -> bool:
-    """Record that a seated player's socket connected (or renewed its lease) or went away.
+def presence_step(user_id: int, connected: bool, channel: str | None) -> Step:
+    """A seated player's socket connected or went away (raises ``Unchanged`` for a spectator).
 
-    Returns whether the user is seated here. ``channel`` names the socket: the
-    seat keeps the names of its player's open sockets and goes away only when
-    the last one closes (a second tab, or a reload whose new socket opened
-    before the old one closed, keeps the player there). Without ``channel`` a
-    call speaks for all the player's sockets (the presence sweep, tools).
+    ``channel`` names the socket: the seat keeps the names of its player's open
+    sockets and goes away only when the last one closes (a second tab, or a
+    reload whose new socket opened before the old one closed, keeps the player
+    there). Without ``channel`` it speaks for all the player's sockets (the
+    presence sweep, tools).
     """
+
+    def step(play: Play) -> None:
+        seat = play.seat_of(user_id)
+        if seat is None:
+            raise Unchanged()
+        sockets = [] if channel is None else list(seat.sockets or [])
+        if connected and channel is not None and channel not in sockets:
+            sockets.append(channel)
+        elif not connected and channel in sockets:
+            sockets.remove(channel)
+        now = timezone.now()
+        fields = ["sockets", "connected", "away_since"]
+        is_there = connected or bool(sockets)  # another socket of the player's is still open
+        if connected:
+            seat.present_until = now + presence_lease()
+            fields.append("present_until")
+        if seat.connected != is_there:
+            seat.away_since = None if is_there else now
+            seat.connected = is_there
+            if _acting(play, seat):
+                reschedule(play)
+        seat.sockets = sockets
+        play.seat_changed(seat, *fields)
+
+    return step
+
+
+# --- the same steps from any thread -----------------------------------------------------------
+
+
+def table_act(*, table_id: int, user, action: dict) -> int:
+    """Apply one player's action to the table's hand; return the new event sequence number.
+
+    Refusals (``NotSeated``, ``NoHand``, ``NotYourTurn``, ``ActionRefused``) change nothing.
+    """
+    return move(table_id, act_step(user.pk, action)).table.seq
+
+
+def table_timeout(*, hand_id: int, token: int) -> bool:
+    """Fire the hand's deadline if ``token`` is still current; return whether anything happened."""
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
     try:
-        with changing(table_id) as play:
-            seat = play.seat_of(user.pk)
-            if seat is None:
-                raise _Unchanged()
-            sockets = [] if channel is None else list(seat.sockets or [])
-            if connected and channel is not None and channel not in sockets:
-                sockets.append(channel)
-            elif not connected and channel in sockets:
-                sockets.remove(channel)
-            connected = connected or bool(sockets)  # another socket of the player's is still open
-            now = timezone.now()
-            fields = ["sockets", "connected", "away_since"]
-            if connected:
-                seat.present_until = now + presence_lease()
-                fields.append("present_until")
-            if seat.connected != connected:
-                seat.away_since = None if connected else now
-                seat.connected = connected
-                if _acting(play, seat):
-                    reschedule(play)
-            seat.sockets = sockets
-            seat.save(update_fields=fields)
-    except _Unchanged:
+        move(table_id, timeout_step(hand_id, token))
+    except Unchanged:
+        return False
+    except CannotContinue:
+        logger.exception("hand %s cannot continue; cancelling it", hand_id)
+        hand_cancel(hand_id=hand_id, reason=_("The game could not continue."))
+    return True
+
+
+def table_trustee(*, table_id: int, user, on: bool) -> None:
+    move(table_id, trustee_step(user.pk, on))
+
+
+def table_presence(*, table_id: int, user, connected: bool, channel: str | None = None) -> bool:
+    """Record a seated player's socket connecting or going away; return whether they are seated."""
+    try:
+        move(table_id, presence_step(user.pk, connected, channel))
+    except Unchanged:
         return False
     return True
 
@@ -219,6 +245,21 @@ def presence_renew(*, table_id: int, user) -> None:
     Seat.objects.filter(table_id=table_id, user=user, connected=True).update(
         present_until=timezone.now() + presence_lease()
     )
+
+
+def hand_cancel(*, hand_id: int, reason: str) -> bool:
+    """Cancel a hand the runtime cannot continue (staff, tools); False if it was already over."""
+    table_id = Hand.objects.filter(pk=hand_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    try:
+        with changing(table_id) as play:
+            if play.hand is None or play.hand.pk != hand_id:
+                raise Unchanged()
+            hands.cancel(play, reason)
+    except Unchanged:
+        return False
+    return True
 
 
 # --- the tick -------------------------------------------------------------------------------

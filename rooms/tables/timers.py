@@ -22,10 +22,13 @@ import asyncio
 import logging
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from rooms.rounds.services import rounds_tick
 from rooms.sockets import database, table_lock
 from rooms.tables import services
+from rooms.tables.errors import TableError
+from rooms.tables.play import amove
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +64,20 @@ async def clock_stop() -> None:
             pass
 
 
+async def _fire(table_id: int, hand_id: int, token: int) -> None:
+    """The deadline's move, made here as a socket's move is (after the table's earlier ones)."""
+    try:
+        async with table_lock(table_id):
+            await amove(table_id, services.timeout_step(hand_id, token), database=database)
+    except services.Unchanged:
+        pass
+    except services.CannotContinue:
+        logger.exception("hand %s cannot continue; cancelling it", hand_id)
+        await database(services.hand_cancel)(hand_id=hand_id, reason=_("The game could not continue."))
+    except TableError:
+        pass  # the table kept moving on: the next tick sees the deadline again if it is still due
+
+
 async def _run_clock() -> None:
     interval = float(getattr(settings, "TABLE_TIMER_INTERVAL", 0.25))
     while True:
@@ -74,8 +91,7 @@ async def _run_clock() -> None:
                 await database(rounds_tick)()
                 continue
             for table_id, hand_id, token in await database(services.due_hands)(list(_watched)):
-                async with table_lock(table_id):
-                    await database(services.table_timeout)(hand_id=hand_id, token=token)
+                await _fire(table_id, hand_id, token)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - one bad tick must not stop every table's clock

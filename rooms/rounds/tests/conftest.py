@@ -17,11 +17,7 @@ def fast_rounds(settings):
     settings.ROUNDS_REVEAL_MS = None
     settings.ROUNDS_RESULT_SECONDS = None
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    from channels.layers import channel_layers
     from django.core.cache import cache
-
-    channel_layers.backends.clear()
 
     cache.clear()  # the tick's once-a-minute re-queue marks must not leak between tests
     yield

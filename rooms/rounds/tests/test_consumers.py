@@ -2,25 +2,17 @@
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from rooms.rounds import services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, live_round, run_to, stack_shoe, tick
+from rooms.tables.tests.helpers import inject
 from rooms.tables.tests.test_consumers import latest_state, next_of  # noqa: F401 - shared socket readers
 from wallets.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
-
-
-@pytest.fixture(autouse=True)
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 def session_cookie(user) -> str:
@@ -275,8 +267,6 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     round socket's seq went backwards. The player still gets it; it carries
     the socket's current seq, as error and pong do.
     """
-    from channels.layers import get_channel_layer
-
     from rooms.rounds.broadcast import change_message
     from rooms.transport import table_group
 
@@ -284,9 +274,7 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     table, comm, state = await betting_table(bacc_tier, alice)
     payout = {"type": "payout", "seq": state["seq"] - 1, "round": 7, "net": 5, "bets": [], "balance": 1005}
     public = {**state, "seq": state["seq"] - 1, "you": None}
-    await get_channel_layer().group_send(
-        table_group(table.pk), change_message(public, parts={}, payouts={alice.pk: payout})
-    )
+    inject(table_group(table.pk), change_message(public, parts={}, payouts={alice.pk: payout}))
     got = await next_of(comm, "payout")
     assert got == {**payout, "seq": state["seq"]}
     assert await comm.receive_nothing(timeout=0.1)  # the older state itself is not sent
@@ -303,8 +291,6 @@ async def test_a_change_ahead_of_an_earlier_one_goes_out_and_the_late_one_only_l
     back); but the player's own part it carried (their stakes after their bet)
     is kept, and shows in every later state.
     """
-    from channels.layers import get_channel_layer
-
     from rooms.rounds.broadcast import change_message
     from rooms.transport import table_group
 
@@ -317,8 +303,7 @@ async def test_a_change_ahead_of_an_earlier_one_goes_out_and_the_late_one_only_l
         areas = [{**a, "total": banker if a["area"] == "banker" else a["total"]} for a in rnd["areas"]]
         return change_message({**public, "seq": n, "round": {**rnd, "areas": areas}}, parts=parts)
 
-    layer = get_channel_layer()
-    await layer.group_send(table_group(table.pk), change(seq + 2, 300, {}))  # Bob's bet, ahead
+    inject(table_group(table.pk), change(seq + 2, 300, {}))  # Bob's bet, ahead
     ahead = await next_of(comm, "state")
     assert ahead["seq"] == seq + 2 and ahead["round"]["areas"][0]["total"] == 300
     part = {
@@ -326,9 +311,9 @@ async def test_a_change_ahead_of_an_earlier_one_goes_out_and_the_late_one_only_l
         "round": rnd["id"],
         "you": {"balance": 900, "stakes": {"banker": 100}, "staked": 100},
     }
-    await layer.group_send(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own, late
+    inject(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own, late
     assert await comm.receive_nothing(timeout=0.3)
-    await layer.group_send(table_group(table.pk), change(seq + 3, 350, {}))
+    inject(table_group(table.pk), change(seq + 3, 350, {}))
     later = await next_of(comm, "state")
     assert later["seq"] == seq + 3 and later["you"] == part["you"]
     assert (later["round"]["areas"][0]["total"], later["round"]["areas"][0]["mine"]) == (350, 100)

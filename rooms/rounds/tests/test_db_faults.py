@@ -12,7 +12,7 @@ from django.db import connection
 
 from rooms.rounds import services
 from rooms.rounds.models import Bet, Viewer
-from rooms.rounds.tests.test_consumers import betting_table, latest_state, memory_layer, next_of, open_socket  # noqa: F401
+from rooms.rounds.tests.test_consumers import betting_table, latest_state, next_of, open_socket  # noqa: F401
 from rooms.tables.tests.test_db_faults import close_own_connection, failing_once, patch_failing, terminate
 from wallets.selectors import ledger_check, wallet_balance
 

@@ -29,8 +29,10 @@ def fast_tables(settings):
     with translation.override("en"):
         yield
     from rooms.sockets import pool_shutdown
+    from rooms.tables.store import group_commit_close
 
-    pool_shutdown()  # the sockets' threads end with their database connections
+    pool_shutdown()
+    group_commit_close()  # the sockets' threads end with their database connections
 
 
 @pytest.fixture

@@ -1,8 +1,5 @@
 """Shared steps for the runtime tests."""
 
-import pytest
-from channels.layers import get_channel_layer
-
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import run_clock
@@ -91,7 +88,7 @@ def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     for group, message in messages:
         if message.get("type") != "table.frames":
             continue  # not a table's change (a user's sockets told to check their session)
-        table_id = int(group.rsplit("-", 1)[1])
+        table_id = int(group.rsplit(":", 1)[1])
         for index, user_id, frames in message["seats"]:
             events = [json.loads(text) for text in frames]
             out.append(
@@ -107,12 +104,23 @@ def per_group(messages: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     return out
 
 
-async def fail_socket(comm, channel: str) -> None:
-    """Make the socket on ``channel`` fail (its handler raises on an unknown message); read it until it ends.
+async def fail_socket(comm, user_id: int) -> None:
+    """Make the sockets of ``user_id`` fail (a message nobody handles); read ``comm`` until it ends.
 
-    The frames sent before come first, then the failure.
+    The frames sent before come first, then the failure, which closes the socket (1011).
     """
-    await get_channel_layer().send(channel, {"type": "no.such.message"})
-    with pytest.raises(ValueError, match="No handler"):
-        while True:
-            await comm.receive_output(timeout=3)
+    from rooms import transport
+
+    transport.hub().deliver(transport.user_group(user_id), {"type": "no.such.message"})
+    while True:
+        output = await comm.receive_output(timeout=3)
+        if output["type"] == "websocket.close":
+            assert output.get("code") == 1011
+            return
+
+
+def inject(channel: str, message: dict) -> None:
+    """Hand ``message`` to this process's sockets listening on ``channel``, as a change's broadcast is."""
+    from rooms import transport
+
+    transport.hub().deliver(channel, message)

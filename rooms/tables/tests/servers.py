@@ -9,14 +9,14 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
-from channels.layers import channel_layers
-
 from conftest import require_service
+from rooms import transport
 
 
 def current_database_url() -> str:
@@ -72,6 +72,8 @@ class ChildServer:
     def __init__(self, port: int) -> None:
         self.port = port
         self.process: subprocess.Popen | None = None
+        # What the server writes to stderr (a traceback, its warnings), for a failing test's reader.
+        self.log = Path(tempfile.gettempdir()) / f"cardroom-{self.name}-{port}-{os.getpid()}.log"
 
     def command(self) -> list[str]:
         raise NotImplementedError
@@ -83,12 +85,13 @@ class ChildServer:
         return {}
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **self.popen_options()
-        )
+        with self.log.open("a") as errors:  # the child keeps its own copy of the file
+            self.process = subprocess.Popen(
+                self.command(), stdout=subprocess.DEVNULL, stderr=errors, **self.popen_options()
+            )
         deadline = time.monotonic() + self.start_timeout
         while not self.ready():
-            assert self.process.poll() is None, f"{self.name} exited at start"
+            assert self.process.poll() is None, f"{self.name} exited at start (see {self.log})"
             assert time.monotonic() < deadline, f"{self.name} did not answer"
             time.sleep(0.05)
 
@@ -113,41 +116,18 @@ class RedisServer(ChildServer):
 
 
 @contextlib.contextmanager
-def redis_channel_layer(settings, port: int, free: Callable[[int], bool] = redis_up):
-    """Run a RedisServer on ``port`` as the channel layer for the duration; yield the server."""
+def redis_hub(settings, port: int, free: Callable[[int], bool] = redis_up):
+    """Run a RedisServer on ``port`` and carry the tables' messages on it for the duration; yield it."""
     require_service(
         "redis-server binary", shutil.which("redis-server") is not None, "apt-get install redis-server"
     )
     assert not free(port), f"port {port} is taken"
     server = RedisServer(port)
     server.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [f"redis://127.0.0.1:{port}/0"]},
-        }
-    }
-    channel_layers.backends.clear()
+    settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"
+    transport.reset()
     try:
         yield server
     finally:
         server.kill()
-        channel_layers.backends.clear()
-
-
-def suite_redis_layer(settings):
-    """Put channels_redis' layer on the suite's ``REDIS_URL`` for the duration (``settings``: pytest-django's)."""
-    from django.conf import settings as django_settings
-
-    assert django_settings.REDIS_URL, "this test needs REDIS_URL"
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [django_settings.REDIS_URL], "prefix": "cardroom-test:asgi"},
-        }
-    }
-    channel_layers.backends.clear()
-    try:
-        yield
-    finally:
-        channel_layers.backends.clear()
+        transport.reset()

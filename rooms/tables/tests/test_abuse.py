@@ -13,24 +13,17 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 
 from rooms.tables import services
 from rooms.tables.broadcast import engine_for
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.conftest import expire, run_clock
+from rooms.tables.tests.helpers import inject
 from rooms.tables.tests.test_consumers import latest_state, next_of, session_cookie
+from rooms.transport import user_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
-
-
-@pytest.fixture(autouse=True)
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 def game_tier(slug: str):
@@ -543,11 +536,9 @@ async def test_a_silent_socket_is_closed_at_the_next_recheck_once_its_session_en
     stolen, connected = await open_socket(table.pk, cookie=cookie)
     assert connected
     await latest_state(stolen)
-    seat = await database_sync_to_async(Seat.objects.get)(user=alice)
-    [channel] = seat.sockets
     await sync_to_async(_log_out)(cookie)
-    # The interval is up (the socket's own timer sends itself this message).
-    await channel_layers["default"].send(channel, {"type": "session.check"})
+    # The interval is up: the socket's session watch asks, as this word does.
+    inject(user_group(alice.pk), {"type": "user.session_check"})
     assert await stolen.receive_output(timeout=3) == {"type": "websocket.close", "code": 4401}
     await stolen.disconnect()
     # Her seat no longer counts that socket: she is away, as after any close.

@@ -112,6 +112,8 @@ def test_the_hand_list_reads_the_same_number_of_rows_however_many_hands_it_shows
     from rooms.tables.tests.helpers import open_hand, play_until_over
 
     one = _hand_list_queries(superuser_client)
+    alice = Seat.objects.get(table=played_table, is_bot=False).user
+    services.table_leave(table_id=played_table.pk, user=alice)  # bob's quick starts open tables of his own
     bob = make_player(coins=5000)
     for _ in range(2):
         table = services.table_quick_start(tier_id=tier.pk, user=bob)

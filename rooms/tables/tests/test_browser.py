@@ -92,8 +92,10 @@ def live_asgi(transactional_db, settings):
     # A socket's thread may still be in a call (a bot's move, a settlement): let it finish and end with
     # its connection, so the database flush after the test does not meet it mid-transaction (a deadlock).
     from rooms.sockets import pool_shutdown
+    from rooms.tables.store import group_commit_close
 
     pool_shutdown()
+    group_commit_close()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.test import Client
@@ -13,17 +12,9 @@ from rooms import transport
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import expire, run_clock
-from rooms.tables.tests.helpers import fail_socket
+from rooms.tables.tests.helpers import fail_socket, inject
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
-
-
-@pytest.fixture(autouse=True)
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
 
 
 @pytest.fixture
@@ -275,8 +266,7 @@ async def test_a_socket_that_fails_still_takes_its_name_off_the_seat(long_tier, 
 
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
-    (name,) = await sync_to_async(lambda: Seat.objects.get(user=alice).sockets)()
-    await fail_socket(comm, name)
+    await fail_socket(comm, alice.pk)
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.sockets == [] and not seat.connected and seat.away_since is not None
     await sync_to_async(lambda: connection.close())()  # this thread's, or the test database cannot be dropped
@@ -291,8 +281,6 @@ async def test_a_resync_answer_ahead_of_the_changes_on_their_way_is_never_follow
     are dropped: the seq a socket sends never goes back, so the client neither
     shows an older state nor takes the late frames for a gap.
     """
-    from channels.layers import get_channel_layer
-
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     state = await latest_state(comm)
@@ -303,8 +291,7 @@ async def test_a_resync_answer_ahead_of_the_changes_on_their_way_is_never_follow
     await comm.send_json_to({"type": "resync"})
     answer = await next_of(comm, "state")
     assert answer["seq"] == state["seq"] + 2 and answer["you"]["trustee"] is False
-    layer = get_channel_layer()
-    for group, message in on_the_way:
-        await layer.group_send(group, message)
+    for channel, message in on_the_way:
+        inject(channel, message)
     assert await comm.receive_nothing(timeout=0.3)
     await comm.disconnect()

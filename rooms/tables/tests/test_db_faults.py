@@ -20,15 +20,16 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from rooms.tables import services
+from rooms.tables import services, store
 from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.tests.helpers import inject
 from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures
     long_tier,
-    memory_layer,
     next_of,
     seated,
     until_my_turn,
 )
+from rooms.transport import user_group
 from wallets.selectors import ledger_check
 
 pytestmark = [
@@ -77,17 +78,18 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
     state = await until_my_turn(comm)
     before = await sync_to_async(table_record)(table.pk)
 
-    real_step = services.hand_step
+    real_write = store.write
     killed = []
 
-    def step_and_lose_the_connection(*args, **kwargs):
-        # Inside table_act's transaction: the table row is locked and its seq moved on.
+    def write_and_lose_the_connection(w):
+        # Inside the write's transaction (the group commit's): the table row not yet locked.
         if not killed:
+            connection.ensure_connection()
             killed.append(connection.connection.info.backend_pid)
             terminate(killed)
-        return real_step(*args, **kwargs)
+        return real_write(w)
 
-    monkeypatch.setattr(services, "hand_step", step_and_lose_the_connection)
+    monkeypatch.setattr(store, "write", write_and_lose_the_connection)
     await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
     error = await next_of(comm, "error")
     assert killed
@@ -108,7 +110,8 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
 
 
 def table_thread_backends() -> list[int]:
-    """Open a connection on every thread of the sockets' pool (kept: persistent) and return their pids."""
+    """Open a connection on every thread of the sockets' pool and on the group commit's (kept: persistent);
+    return their pids."""
     import threading
 
     from django.conf import settings
@@ -124,7 +127,10 @@ def table_thread_backends() -> list[int]:
         return connection.connection.info.backend_pid
 
     jobs = [sockets._executor().submit(backend) for _ in range(threads)]
-    return [job.result() for job in jobs]
+    committer = store.group_commit().thread.submit(
+        lambda: (connection.ensure_connection(), connection.connection.info.backend_pid)[1]
+    )
+    return [job.result() for job in jobs] + [committer.result()]
 
 
 async def test_connections_the_database_dropped_while_idle_are_replaced_before_the_next_call(
@@ -198,15 +204,14 @@ async def test_a_close_the_database_could_not_record_ends_with_the_seat_s_lease(
     settings,
 ):
     """Otherwise the seat keeps the closed socket's name, and the player never goes away."""
-    from rooms.tables import play
     from rooms.tables.tests.conftest import run_clock
 
     settings.TABLE_PRESENCE_LEASE = 0.5
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     await next_of(comm, "state")
-    failing = patch_failing(monkeypatch, play, "_take")
-    await comm.disconnect()  # its table_presence call fails
+    failing = patch_failing(monkeypatch, store, "write")
+    await comm.disconnect()  # its presence's write fails
     assert failing.killed
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.connected and len(seat.sockets) == 1  # the close is not recorded
@@ -269,8 +274,6 @@ async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
     monkeypatch,
 ):
     """The periodic recheck of a silent socket ended it with 1011 (a server error) when PostgreSQL blinked."""
-    from channels.layers import channel_layers
-
     from rooms import sockets
 
     alice = await sync_to_async(make_player)()
@@ -278,7 +281,7 @@ async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
     state = await next_of(comm, "state")
     [channel] = (await sync_to_async(Seat.objects.get)(user=alice)).sockets
     failing = patch_failing(monkeypatch, sockets, "session_user_id")
-    await channel_layers["default"].send(channel, {"type": "user.session_check"})  # a check is due
+    inject(user_group(alice.pk), {"type": "user.session_check"})  # a check is due
     for _ in range(100):  # the check runs when the socket takes the message
         if failing.killed:
             break
@@ -287,7 +290,7 @@ async def test_a_session_recheck_the_database_fails_leaves_the_socket_open(
     await comm.send_json_to({"type": "ping"})
     assert await next_of(comm, "pong") == {"type": "pong", "seq": state["seq"]}
     # Asked again, the session still signs her in: the socket plays on, and stays on its seat.
-    await channel_layers["default"].send(channel, {"type": "user.session_check"})
+    inject(user_group(alice.pk), {"type": "user.session_check"})
     await comm.send_json_to({"type": "resync"})
     assert (await next_of(comm, "state"))["you"]["seat"] == state["you"]["seat"]
     assert (await sync_to_async(Seat.objects.get)(user=alice)).sockets == [channel]
@@ -333,9 +336,7 @@ async def test_a_connect_the_database_could_not_record_is_closed_with_1013_and_t
 
     alice = await sync_to_async(make_player)()
     table = await sync_to_async(services.table_quick_start)(tier_id=long_tier.pk, user=alice)
-    real_presence = services.table_presence
-    failing = losing_the_connection_once(real_presence)
-    monkeypatch.setattr(services, "table_presence", failing)
+    failing = patch_failing(monkeypatch, store, "write")  # the connect's presence is its first write
     comm = await open_socket(table.pk, alice)
     assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 1013}
     await comm.disconnect()  # the browser's side of the close
@@ -383,7 +384,7 @@ async def test_a_seat_change_the_socket_could_not_follow_is_an_error_and_resync_
     [
         ({"type": "resync"}, "selectors", "table_snapshot"),
         ({"type": "ready"}, "services", "table_ready"),
-        ({"type": "trustee", "on": True}, "services", "table_trustee"),
+        ({"type": "trustee", "on": True}, "store", "write"),
         ({"type": "leave"}, "services", "table_leave"),
     ],
 )
@@ -398,7 +399,7 @@ async def test_the_other_messages_the_database_fails_are_errors_on_an_open_socke
     """Handled as ``act`` is (they passed before this change too: a check that they stay so)."""
     from rooms.tables import selectors
 
-    owner = {"selectors": selectors, "services": services}[module]
+    owner = {"selectors": selectors, "services": services, "store": store}[module]
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     state = await next_of(comm, "state")

@@ -22,7 +22,6 @@ import os
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers
 
 import games
 from rooms.tables import broadcast, services
@@ -39,29 +38,31 @@ SEATED = sorted(slug for slug, info in games.REGISTRY.items() if info.family == 
 
 
 @pytest.fixture(autouse=True)
-def memory_layer(settings):
-    # Room for every frame of a hand: a full channel would drop broadcasts silently.
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 100_000}}
-    }
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
+def roomy_inbox(monkeypatch):
+    # Room for every frame of a hand: a socket behind its inbox would get one resync instead.
+    from rooms import sockets
+
+    monkeypatch.setattr(sockets, "INBOX_SIZE", 100_000)
 
 
 @pytest.fixture
 def truth(monkeypatch):
-    """Record (table, seq) → the true state of the table's hand (open, else last) when that seq was built."""
+    """Record (table, seq) → the true state of the table's hand (open, else last) at that seq."""
     import sys
+
+    from rooms.tables import play
 
     recorded: dict[tuple[int, int], dict | None] = {}
 
+    def state_of(ctx):
+        hand = ctx.hand or ctx.last_hand
+        return copy.deepcopy(hand.state) if hand else None
+
     def recording(build):
         def record(ctx, *args, **kwargs):
-            hand = ctx.hand or ctx.last_hand
-            # The first build of a seq is inside the change's own transaction; later ones
-            # (a connect, a resync) read the same committed rows.
-            recorded.setdefault((ctx.table.pk, ctx.table.seq), copy.deepcopy(hand.state) if hand else None)
+            # A change's frames are built before its write, which may find the table moved on
+            # (they are then never sent): a committed change's own record below wins.
+            recorded.setdefault((ctx.table.pk, ctx.table.seq), state_of(ctx))
             return build(ctx, *args, **kwargs)
 
         return record
@@ -74,6 +75,14 @@ def truth(monkeypatch):
         for name, module in list(sys.modules.items()):
             if name.startswith("rooms.") and getattr(module, attr, None) is build:
                 monkeypatch.setattr(module, attr, recording(build))
+
+    done = play._done
+
+    def committed(ctx):
+        recorded[(ctx.table.pk, ctx.table.seq)] = state_of(ctx)
+        return done(ctx)
+
+    monkeypatch.setattr(play, "_done", committed)
     return recorded
 
 

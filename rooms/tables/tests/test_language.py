@@ -6,7 +6,7 @@ from django.utils import translation
 from games.base import IllegalAction, gettext_noop
 from rooms.sockets import scope_language
 from rooms.tables.services import illegal_action_text
-from rooms.tables.tests.test_consumers import memory_layer, open_socket, seated  # noqa: F401
+from rooms.tables.tests.test_consumers import open_socket, seated  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 

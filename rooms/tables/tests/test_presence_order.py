@@ -4,12 +4,12 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 
 from rooms.tables import services
 from rooms.tables.clock import seat_is_auto
 from rooms.tables.models import Seat
-from rooms.tables.tests.test_consumers import long_tier, memory_layer, open_socket, seated  # noqa: F401
+from rooms.tables.tests.helpers import inject
+from rooms.tables.tests.test_consumers import long_tier, open_socket, seated  # noqa: F401
 from rooms.transport import table_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -79,7 +79,7 @@ async def test_a_socket_sends_its_table_s_changes_in_seq_order_and_never_an_olde
     seq = await _drained_seq(comm)  # the snapshot's seq
 
     async def send(at: int, *frames: dict) -> None:
-        await get_channel_layer().group_send(
+        inject(
             table_group(table.pk),
             {
                 "type": "table.frames",

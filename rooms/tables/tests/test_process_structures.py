@@ -13,30 +13,15 @@ import gc
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers, get_channel_layer
 from django.db import connection
 
-from rooms import sockets
+from rooms import sockets, transport
 from rooms.tables import play, services, timers
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.helpers import fail_socket
-from rooms.tables.tests.servers import suite_redis_layer
 from rooms.tables.tests.test_consumers import long_tier, open_socket, seated  # noqa: F401 - fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
-
-
-@pytest.fixture
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture
-def redis_layer(settings):
-    yield from suite_redis_layer(settings)
 
 
 def kept_for(table_ids: set[int], user_ids: set[int]) -> dict:
@@ -46,6 +31,12 @@ def kept_for(table_ids: set[int], user_ids: set[int]) -> dict:
         "locks": sorted(set(sockets._table_locks.keys()) & table_ids),
         "clocks": sorted(set(timers._watched) & table_ids),
         "sockets": sorted(set(sockets._sockets_per_user) & user_ids),
+        "listening": sorted(
+            channel
+            for channel in transport.hub().listeners
+            if channel
+            in {transport.table_group(t) for t in table_ids} | {transport.user_group(u) for u in user_ids}
+        ),
     }
 
 
@@ -57,7 +48,6 @@ def close_table(table, player) -> None:
     assert Table.objects.get(pk=table.pk).status == Table.Status.CLOSED
 
 
-@pytest.mark.usefixtures("memory_layer")
 async def test_tables_shown_and_left_keep_no_lock_clock_or_socket_count(long_tier, make_player):  # noqa: F811
     """Quick start opens new tables all day: nothing of a table shown stays once its sockets are gone."""
     tables, users = set(), set()
@@ -74,7 +64,7 @@ async def test_tables_shown_and_left_keep_no_lock_clock_or_socket_count(long_tie
         await comm.disconnect()
         await spectator.disconnect()
         await sync_to_async(close_table)(table, player)
-    assert kept_for(tables, users) == {"locks": [], "clocks": [], "sockets": []}
+    assert kept_for(tables, users) == {"locks": [], "clocks": [], "sockets": [], "listening": []}
     assert not set(play._kept) & tables  # a hand over is no play to keep
 
 
@@ -111,15 +101,12 @@ async def seated_behind(app, user, tier):
     return table, comm
 
 
-@pytest.mark.redis
-@pytest.mark.usefixtures("redis_layer")
 @pytest.mark.parametrize("how", ["client_gone", "handler_failed"])
 async def test_a_socket_that_fails_leaves_its_seat_its_groups_and_the_process(long_tier, make_player, how):  # noqa: F811
     """Most often a socket "fails" only because its client dropped while a frame was on its way."""
     alice = await sync_to_async(make_player)()
     app = GoneClient()
     table, comm = await seated_behind(app, alice, long_tier)
-    (name,) = await sync_to_async(lambda: Seat.objects.get(user=alice).sockets)()
     if how == "client_gone":
         app.gone = True
         await comm.send_json_to({"type": "resync"})  # its answer finds the client gone
@@ -128,17 +115,14 @@ async def test_a_socket_that_fails_leaves_its_seat_its_groups_and_the_process(lo
         with pytest.raises(ClientDisconnected):  # the application ended (uvicorn drops the error)
             await comm.wait(timeout=3)
     else:
-        await fail_socket(comm, name)
+        await fail_socket(comm, alice.pk)
 
-    assert kept_for({table.pk}, {alice.pk}) == {"locks": [], "clocks": [], "sockets": []}
+    assert kept_for({table.pk}, {alice.pk}) == {"locks": [], "clocks": [], "sockets": [], "listening": []}
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.sockets == [] and not seat.connected
-    # Nothing sent to the table's group reaches the failed socket's channel any more.
-    await get_channel_layer().group_send(f"table-{table.pk}", {"type": "table.frames"})
     await sync_to_async(lambda: connection.close())()
 
 
-@pytest.mark.usefixtures("memory_layer")
 async def test_a_round_socket_that_fails_stops_watching(make_player):
     """A failed 百家乐 socket kept its Viewer row open (the table dealt on for nobody) and its groups."""
     from rooms.rounds.models import Viewer
@@ -152,11 +136,9 @@ async def test_a_round_socket_that_fails_stops_watching(make_player):
     comm = await connected(table.pk, alice)
     await comm.receive_nothing(timeout=0.2)
     viewer = await sync_to_async(Viewer.objects.get)(table_id=table.pk)
-    layer = get_channel_layer()
-    await fail_socket(comm, viewer.channel)
+    await fail_socket(comm, alice.pk)
 
     viewer = await sync_to_async(Viewer.objects.get)(pk=viewer.pk)
     assert viewer.left_at is not None
-    assert viewer.channel not in layer.groups.get(f"table-{table.pk}", {})
-    assert kept_for({table.pk}, {alice.pk}) == {"locks": [], "clocks": [], "sockets": []}
+    assert kept_for({table.pk}, {alice.pk}) == {"locks": [], "clocks": [], "sockets": [], "listening": []}
     await sync_to_async(lambda: connection.close())()

@@ -1,12 +1,12 @@
-"""Redis drops the channel layer's subscription (``CLIENT KILL``, a full output buffer): every socket catches up.
+"""Redis drops the hub's subscription (``CLIENT KILL``, a full output buffer): every socket catches up.
 
 Runs its own ``redis-server`` (its settings are changed here, so not the
 shared one). A frame bigger than the subscribers' output-buffer limit makes
 Redis close the subscription, as it does to a subscriber that stalls past the
-limit; ``CLIENT KILL TYPE pubsub`` closes it outright. Either way the layer
-subscribes again, later changes flow again, and the change whose broadcast was
-lost reaches every socket through the client's ``ping``: its ``pong`` carries
-the table's ``seq``, the client sees it is behind and asks for its state.
+limit; ``CLIENT KILL TYPE pubsub`` closes it outright. Either way the hub
+subscribes again and its sockets send their whole state; a change whose
+broadcast was lost still reaches the client through its ``ping``, whose
+``pong`` carries the table's ``seq``: a client behind it asks for its state.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from asgiref.sync import sync_to_async
 
 from rooms.tables import services
 from rooms.tables.models import Table
-from rooms.tables.tests.servers import redis_channel_layer
+from rooms.tables.tests.servers import redis_hub
 from rooms.tables.tests.test_consumers import latest_state, long_tier, open_socket, seated  # noqa: F401
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -29,7 +29,7 @@ REDIS_PORT = 18201
 
 @pytest.fixture
 def own_redis(settings):
-    with redis_channel_layer(settings, REDIS_PORT):
+    with redis_hub(settings, REDIS_PORT):
         client = redis.Redis(port=REDIS_PORT)
         yield client
         client.close()
@@ -50,7 +50,7 @@ async def subscribed_again(client, subscribers: int) -> None:
         if client.pubsub_numpat() + len(client.pubsub_channels()) >= subscribers:
             return
         await asyncio.sleep(0.05)
-    raise AssertionError("the layer did not subscribe again")
+    raise AssertionError("the hub did not subscribe again")
 
 
 async def test_every_socket_catches_up_after_redis_drops_the_subscription(own_redis, long_tier, make_player):  # noqa: F811

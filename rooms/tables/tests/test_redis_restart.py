@@ -1,9 +1,9 @@
 """Redis restarts in the middle of a hand: clients catch up from sequence numbers, no hand is lost or paid twice.
 
 The test runs its own ``redis-server`` (no persistence, a port of its own) as
-the channel layer, plays a table through real consumers, SIGKILLs that Redis
+the hub's pub/sub, plays a table through real consumers, SIGKILLs that Redis
 mid-hand and starts a fresh, empty one on the same port. Broadcasts sent
-while it was down are lost; the channel layer's pub/sub connection comes back
+while it was down are lost; the hub's pub/sub connection comes back
 and subscribes again, so the sockets stay open and each client does what the
 browser client does: on a ``seq`` gap (or a ``pong`` ahead of it) it sends
 ``resync``, on a closed socket it reconnects, and it ends up with the same
@@ -24,7 +24,7 @@ from rooms.tables.models import Hand, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
 from rooms.tables.tests.helpers import play_until_over
-from rooms.tables.tests.servers import redis_channel_layer
+from rooms.tables.tests.servers import redis_hub
 from rooms.tables.tests.test_abuse import game_tier, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -34,7 +34,7 @@ REDIS_PORT = 6391  # this suite's own range, away from the shared Redis
 
 @pytest.fixture
 def own_redis(settings):
-    with redis_channel_layer(settings, REDIS_PORT) as server:
+    with redis_hub(settings, REDIS_PORT) as server:
         yield server
 
 
@@ -64,7 +64,7 @@ class Client:
                 if await self.comm.receive_nothing(timeout=quiet):
                     return
                 output = await self.comm.receive_output(timeout=1)
-            except Exception:  # noqa: BLE001 - the consumer died with the channel layer: a closed socket
+            except Exception:  # noqa: BLE001 - the consumer died: a closed socket
                 output = {"type": "websocket.close"}
             if output["type"] == "websocket.close":
                 self.reconnects += 1

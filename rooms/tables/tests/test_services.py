@@ -311,17 +311,24 @@ def test_players_quick_starting_at_once_fill_tables_instead_of_opening_one_each(
         assert table.seats.filter(user__isnull=False, is_bot=False).count() == 2
 
 
-def test_quick_start_joins_the_table_where_most_players_wait(tier, make_player):
-    from rooms.tables.seating import _table_create
+def test_quick_start_picks_a_waiting_table_at_random_weighted_to_fill_it(tier, make_player, monkeypatch):
+    """分组: never simply the table the last arrival joined, but likelier where more players wait."""
+    from rooms.tables import seating
+    from rooms.tables.seating import _table_create, quick_start_choice
 
     tier.bots_enabled = False
     tier.save(update_fields=["bots_enabled"])
     carol, alice, bob = (make_player(coins=1000) for _ in range(3))
     first = services.table_quick_start(tier_id=tier.pk, user=carol)  # opens the tier's first table
     newer = _table_create(tier)  # an empty table, as one left behind by players who went away
-    assert services.table_quick_start(tier_id=tier.pk, user=alice) == first  # carol waits there
-    assert first.seats.filter(user__isnull=False).count() == 2
-    assert services.table_quick_start(tier_id=tier.pk, user=bob) == newer  # the only one with room
+    # Weights 1 + 2 × the humans waiting: carol's table 3, the empty one 1.
+    assert [quick_start_choice([first, newer], {first.pk: 1}, pick=n) for n in range(4)] == [first] * 3 + [
+        newer
+    ]
+    monkeypatch.setattr(seating.secrets, "randbelow", lambda n: n - 1)  # the last ticket: the empty table
+    assert services.table_quick_start(tier_id=tier.pk, user=alice) == newer
+    assert services.table_quick_start(tier_id=tier.pk, user=bob) in (first, newer)  # each had room
+    assert Table.objects.filter(tier=tier).count() == 2
 
 
 def test_a_wallet_beyond_the_ledgers_limit_still_plays_carrying_the_cap(tier, make_player):

@@ -141,7 +141,7 @@ def test_every_table_gets_its_own_result_with_the_balances_after_its_hand(tier, 
         hand.refresh_from_db()
         table = hand.table
         table.refresh_from_db()
-        (body,) = [body for group, body in messages if group == f"table-{table.pk}"]
+        (body,) = [body for group, body in messages if group == transport.table_group(table.pk)]
         assert body["type"] == "table.frames" and body["seq"] == table.seq
         frames = {index: [json.loads(text) for text in texts] for index, _user, texts in body["seats"]}
         assert set(frames) == {0, 1}

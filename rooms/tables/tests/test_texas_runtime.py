@@ -206,7 +206,7 @@ def test_state_frames_never_carry_another_seats_hole_cards_before_showdown(
             if not view:
                 continue
             text = json.dumps(event)
-            assert "_hands" not in text and "countdown" not in text
+            assert '"_hands"' not in text and "countdown" not in text  # the engine's private key
             over = view["phase"] == "finished"
             for other, cards in enumerate(holes):
                 visible = other == seat or (over and not folded[other])

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from rooms.tables import seating, services
 from rooms.tables.models import Hand, Seat, Table
-from rooms.tables.tests.test_consumers import memory_layer, next_of, open_socket  # noqa: F401
+from rooms.tables.tests.test_consumers import next_of, open_socket  # noqa: F401
 from rooms.tables.timers import clock_stop
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]

@@ -1,0 +1,201 @@
+"""How a table's change is written: its statements, the same on PostgreSQL and SQLite, alone or in a group.
+
+A change is one ``Write``: the table's ``seq`` moved on from the one the change
+was made on (``UPDATE … SET seq = seq + 1 WHERE id = %s AND seq = %s``, which
+also locks the row and proves nobody else changed the table meanwhile: every
+writer of a table moves its ``seq`` on), then the hand's new log entries, the
+hand's changed fields and the seats' changed fields. If the ``seq`` check
+fails, nothing of the change is written and the writer is told so.
+
+``write_alone`` writes one change in a transaction of its own. The group
+commit (``group_commit``) writes every change waiting from this process's
+tables in one transaction on one thread: one commit, one flush of the
+database's log, for all of them.
+"""
+
+from __future__ import annotations
+
+import logging
+import select
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import orjson
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections, transaction
+
+from rooms.tables.models import Hand, HandAction, Seat, Table
+
+logger = logging.getLogger(__name__)
+
+_JSON_FIELDS = {"state", "clock", "outcome", "action", "sockets"}
+
+
+@dataclass(eq=False)
+class Write:
+    """One change of a table to write: the ``seq`` it was made on, and what changed."""
+
+    table_id: int
+    seq: int
+    hand_id: int | None = None
+    hand: dict = field(default_factory=dict)  # field name -> new value
+    log: list[tuple] = field(default_factory=list)  # (n, seat, action, auto, time)
+    seats: list[tuple[int, dict]] = field(default_factory=list)  # (seat id, {field name: value})
+
+
+def write(w: Write) -> bool:
+    """Write ``w`` inside the caller's transaction; False (nothing written) if the table moved on meanwhile."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_sql(db, "bump"), [w.table_id, w.seq])
+        if cursor.rowcount != 1:
+            return False
+        if w.log:
+            cursor.execute(_sql(db, "log", len(w.log)), _log_params(w.hand_id, w.log, db))
+        if w.hand:
+            names = tuple(w.hand)
+            cursor.execute(_sql(db, "hand", names), [*(_value(n, w.hand[n], db) for n in names), w.hand_id])
+        for seat_id, changed in w.seats:
+            names = tuple(changed)
+            cursor.execute(_sql(db, "seat", names), [*(_value(n, changed[n], db) for n in names), seat_id])
+    return True
+
+
+def write_alone(w: Write) -> bool:
+    """``write`` in a transaction of its own."""
+    with transaction.atomic(durable=True):
+        return write(w)
+
+
+def _value(name: str, value, db):
+    if name in _JSON_FIELDS:
+        return orjson.dumps(value).decode()  # the JSON text either database stores
+    if isinstance(value, datetime):
+        return db.ops.adapt_datetimefield_value(value)
+    return value
+
+
+def _log_params(hand_id: int, entries: list[tuple], db) -> list:
+    params = []
+    for n, seat, action, auto, created_at in entries:
+        params += [
+            hand_id,
+            n,
+            seat,
+            orjson.dumps(action).decode(),
+            auto,
+            db.ops.adapt_datetimefield_value(created_at),
+        ]
+    return params
+
+
+# Each statement's text, written once per process (the ORM compiled them at every move).
+_texts: dict[tuple, str] = {}
+
+
+def _sql(db, kind: str, arg=None) -> str:
+    key = (db.vendor, kind, arg)
+    text = _texts.get(key)
+    if text is None:
+        qn = db.ops.quote_name
+        if kind == "bump":
+            text = f"UPDATE {qn(Table._meta.db_table)} SET seq = seq + 1 WHERE id = %s AND seq = %s"
+        elif kind in ("hand", "seat"):
+            model = Hand if kind == "hand" else Seat
+            columns = ", ".join(f"{qn(model._meta.get_field(name).column)} = %s" for name in arg)
+            text = f"UPDATE {qn(model._meta.db_table)} SET {columns} WHERE id = %s"
+        else:  # the log entries
+            meta = HandAction._meta
+            names = ("hand", "n", "seat", "action", "auto", "created_at")
+            columns = ", ".join(qn(meta.get_field(name).column) for name in names)
+            rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * arg)
+            text = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {rows}"
+        _texts[key] = text
+    return text
+
+
+def drop_closed_connections() -> None:
+    """Close each of this thread's kept connections (``DB_CONN_MAX_AGE``) that the database ended while
+    it was idle (a restart, a failover, a terminated backend), so the next statement opens a new one.
+
+    The server says goodbye before it closes: an idle connection with anything to read is finished.
+    One poll of its socket, no round trip.
+    """
+    for db in connections.all(initialized_only=True):
+        raw = db.connection
+        if raw is None or db.in_atomic_block or db.vendor != "postgresql":
+            continue
+        try:
+            poller = select.poll()  # not select(): a process may hold more than 1024 descriptors
+            poller.register(raw.fileno(), select.POLLIN)
+            ended = bool(poller.poll(0))
+        except Exception:  # noqa: BLE001 - no usable socket (psycopg: "the connection is lost"): it is gone
+            ended = True
+        if ended:
+            db.close()
+
+
+class GroupCommit:
+    """One thread that writes every waiting change in one transaction, then answers each.
+
+    A change's future gets True (written), False (its table had moved on: not
+    written) or the error that failed the transaction (every change in it).
+    While a transaction runs, the next changes gather for the next one.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waiting: list[tuple[Write, Future]] = []
+        self.scheduled = False
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-commit")
+        self.transactions = 0  # figures for the bench and tests
+        self.changes = 0
+
+    def submit(self, w: Write) -> Future:
+        future: Future = Future()
+        with self.lock:
+            self.waiting.append((w, future))
+            if not self.scheduled:
+                self.scheduled = True
+                self.thread.submit(self._commit)
+        return future
+
+    def _commit(self) -> None:
+        with self.lock:
+            batch, self.waiting, self.scheduled = self.waiting, [], False
+        drop_closed_connections()
+        try:
+            with transaction.atomic(durable=True):
+                written = [write(w) for w, _future in batch]
+        except BaseException as exc:  # noqa: BLE001 - every change waiting gets it
+            close_old_connections()
+            for _w, future in batch:
+                future.set_exception(exc)
+            return
+        self.transactions += 1
+        self.changes += len(batch)
+        for (_w, future), ok in zip(batch, written, strict=True):
+            future.set_result(ok)
+
+    def close(self) -> None:
+        """End the thread and its connection (tests: the test database is dropped at the end)."""
+        self.thread.submit(connections.close_all).result()
+        self.thread.shutdown(wait=True)
+
+
+_group: GroupCommit | None = None
+
+
+def group_commit() -> GroupCommit:
+    global _group
+    if _group is None:
+        _group = GroupCommit()
+    return _group
+
+
+def group_commit_close() -> None:
+    global _group
+    group, _group = _group, None
+    if group is not None:
+        group.close()
