@@ -90,9 +90,10 @@ def plays(
     ``every_reading`` it comes once per reading.
     """
     groups, counts, held, profile = _grouped(tuple(cards))
+    rocket = counts[RANK_XJ] + counts[RANK_DJ] == 2
     found: list[Play] = []
     rereadable = None  # where the plays of the kinds that may read one set twice start
-    for kind, above, need, most, ranks, least, make in _answers(previous, size, profile[0]):
+    for kind, above, need, most, ranks, least, make in _answers(previous, size, profile[0], rocket):
         if profile[0] >= most and profile[ranks - 1] >= least:
             if rereadable is None and kind in _REREAD:
                 rereadable = len(found)
@@ -115,22 +116,28 @@ def _grouped(cards: tuple[str, ...]) -> tuple[list[list[str]], list[int], list[i
     return groups, counts, list(compress(RANKS, counts)), sorted(counts, reverse=True)
 
 
-def _answers(previous: Combo | None, size: int | None, most: int) -> tuple | list:
+def _answers(previous: Combo | None, size: int | None, most: int, rocket: bool) -> tuple | list:
     """The kinds that may follow ``previous`` with ``size`` cards (None: any size).
 
     Each as ``(kind, above, size, most, ranks, least, maker)``: the rank to beat, the size it
-    must have (None: any), what a hand needs to make one (``_NEEDS``) and its maker. Leading,
-    only the kinds a hand holding at most ``most`` cards of a rank may make.
+    must have (None: any), what a hand needs to make one (``_NEEDS``) and its maker. Only the
+    kinds a hand holding at most ``most`` cards of a rank, and both jokers or not (``rocket``),
+    may make.
     """
     if previous is None:
-        return _LEADS[most] if size is None else _LEADS_OF_SIZE[most].get(size, ())
+        leads = _LEADS if size is None else _LEADS_OF_SIZE.get(size, {})
+        return leads.get((most, rocket), ())
     kind = previous.kind
-    if kind == "rocket":
-        return ()
+    answers = []
     if kind == "bomb":
-        answers = (("bomb", previous.rank, 4, *_ROWS["bomb"]), _ROCKET)
-    else:
-        answers = ((kind, previous.rank, previous.size, *_ROWS[kind]), _ANY_BOMB, _ROCKET)
+        if most == 4:
+            answers.append(("bomb", previous.rank, 4, *_ROWS["bomb"]))
+    elif kind != "rocket":
+        answers.append((kind, previous.rank, previous.size, *_ROWS[kind]))
+        if most == 4:
+            answers.append(_ANY_BOMB)
+    if rocket and kind != "rocket":
+        answers.append(_ROCKET)
     return answers if size is None else [answer for answer in answers if answer[2] == size]
 
 
@@ -189,19 +196,18 @@ def _chains(groups, counts, held, kind, above, size) -> list[Play]:
     if size is not None:
         fewest = longest = size // width
     found: list[Play] = []
-    run: list[str] = []  # the cards of the ranks without a gap up to this one, highest rank first
+    links = 0  # how many ranks up to this one hold ``width`` cards, without a gap
     last = -2
     for top in held:
         if top > RANK_A:
             break
-        if counts[top] < width:
-            continue
-        run = groups[top][-width:] + (run if top == last + 1 else [])
-        last = top
-        links = len(run) // width
-        if links >= fewest and top > above:
-            # The chains ending at ``top`` are the run's first links.
-            found += [(kind, top, run[: n * width]) for n in range(fewest, min(links, longest) + 1)]
+        if counts[top] >= width:
+            links = links + 1 if top == last + 1 else 1
+            last = top
+            if links >= fewest and top > above:
+                # The chains ending at ``top``, shortest first: the first links of the longest.
+                run = [card for r in range(top, top - min(links, longest), -1) for card in groups[r][-width:]]
+                found += [(kind, top, run[: n * width]) for n in range(fewest, min(links, longest) + 1)]
     return found
 
 
@@ -280,17 +286,18 @@ _MAKERS = {
 _ROWS = {kind: (*_NEEDS[kind], _MAKERS[kind]) for kind in KINDS}
 
 
-def _lead_answers(most: int, size: int | None) -> tuple:
-    """The kinds a hand holding at most ``most`` cards of a rank may lead (of ``size`` cards)."""
+def _lead_answers(most: int, rocket: bool, size: int | None) -> tuple:
+    """The kinds a hand holding at most ``most`` cards of a rank (and both jokers or not) may lead."""
     return tuple(
         (kind, -1, size, *_ROWS[kind])
         for kind in LEAD_ORDER
-        if _NEEDS[kind][0] <= most and (size is None or size in SIZES[kind])
+        if _NEEDS[kind][0] <= most and (kind != "rocket" or rocket) and (size is None or size in SIZES[kind])
     )
 
 
-_LEADS = [_lead_answers(most, None) for most in range(5)]
-_LEADS_OF_SIZE = [{size: _lead_answers(most, size) for size in range(1, 21)} for most in range(5)]
+_SHAPES = [(most, rocket) for most in range(5) for rocket in (False, True)]
+_LEADS = {shape: _lead_answers(*shape, None) for shape in _SHAPES}
+_LEADS_OF_SIZE = {size: {shape: _lead_answers(*shape, size) for shape in _SHAPES} for size in range(1, 21)}
 _ANY_BOMB = ("bomb", -1, 4, *_ROWS["bomb"])
 _ROCKET = ("rocket", -1, 2, *_ROWS["rocket"])
 
