@@ -295,9 +295,10 @@ def _lead_answers(most: int, rocket: bool, size: int | None) -> tuple:
     )
 
 
-_SHAPES = [(most, rocket) for most in range(5) for rocket in (False, True)]
-_LEADS = {shape: _lead_answers(*shape, None) for shape in _SHAPES}
-_LEADS_OF_SIZE = {size: {shape: _lead_answers(*shape, size) for shape in _SHAPES} for size in range(1, 21)}
+# Leads by what the hand holds: the most cards of a rank, and whether both jokers.
+_HOLDINGS = [(most, rocket) for most in range(5) for rocket in (False, True)]
+_LEADS = {held: _lead_answers(*held, None) for held in _HOLDINGS}
+_LEADS_OF_SIZE = {size: {held: _lead_answers(*held, size) for held in _HOLDINGS} for size in range(1, 21)}
 _ANY_BOMB = ("bomb", -1, 4, *_ROWS["bomb"])
 _ROCKET = ("rocket", -1, 2, *_ROWS["rocket"])
 
@@ -317,7 +318,8 @@ def readings(cards) -> tuple[Combo, ...]:
 
 
 def classify(cards) -> Combo | None:
-    """Return the preferred reading of ``cards``, or None if they are no legal play."""
+    """Return the preferred reading of ``cards``, or None if they are no legal play; ValueError on an unknown card."""
+    parse(cards)
     return best_reading(cards, None)
 
 
