@@ -8,8 +8,7 @@ JSON-able dicts; ``apply`` copies what it changes and never touches its input.
 from __future__ import annotations
 
 from games.base import IllegalAction, Outcome, SeatedEngine, SeatSpec, SeededRng, State, gettext_noop
-from games.doudizhu import moves, rules
-from games.doudizhu.assist import suggest_lead
+from games.doudizhu import assist, moves, rules
 from games.doudizhu.scoring import close_hand
 from games.doudizhu.views import build_view, build_views
 
@@ -85,26 +84,8 @@ def _options(config: dict) -> dict:
     return opts
 
 
-_COMBOS: dict[tuple, rules.Combo] = {}
-
-
-def _combo(kind: str, rank: int, size: int, chain: int) -> rules.Combo:
-    """Return the (shared) Combo of a play on the table; there are only a few hundred."""
-    key = (kind, rank, size, chain)
-    found = _COMBOS.get(key)
-    if found is None:
-        if len(_COMBOS) >= 4096:
-            _COMBOS.clear()
-        found = _COMBOS[key] = rules.Combo(kind, rank, size, chain)
-    return found
-
-
 def _next(seat: int) -> int:
     return (seat + 1) % SEATS
-
-
-def _cards_text(cards: list[str]) -> str:
-    return "-".join(rules.rank_name(rules.RANK_OF[c]) for c in rules.sort_cards(cards)[::-1])
 
 
 def _deal(state: State, rng: SeededRng, first_seat: int | None) -> None:
@@ -186,53 +167,29 @@ class DoudizhuEngine(SeatedEngine):
     # -- legality ----------------------------------------------------------------------------
 
     def legal_actions(self, state: State, seat: int) -> list[dict]:
-        """List every action ``seat`` may take now (plays deduped by suit choice)."""
+        """List every action ``seat`` may take now: each distinct play once (its lowest suits), pass last."""
         phase = state["phase"]
-        if phase == "playing":  # the hot path: hands are kept high to low, as legal_plays needs
-            if seat != state["turn"]:
-                return []
-            last = state["last_play"]
-            if last is None:
-                return _leads(state["hands"][seat])
-            return _follows(state["hands"][seat], last)
         if phase == "finished" or seat != state["turn"]:
             return []
-        # Shared, read-only actions, as ``moves`` lists plays (see ``Engine.legal_actions``).
+        # Shared, read-only actions where they are constants (see ``Engine.legal_actions``).
+        if phase == "playing":
+            return moves.legal_actions(state["hands"][seat], _previous(state))
         if phase == "bidding":
             return list(_BID_CHOICES[state["bid"]])
         if phase == "robbing":
             return [_ROB_ACTION, _PASS_ACTION]
         return [_DOUBLE_ACTION, _PASS_ACTION]  # doubling
 
-    @staticmethod
-    def _previous(state: State) -> rules.Combo | None:
-        last = state["last_play"]
-        if last is None:
-            return None
-        return _combo(last["kind"], last["rank"], last["size"], last["chain"])
-
     # -- apply -------------------------------------------------------------------------------
 
     def apply(self, state: State, seat: int, action: dict) -> State:
         """Return the state after ``seat`` takes ``action``; raise IllegalAction, changing nothing."""
-        if type(action) is dict and state["phase"] == "playing" and seat == state["turn"]:
-            # The common case first: a well-formed play or pass. Anything this path does not
-            # accept goes on to the full checks below, which give the refusal its reason.
-            kind = action.get("type")
-            if kind == "play":
-                cards = action.get("cards")
-                if type(cards) is list and cards and len(action) == 2:
-                    new = _play_checked(state, seat, cards)
-                    if new is not None:
-                        return new
-            elif kind == "pass" and len(action) == 1 and state["last_play"] is not None:
-                return _pass(state, seat)
         if state["phase"] == "finished":
             raise IllegalAction(gettext_noop("The hand is over."))
         if seat != state["turn"]:
             raise IllegalAction(gettext_noop("It is not your turn."))
         kind = action.get("type") if isinstance(action, dict) else None
-        if kind not in _SHAPES or set(action) != _SHAPES[kind]:
+        if kind not in _SHAPES or action.keys() != _SHAPES[kind]:
             raise IllegalAction(gettext_noop("That is not an action in this game."))
         phase = state["phase"]
         if phase == "playing":
@@ -375,68 +332,18 @@ class DoudizhuEngine(SeatedEngine):
         return self._advance_doubling(new)
 
     def _apply_play(self, state: State, seat: int, kind, action) -> State:
+        last = state["last_play"]
         if kind == "pass":
-            if state["last_play"] is None:
+            if last is None:
                 raise IllegalAction(gettext_noop("You lead this round, so you must play."))
             return _pass(state, seat)
-        previous = self._previous(state)
         if kind != "play":
             raise IllegalAction(gettext_noop("Play cards or pass."))
-        cards = action.get("cards")
+        cards = action["cards"]
         hand = state["hands"][seat]
-        last = state["last_play"]
-        combo = self.check_play(hand, cards, previous, last["cards"] if last else None)
-        chosen = set(cards)
-        remaining = [card for card in hand if card not in chosen]
-        played = list(cards) if len(cards) == 1 else rules.sort_cards(cards)
-        return _laid(
-            state,
-            seat,
-            state["hands"],
-            last,
-            played,
-            remaining,
-            combo.kind,
-            combo.rank,
-            combo.size,
-            combo.chain,
-        )
-
-    @staticmethod
-    def check_play(
-        hand: list[str], cards, previous: rules.Combo | None, previous_cards: list[str] | None = None
-    ) -> rules.Combo:
-        """Return the reading of ``cards`` to play from ``hand``, or raise IllegalAction saying why."""
-        if not isinstance(cards, list) or not cards:
-            raise IllegalAction(gettext_noop("Choose the cards to play."))
-        rank_of = rules.RANK_OF
-        counts = [0] * rules.N_RANKS
-        unknown = None
-        for card in cards:
-            if not isinstance(card, str):
-                raise IllegalAction(gettext_noop("Choose the cards to play."))
-            rank = rank_of.get(card)
-            if rank is None:
-                unknown = card if unknown is None else unknown
-            else:
-                counts[rank] += 1
-        if unknown is not None:
-            raise IllegalAction(gettext_noop("{card} is not a card."), card=unknown)
-        if len(set(cards)) != len(cards):
-            raise IllegalAction(gettext_noop("You chose the same card twice."))
-        held = hand if len(cards) < 3 else set(hand)
-        for card in cards:
-            if card not in held:
-                raise IllegalAction(gettext_noop("You do not hold {card}."), card=card)
-        combo = rules.best_reading_of(tuple(counts), previous)
-        if combo is None:
-            if previous is None or not rules.readings(cards):
-                raise IllegalAction(gettext_noop("{cards} is not a legal play."), cards=_cards_text(cards))
-            target = _cards_text(previous_cards) if previous_cards else previous.kind.replace("_", " ")
-            raise IllegalAction(
-                gettext_noop("Your {cards} does not beat {target}."), cards=_cards_text(cards), target=target
-            )
-        return combo
+        combo, remaining = moves.check_play(hand, cards, _previous(state), last["cards"] if last else None)
+        played = rules.sort_cards(cards) if len(cards) > 1 else list(cards)
+        return _laid(state, seat, played, remaining, combo)
 
     # -- the end -----------------------------------------------------------------------------
 
@@ -459,34 +366,37 @@ class DoudizhuEngine(SeatedEngine):
         return int(opts["turn_seconds"] if state["phase"] == "playing" else opts["bid_seconds"])
 
     def auto_action(self, state: State, seat: int) -> dict:
-        """托管: pass when allowed (never bid, rob or double), else the gentlest legal play."""
-        if state["phase"] != "playing" or state["last_play"] is not None:
-            return dict(PASS)
-        hand = state["hands"][seat]
-        first = moves.play_keys(tuple(rules.parse(hand)), None)[0]
-        return {"type": "play", "cards": rules.cards_for(hand, moves.decode(first)[1])}
+        """托管: pass while bidding, robbing and doubling; while playing, the first 提示 (hint).
 
-    def on_deadline(self, state: State) -> State:
-        """Apply the 托管 action for every seat whose time ran out."""
-        for seat in self.actors(state):
-            state = self.apply(state, seat, self.auto_action(state, seat))
-        return state
+        A farmer lets his partner's play stand (passes) unless the hint empties his hand.
+        """
+        if state["phase"] != "playing":
+            return dict(PASS)
+        suggested = self.hint(state, seat)
+        if suggested is None:  # not his turn: nothing he may do but pass
+            return dict(PASS)
+        goes_out = len(suggested.get("cards", ())) == len(state["hands"][seat])
+        if assist.is_partners_play(state, seat) and not goes_out:
+            return dict(PASS)
+        return suggested
 
     def hint(self, state: State, seat: int) -> dict | None:
-        """提示: the smallest play that beats the table, a sensible lead, or pass."""
+        """提示: the cheapest play that leads or beats the table, pass when none beats (None: not his turn)."""
+        found = self.hints(state, seat)
+        return found[0] if found else None
+
+    def hints(self, state: State, seat: int) -> list[dict]:
+        """提示, every press: the plays to suggest in order, cheapest first (see ``assist``).
+
+        ``[pass]`` when no play beats the table; empty when ``seat`` may not play now.
+        """
         if state["phase"] != "playing" or seat != state["turn"]:
-            return None
-        hand = state["hands"][seat]
-        counts = rules.parse(hand)
-        previous = self._previous(state)
-        if previous is None:
-            if rules.readings(hand):
-                return {"type": "play", "cards": rules.sort_cards(hand)}
-            return {"type": "play", "cards": rules.cards_for(hand, suggest_lead(counts))}
-        keys = moves.play_keys(tuple(counts), previous)
-        if not keys:
-            return dict(PASS)
-        return {"type": "play", "cards": rules.cards_for(hand, moves.decode(keys[0])[1])}
+            return []
+        previous = _previous(state)
+        found = assist.suggestions(state["hands"][seat], previous)
+        if not found:
+            return [dict(PASS)]
+        return [{"type": "play", "cards": cards} for cards in found]
 
     def view(self, state: State, seat: int | None) -> dict:
         return build_view(self, state, seat)
@@ -498,7 +408,7 @@ class DoudizhuEngine(SeatedEngine):
 
 _NEXT_SEAT = (1, 2, 0)  # _next(seat), looked up
 
-_PASS_ACTION = moves.PASS_ACTION
+_PASS_ACTION = moves.PASS
 _ROB_ACTION = {"type": "rob"}
 _DOUBLE_ACTION = {"type": "double"}
 # What a seat may bid after the highest bid so far (0, 1 or 2), pass last.
@@ -550,116 +460,38 @@ def _pass(state: State, seat: int) -> State:
     return new
 
 
-_CODE_OF = rules.CODE_OF
-_RANK_OF = rules.RANK_OF
-_leads, _follows = moves.leads, moves.follows
-# rules.readings_of_code's memo, looked up first so that a play seen before costs no call
-# (it is cleared in place when full, so this name stays the same dict).
-_BY_CODE = rules._BY_CODE
-
-
-def _play_checked(state: State, seat: int, cards: list) -> State | None:
-    """Play ``cards`` if they are distinct held cards that make a legal play now, else return None.
-
-    The same rules as ``check_play`` (a set of held cards, read as its preferred reading
-    when leading, else the first reading that beats the table), in a few set and table
-    operations; None sends the action to ``check_play``, which says what is wrong.
-    """
-    hands = state["hands"]
-    hand = hands[seat]
-    n = len(cards)
-    try:
-        start = hand.index(cards[0])
-    except ValueError:
-        return None
+def _previous(state: State) -> rules.Combo | None:
+    """The play on the table to beat, None when ``state``'s turn leads."""
     last = state["last_play"]
-    if n == 1:
-        # A single (a third of all plays): held, and it reads as a single of its rank alone.
-        card = hand[start]
-        rank = _RANK_OF[card]
-        if last is None or (last["kind"] == "single" and rank > last["rank"]):
-            remaining = hand.copy()
-            del remaining[start]
-            return _laid(state, seat, hands, last, [card], remaining, "single", rank, 1, 1)
-        return None
-    played = hand[start : start + n]
-    if played == cards:
-        # Cards that sit together in the hand (one rank's lowest suits, as listed): held,
-        # distinct and already high to low. (A copy less the slice: one new list, not three.)
-        remaining = hand.copy()
-        del remaining[start : start + n]
-    else:
-        try:
-            chosen = set(cards)
-        except TypeError:  # an unhashable "card"
-            return None
-        if len(chosen) != n:
-            return None
-        remaining = [card for card in hand if card not in chosen]
-        if len(remaining) + n != len(hand):
-            return None  # some card is not held (a hand holds each card once)
-        # A hand is kept high to low, so its chosen cards come out sorted the same way.
-        played = [card for card in hand if card in chosen]
-    code = sum(map(_CODE_OF.__getitem__, played))
-    found = _BY_CODE.get(code)
-    if found is None:
-        found = rules.readings_of_code(code)
-    if not found:
-        return None
-    if last is None:
-        kind, rank, size, chain = found[0]
-        return _laid(state, seat, hands, None, played, remaining, kind, rank, size, chain)
-    # rules.beats, written out on the table's fields: the rocket beats all; a bomb beats
-    # any non-bomb; otherwise the same kind and size with a higher body.
-    table_kind, table_rank, table_size = last["kind"], last["rank"], last["size"]
-    for kind, rank, size, chain in found:
-        if kind == "rocket" or (
-            table_kind != "rocket"
-            and (
-                (kind == "bomb" and table_kind != "bomb")
-                or (kind == table_kind and size == table_size and rank > table_rank)
-            )
-        ):
-            return _laid(state, seat, hands, last, played, remaining, kind, rank, size, chain)
-    return None
+    return None if last is None else rules.combo(last["kind"], last["rank"], last["size"])
 
 
-def _laid(
-    state: State,
-    seat: int,
-    hands: list,
-    last: dict | None,
-    played: list,
-    remaining: list,
-    kind: str,
-    rank: int,
-    size: int,
-    chain: int,
-) -> State:
-    """The state after ``seat`` lays ``played`` (read as ``kind``, ``rank``, ``size``, ``chain``), keeping ``remaining``.
-
-    ``hands`` and ``last`` are ``state``'s hands and last play, which the caller has read already.
-    """
-    hands = hands.copy()
+def _laid(state: State, seat: int, played: list, remaining: list, combo: rules.Combo) -> State:
+    """The state after ``seat`` lays ``played`` (read as ``combo``), keeping ``remaining``."""
+    hands = state["hands"].copy()
     hands[seat] = remaining
-    trick = [None, None, None] if last is None else state["trick"].copy()
-    trick[seat] = {"cards": played, "kind": kind}
+    trick = [None, None, None] if state["last_play"] is None else state["trick"].copy()
+    trick[seat] = {"cards": played, "kind": combo.kind}
     plays = state["plays"].copy()
     plays[seat] += 1
-    # The copy and its changes in one call: ``dict`` stores keywords in C, cheaper than a
-    # store statement each. The keys are the state's own, so their order stays (and a last
-    # card's close_hand sets the turn to None after).
     new = dict(
         state,
         hands=hands,
         trick=trick,
-        last_play={"seat": seat, "cards": played, "kind": kind, "rank": rank, "size": size, "chain": chain},
+        last_play={
+            "seat": seat,
+            "cards": played,
+            "kind": combo.kind,
+            "rank": combo.rank,
+            "size": combo.size,
+            "chain": combo.chain,
+        },
         passes=0,
         plays=plays,
         history=[*state["history"], {"seat": seat, "action": {"type": "play", "cards": played}}],
         turn=_NEXT_SEAT[seat],
     )
-    if kind == "bomb" or kind == "rocket":
+    if combo.kind in ("bomb", "rocket"):
         new["bombs"] = state["bombs"] + 1
     if not remaining:
         return close_hand(new, seat)

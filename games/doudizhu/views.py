@@ -59,7 +59,7 @@ def build_view(engine, state: State, seat: int | None, shared: dict | None = Non
                 can_play = True
             else:
                 previous = rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
-                can_play = bool(moves.play_keys(tuple(rules.parse(state["hands"][seat])), previous))
+                can_play = moves.can_play(state["hands"][seat], previous)
             if can_pass:
                 choices = [{"type": "pass"}]
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.base import SeatSpec
-from games.doudizhu import rules
+from games.doudizhu import legality, rules
 from games.testing import InvariantError, strings_in
 
 DECK = frozenset(rules.FULL_DECK)
@@ -78,12 +78,12 @@ def legal_check(state, seat, actions, rng: random.Random) -> None:
         listed.add(key)
         if not set(action["cards"]) <= set(hand):
             raise InvariantError(f"listed play {action['cards']} is not in the hand")
-        if rules.best_reading(action["cards"], previous) is None:
+        if legality.best_reading(action["cards"], previous) is None:
             raise InvariantError(f"listed play {action['cards']} is refused by the rules")
     sizes = [None, None, None] + ([previous.size] * 3 if previous else [2, 4, 6])
     for size in sizes:
         subset = _random_subset(hand, rng, size)
-        legal = rules.best_reading(subset, previous) is not None
+        legal = legality.best_reading(subset, previous) is not None
         if legal != (tuple(rules.parse(subset)) in listed):
             raise InvariantError(f"{subset} legal={legal} but listing disagrees (previous {previous})")
 
@@ -122,6 +122,6 @@ def illegal_actions(state, rng: random.Random):
         previous = rules.Combo(last["kind"], last["rank"], last["size"], last["chain"])
     for _ in range(3):
         subset = _random_subset(hand, rng, previous.size if previous and rng.random() < 0.5 else None)
-        if rules.best_reading(subset, previous) is None:
+        if legality.best_reading(subset, previous) is None:
             yield turn, {"type": "play", "cards": subset}
             break

@@ -353,7 +353,7 @@ def test_yifa_rob_doubles_only_between_robber_and_robbed():
     assert multiples[first] == 3 * 2 and multiples[third] == 3 * 2 and multiples[robber] == 12
 
 
-def test_auto_actions_pass_when_bidding_and_play_smallest_when_leading():
+def test_auto_actions_pass_when_bidding_and_play_the_hint_when_playing():
     state = ENGINE.new_hand(config("classic", first_seat=0), seats(), rng())
     assert ENGINE.auto_action(state, 0) == PASS
     assert ENGINE.deadline_seconds(state) == 20
@@ -363,8 +363,10 @@ def test_auto_actions_pass_when_bidding_and_play_smallest_when_leading():
     assert ENGINE.deadline_seconds(state) == 30
     state = ENGINE.on_deadline(state)
     assert state["last_play"]["cards"] == ["3s"]
-    state = ENGINE.on_deadline(state)  # following: 托管 passes
-    assert state["trick"][(ll + 1) % 3] == "pass"
+    state = ENGINE.on_deadline(state)  # following the landlord: 托管 beats with the 提示
+    assert state["trick"][(ll + 1) % 3] == {"cards": ["4s"], "kind": "single"}
+    state = ENGINE.on_deadline(state)  # following his partner: 托管 lets the 4 stand
+    assert state["trick"][(ll + 2) % 3] == "pass"
     assert ENGINE.deadline_seconds({**state, "options": {**state["options"], "turn_seconds": 15}}) == 15
 
 

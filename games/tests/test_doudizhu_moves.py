@@ -1,11 +1,12 @@
-"""斗地主 move generation: the fast generator (games.doudizhu.moves) against a plain reference.
+"""斗地主 plays: the one generator (games.doudizhu.legality.plays) against a plain reference.
 
-The reference below is the straightforward generator the engine used before
-``moves`` replaced it (kind by kind, kickers by recursion, a tuple sort key).
-On many random hands, including hands rich in trios, quads and jokers, both
-must list exactly the same plays, under the same readings, in the same order,
-for leads and for every kind of play to follow; and every listed play must be
-one the rules accept.
+The reference below is the straightforward generator the engine used long ago
+(kind by kind, kickers by recursion, from rank counts). On many random hands,
+including hands rich in trios, quads and jokers, ``legality.plays`` must list
+exactly the reference's plays, each once and under the reading it is played as,
+for leads and for every kind of play to follow; and the judgement of a set
+(``legality.best_reading``, the same generator run on the set alone) must agree
+with the listing.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ import random
 
 import pytest
 
-import games
-from games.doudizhu import moves, rules
+from games.doudizhu import legality, rules
 from games.doudizhu.rules import KINDS, N_RANKS, RANK_2, RANK_A, RANK_DJ, RANK_XJ, Combo
+from games.tests.test_doudizhu_rules import cards
 
-ENGINE = games.REGISTRY["doudizhu"].engine
 _PRIORITY = {kind: i for i, kind in enumerate(KINDS)}
 
 
@@ -121,30 +121,32 @@ def _gen_kind(counts, kind, size, above):
 
 
 def reference_plays(counts, previous):
-    """Every distinct play that may follow ``previous`` (None: lead), first reading kept, gentlest first."""
+    """Every distinct play that may follow ``previous`` (None: lead), under the reading it is played as.
+
+    That reading is the first kind in ``KINDS``, then the higher body (``legality.best_reading``).
+    Sorted by kind (``rules.LEAD_ORDER``), then body rank, then size (a chain's shortest first), then kickers.
+    """
     found = {}
+    candidates = []
     if previous is None:
         for kind in KINDS[2:]:
-            for play, combo in _gen_kind(counts, kind, None, -1):
-                found.setdefault(play, combo)
+            candidates += _gen_kind(counts, kind, None, -1)
     elif previous.kind not in ("bomb", "rocket"):
-        for play, combo in _gen_kind(counts, previous.kind, previous.size, previous.rank):
-            found.setdefault(play, combo)
+        candidates += _gen_kind(counts, previous.kind, previous.size, previous.rank)
     if previous is None or previous.kind != "rocket":
         floor = previous.rank if previous is not None and previous.kind == "bomb" else -1
         for kind in ("bomb", "rocket"):
-            for play, combo in _gen_kind(counts, kind, 4, floor):
-                found.setdefault(play, combo)
-    order = {"bomb": 1, "rocket": 2}
+            candidates += _gen_kind(counts, kind, 4, floor)
+    for play, combo in candidates:
+        if play not in found or (_PRIORITY[combo.kind], -combo.rank) < (
+            _PRIORITY[found[play].kind],
+            -found[play].rank,
+        ):
+            found[play] = combo
+    order = {kind: i for i, kind in enumerate(rules.LEAD_ORDER)}
     return tuple(
         sorted(
-            found.items(),
-            key=lambda item: (
-                order.get(item[1].kind, 0),
-                item[1].rank,
-                _PRIORITY[item[1].kind],
-                item[0][::-1],
-            ),
+            found.items(), key=lambda item: (order[item[1].kind], item[1].rank, item[1].size, item[0][::-1])
         )
     )
 
@@ -180,10 +182,39 @@ def hands_and_tables():
     return hands, tables
 
 
+def hand_of(counts, rng=None) -> list[str]:
+    """Concrete cards for rank ``counts`` (random suits when ``rng`` is given), high to low."""
+    cards = []
+    for r, n in enumerate(counts):
+        if r == RANK_XJ:
+            cards += ["XJ"] * n
+        elif r == RANK_DJ:
+            cards += ["DJ"] * n
+        else:
+            suits = rng.sample("shcd", n) if rng else "shcd"[:n]
+            cards += [rules.RANK_CHARS[r] + s for s in suits]
+    return rules.sort_cards(cards)
+
+
+def listed(counts, previous):
+    """``legality.plays`` of a hand of ``counts``, as (rank counts, Combo) in its order."""
+    return tuple(
+        (tuple(rules.parse(cards)), rules.combo(kind, rank, len(cards)))
+        for kind, rank, cards in legality.plays(hand_of(counts), previous)
+    )
+
+
+def same_plays(found, expected) -> bool:
+    """The same plays under the same readings, in the same order of kind and body (kickers in any order)."""
+    return [combo for _play, combo in found] == [combo for _play, combo in expected] and set(found) == set(
+        expected
+    )
+
+
 def test_leads_match_the_reference(hands_and_tables):
     hands, _tables = hands_and_tables
     for counts in hands:
-        assert moves.plays_from(counts, None) == reference_plays(counts, None), counts
+        assert same_plays(listed(counts, None), reference_plays(counts, None)), counts
 
 
 def test_follows_match_the_reference_for_every_kind_on_the_table(hands_and_tables):
@@ -192,45 +223,38 @@ def test_follows_match_the_reference_for_every_kind_on_the_table(hands_and_table
     rng = random.Random("ddz-follows")
     for counts in hands:
         for previous in rng.sample(tables, 30):
-            assert moves.plays_from(counts, previous) == reference_plays(counts, previous), (counts, previous)
+            assert same_plays(listed(counts, previous), reference_plays(counts, previous)), (counts, previous)
 
 
-def test_every_listed_play_reads_as_listed_and_beats_the_table(hands_and_tables):
+def test_every_listed_play_is_judged_as_listed(hands_and_tables):
+    """Run on a listed play's cards alone, the generator reads them as the listing did, and beats the table."""
     hands, tables = hands_and_tables
     rng = random.Random("ddz-listed")
-    for counts in hands[:200]:
+    for counts in hands[:300]:
         for previous in [None, *rng.sample(tables, 5)]:
-            for play, combo in moves.plays_from(counts, previous):
-                assert all(0 <= k <= have for k, have in zip(play, counts, strict=True))
-                assert combo in rules._readings(play)
-                assert previous is None or rules.beats(combo, previous)
+            hand = hand_of(counts)
+            for kind, rank, play in legality.plays(hand, previous):
+                assert set(play) <= set(hand)
+                assert legality.best_reading(play, previous) == rules.combo(kind, rank, len(play))
+                assert previous is None or rules.beats(rules.combo(kind, rank, len(play)), previous)
 
 
-def test_legal_actions_pick_the_lowest_suits_of_each_listed_play():
-    """The engine's listed plays are plays_from's, as the hand's lowest suits of each rank, high to low."""
-    rng = random.Random("ddz-cards")
-    deck = list(rules.FULL_DECK)
-    state = ENGINE.new_hand(
-        {"variant": "classic"}, [games.base.SeatSpec(i + 1, 1000) for i in range(3)], _rng()
-    )
-    for _ in range(200):
-        hand = rules.sort_cards(rng.sample(deck, rng.randint(1, 20)))
-        previous = rng.choice([None, *moves.plays_from(tuple(rules.parse(hand)), None)[:8]])
-        last = None
-        if previous is not None:
-            combo = previous[1]
-            last = {"seat": 1, "cards": [], "kind": combo.kind, "rank": combo.rank, "size": combo.size}
-            last["chain"] = combo.chain
-            previous = combo
-        probe = dict(state, phase="playing", turn=0, hands=[hand, [], []], last_play=last)
-        expected = [
-            {"type": "play", "cards": rules.cards_for(hand, play)}
-            for play, _combo in reference_plays(tuple(rules.parse(hand)), previous)
-        ]
-        if previous is not None:
-            expected.append({"type": "pass"})
-        assert ENGINE.legal_actions(probe, 0) == expected
-
-
-def _rng():
-    return games.base.SeededRng(b"moves-tests-seed-0001", "hand")
+@pytest.mark.parametrize(
+    ("text", "readings"),
+    [
+        ("33334444", {("four_two_pairs", 1), ("four_two_pairs", 0), ("plane_singles", 1)}),
+        ("333444555666", {("plane", 3), ("plane_singles", 2), ("plane_singles", 3)}),
+        ("5555", {("bomb", 2)}),
+        ("XD", {("rocket", RANK_DJ)}),
+    ],
+)
+def test_a_set_comes_once_per_reading_when_asked_and_otherwise_once(text, readings):
+    """Every reading of a set is one of the reference's; listed, the set comes once, as it is played."""
+    hand = cards(text)
+    counts = tuple(rules.parse(hand))
+    every = legality.plays(hand, None, len(hand), every_reading=True)
+    assert {(kind, rank) for kind, rank, _cards in every} == readings
+    reference = {(c.kind, c.rank) for kind in KINDS for _p, c in _gen_kind(counts, kind, len(hand), -1)}
+    assert readings <= reference
+    (once,) = legality.plays(hand, None, len(hand))
+    assert rules.combo(*once[:2], len(hand)) == legality.readings(hand)[0] == legality.classify(hand)

@@ -2,8 +2,9 @@
 
 import pytest
 
-from games.doudizhu import rules
-from games.doudizhu.rules import beats, best_reading, classify, readings
+from games.doudizhu import legality, rules
+from games.doudizhu.legality import best_reading, classify, readings
+from games.doudizhu.rules import beats
 
 SUITS = "shcd"
 
@@ -176,32 +177,41 @@ def test_sort_cards_high_to_low():
     assert rules.sort_cards(["3s", "DJ", "2c", "XJ", "As", "Ah"]) == ["DJ", "XJ", "2c", "As", "Ah", "3s"]
 
 
-def test_plays_from_lists_every_follow():
-    hand = cards("334455667788XD2")
+def test_plays_lists_every_follow():
+    hand = rules.sort_cards(cards("334455667788XD2"))
     previous = classify(cards("34567"))
-    plays = rules.plays_from(tuple(rules.parse(hand)), previous)
-    kinds = [combo.kind for _play, combo in plays]
+    found = legality.plays(hand, previous)
     # only 45678 tops 7 (longer straights differ in size, 2 never joins); then the rocket.
-    assert kinds == ["straight", "rocket"]
-    assert plays[0][1].rank == rules.RANK_OF["8s"]
+    assert [(kind, rank) for kind, rank, _cards in found] == [
+        ("straight", rules.RANK_OF["8s"]),
+        ("rocket", rules.RANK_DJ),
+    ]
+    assert found[0][2] == ["8h", "7h", "6h", "5h", "4h"]  # the lowest suits, high to low
+    assert found[1][2] == ["DJ", "XJ"]
 
 
-def test_plays_from_leads_include_wings_and_bombs():
-    hand = cards("3334445555XD")
-    leads = {
-        tuple(sorted(rules.CardPicker(hand).pick(p))): c.kind
-        for p, c in rules.plays_from(tuple(rules.parse(hand)), None)
-    }
-    flat = {k: v for k, v in leads.items()}
-    assert tuple(sorted(cards("5555"))) in flat
-    assert tuple(sorted(["XJ", "DJ"])) in flat
-    assert any(v == "plane_pairs" for v in flat.values())  # 333444+5555 as two pairs
-    assert all(set(k) != {"XJ", "DJ", "3s", "3h", "3c"} for k in flat)
+def test_plays_leads_include_wings_and_bombs_but_never_the_rocket_as_kickers():
+    hand = rules.sort_cards(cards("3334445555XD"))
+    leads = {tuple(sorted(play)): kind for kind, _rank, play in legality.plays(hand, None)}
+    assert leads[tuple(sorted(cards("5555")))] == "bomb"
+    assert leads[("DJ", "XJ")] == "rocket"
+    assert "plane_pairs" in leads.values()  # 333444 + 55 + 55
+    assert all(not {"XJ", "DJ"} <= set(play) or kind == "rocket" for play, kind in leads.items())
+    assert len(leads) == len(legality.plays(hand, None))  # each set once
+
+
+def test_a_set_is_judged_by_the_generator_run_on_it_alone():
+    """best_reading is plays() on the set itself: a set is a play exactly when it lists itself."""
+    for text in ("33334444", "3334445566", "34567", "XD", "3344", "4567", "AAA222"):
+        hand = rules.sort_cards(cards(text))
+        whole = [(kind, rank) for kind, rank, play in legality.plays(hand, None) if len(play) == len(hand)]
+        reading = best_reading(hand, None)
+        assert whole == ([] if reading is None else [(reading.kind, reading.rank)]), text
 
 
 def test_cards_for_picks_held_cards():
     hand = rules.sort_cards(cards("33345"))
     # lowest suits first (s > h > c > d), listed high to low
-    assert rules.cards_for(hand, tuple(rules.parse(cards("33")))) == ["3h", "3c"]
+    assert legality.cards_for(hand, tuple(rules.parse(cards("33")))) == ["3h", "3c"]
     with pytest.raises(ValueError, match="does not hold"):
-        rules.cards_for(hand, tuple(rules.parse(cards("66"))))
+        legality.cards_for(hand, tuple(rules.parse(cards("66"))))
