@@ -110,7 +110,7 @@ def database(func):
     async def run(*args, **kwargs):
         result, sent = await call(*args, **kwargs)
         if sent:
-            await transport.send_now(sent)
+            transport.send_now(sent)
         return result
 
     return run

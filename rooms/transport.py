@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import threading
 from collections.abc import Callable
 
@@ -55,7 +56,13 @@ def _key(channel: str) -> str:
 
 
 class Hub:
-    """This process's subscriptions, on its event loop, and the listeners (sockets) of each channel."""
+    """This process's subscriptions, on its event loop, and the listeners (sockets) of each channel.
+
+    What this process publishes reaches its own listeners at once, and other
+    processes through Redis: one task sends every waiting message in one
+    pipeline, and the copies Redis hands back to this hub are known by its
+    token and skipped.
+    """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
@@ -63,6 +70,9 @@ class Hub:
         self.redis = aioredis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
         self.pubsub = None
         self.reader: asyncio.Task | None = None
+        self.token = secrets.token_hex(8).encode()  # this hub's mark on what it publishes
+        self.outgoing: list[tuple[str, bytes]] = []
+        self.sender: asyncio.Task | None = None
 
     async def join(self, channel: str, listener: Listener) -> None:
         """Deliver the channel's messages to ``listener`` (subscribed before this returns)."""
@@ -88,19 +98,30 @@ class Hub:
                 except redis.RedisError:  # the reader subscribes to what is listened to when it recovers
                     logger.warning("could not unsubscribe from %s", channel, exc_info=True)
 
-    async def publish(self, messages: list[tuple[str, dict]]) -> None:
-        """Publish (Redis: in one round trip) or, without Redis, deliver here; a failure loses them only."""
+    def publish(self, messages: list[tuple[str, dict]]) -> None:
+        """Deliver the messages here now and queue them for the other processes (in order)."""
+        for channel, message in messages:
+            self.deliver(channel, message)
         if self.redis is None:
-            for channel, message in messages:
-                self.deliver(channel, message)
             return
-        try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for channel, message in messages:
-                    pipe.publish(_key(channel), orjson.dumps(message))
-                await pipe.execute()
-        except redis.RedisError:  # a client resyncs on the next seq gap
-            logger.warning("broadcast of %d messages failed", len(messages), exc_info=True)
+        self.outgoing += [
+            (_key(channel), self.token + orjson.dumps(message)) for channel, message in messages
+        ]
+        if self.sender is None or self.sender.done():
+            self.sender = self.loop.create_task(self._send(), name="transport-send")
+
+    async def _send(self) -> None:
+        """Publish what waits, in one round trip per batch; a failure loses them only (a client resyncs
+        on the next seq gap)."""
+        while self.outgoing:
+            batch, self.outgoing = self.outgoing, []
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for key, data in batch:
+                        pipe.publish(key, data)
+                    await pipe.execute()
+            except redis.RedisError:
+                logger.warning("broadcast of %d messages failed", len(batch), exc_info=True)
 
     def deliver(self, channel: str, message: dict) -> None:
         for listener in list(self.listeners.get(channel, ())):
@@ -109,15 +130,21 @@ class Hub:
             except Exception:  # noqa: BLE001 - one socket's failure is its own, not the others'
                 logger.warning("a listener of %s failed", channel, exc_info=True)
 
+    def _received(self, channel: bytes, data: bytes) -> None:
+        if data.startswith(self.token):
+            return  # this hub's own, delivered when published
+        if data[:1] != b"{":
+            data = data[len(self.token) :]  # another hub's
+        self.deliver(channel.decode()[len(settings.REDIS_PREFIX) + 1 :], orjson.loads(data))
+
     async def _read(self) -> None:
         """Hand every message received to its channel's listeners; after a lost subscription, subscribe
         again to what is listened to and tell every listener to resync."""
-        prefix = len(settings.REDIS_PREFIX) + 1
         while self.listeners:
             try:
                 async for received in self.pubsub.listen():
                     if received["type"] == "message":
-                        self.deliver(received["channel"].decode()[prefix:], orjson.loads(received["data"]))
+                        self._received(received["channel"], received["data"])
                     if not self.listeners:
                         return
             except (redis.RedisError, OSError):
@@ -199,17 +226,17 @@ def send_many(messages: list[tuple[str, dict]]) -> None:
         return
     for loop, found in list(_hubs.items()):
         if not loop.is_closed():
-            asyncio.run_coroutine_threadsafe(found.publish(messages), loop)
+            loop.call_soon_threadsafe(found.publish, messages)
 
 
 def send(channel: str, message: dict) -> None:
     send_many([(channel, message)])
 
 
-async def send_now(messages: list[tuple[str, dict]]) -> None:
-    """``send_many`` from an event loop."""
+def send_now(messages: list[tuple[str, dict]]) -> None:
+    """``send_many`` from an event loop: delivered here at once, published without waiting."""
     if messages:
-        await hub().publish(messages)
+        hub().publish(messages)
 
 
 def _redis() -> redis.Redis:

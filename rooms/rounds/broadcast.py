@@ -279,7 +279,7 @@ def change_message(public: dict, *, parts: dict[int, dict], payouts: dict[int, d
     """The one message of a change for every round socket of the table: ``round.change``.
 
     ``parts`` and ``payouts`` are keyed by user id, as text (the message
-    crosses Redis as msgpack, whose maps take text keys); a socket reads only
+    crosses Redis as JSON, whose object keys are text); a socket reads only
     its own user's entries.
     """
     return {

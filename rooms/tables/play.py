@@ -194,10 +194,12 @@ def _prepared(play: Play) -> tuple[store.Write, dict]:
 
 
 def _done(play: Play) -> Hand | None:
-    """After the commit: keep the play while its hand is played; return a hand to settle, if it finished."""
+    """After the commit: keep the play while its hand is played or its table waits for the next; return
+    a hand to settle, if it finished (its settlement moves the table on: the play is read again)."""
     play.log, play.hand_fields, play.seat_fields, play.notices = [], set(), {}, []
     hand = play.hand
-    if hand is not None and hand.status == Hand.Status.PLAYING:
+    playing = hand is not None and hand.status == Hand.Status.PLAYING
+    if playing or (hand is None and play.table.status == Table.Status.WAITING):
         _keep(play)
     else:
         forget(play.table.pk)
@@ -253,7 +255,7 @@ async def amove(table_id: int, step: Step, *, database) -> Play:
             continue
         if await asyncio.wrap_future(store.group_commit().submit(w)):
             finished = _done(play)
-            await transport.send_now([(transport.table_group(table_id), message)])
+            transport.send_now([(transport.table_group(table_id), message)])
             if finished is not None:
                 await database(settle_hand.delay)(finished.pk)
             return play
@@ -273,7 +275,11 @@ def changing(table_id: int, *, nested: bool = False) -> Iterator[Play]:
     that changes two tables); otherwise this is the outermost one.
     """
     with transaction.atomic(savepoint=False) if nested else transaction.atomic(durable=True):
-        play = read(table_id, lock=True)
+        seq = store.locked_seq(table_id)
+        if seq is None:
+            raise TableNotFound()
+        kept = _take(table_id)
+        play = kept if kept is not None and kept.table.seq == seq else read(table_id)
         yield play
         w, message = _prepared(play)
         if not store.write(w):  # under the lock nobody can move the table on

@@ -190,6 +190,8 @@ def _start_if_ready(play: Play) -> None:
         return
     if all(seat.is_bot for seat in seats):
         return  # never play bots against bots alone
+    # The tier as staff left it (its options, minimum, rake): a kept play may hold it from before an edit.
+    table.tier = RoomTier.objects.select_related("game").get(pk=table.tier_id)
     wallets = lock_wallets([seat.user_id for seat in seats])
     short = [s for s in seats if not s.is_bot and wallets[s.user_id].balance < table.tier.minimum_coins]
     for seat in short:
@@ -233,7 +235,7 @@ def table_ready(*, table_id: int, user) -> Table:
                 raise NotSeated()
             if play.table.status != Table.Status.WAITING:
                 raise NotNow()
-            tier_entry_check(tier=play.table.tier, user=user, balance=play.balances.get(user.pk, 0))
+            tier_entry_check(tier=play.table.tier, user=user)  # the wallet now, not as the play last saw it
             target = secrets.choice([play.table, *_regroup_candidates(play.table)])
             if target.pk == play.table.pk:
                 seat.ready = True

@@ -1,16 +1,17 @@
 """How a table's change is written: its statements, the same on PostgreSQL and SQLite, alone or in a group.
 
 A change is one ``Write``: the table's ``seq`` moved on from the one the change
-was made on (``UPDATE … SET seq = seq + 1 WHERE id = %s AND seq = %s``, which
-also locks the row and proves nobody else changed the table meanwhile: every
+was made on (``UPDATE … SET seq = seq + 1 WHERE (id, seq) IN …``, which also
+locks the row and proves nobody else changed the table meanwhile: every
 writer of a table moves its ``seq`` on), then the hand's new log entries, the
 hand's changed fields and the seats' changed fields. If the ``seq`` check
 fails, nothing of the change is written and the writer is told so.
 
 ``write_alone`` writes one change in a transaction of its own. The group
 commit (``group_commit``) writes every change waiting from this process's
-tables in one transaction on one thread: one commit, one flush of the
-database's log, for all of them.
+tables in one transaction on one thread, with the same statements for all of
+them (``write_many``): a few round trips, one commit, one flush of the
+database's log.
 """
 
 from __future__ import annotations
@@ -46,20 +47,59 @@ class Write:
 
 def write(w: Write) -> bool:
     """Write ``w`` inside the caller's transaction; False (nothing written) if the table moved on meanwhile."""
+    return write_many([w])[0]
+
+
+def write_many(ws: list[Write]) -> list[bool]:
+    """Write changes of distinct tables inside the caller's transaction, in a few statements for them all.
+
+    One statement moves on every table whose ``seq`` is still the change's
+    (and returns which); the others are not written (False). Then one
+    statement inserts all their log entries, and one per set of changed field
+    names updates the hands, and the seats (a multi-row ``executemany``, one
+    round trip on PostgreSQL).
+    """
+    if not ws:
+        return []
+    if len({w.table_id for w in ws}) < len(ws):  # one change of a table at a time
+        return [written for w in ws for written in write_many([w])]
     db = connections[DEFAULT_DB_ALIAS]
     with db.cursor() as cursor:
-        cursor.execute(_sql(db, "bump"), [w.table_id, w.seq])
-        if cursor.rowcount != 1:
-            return False
-        if w.log:
-            cursor.execute(_sql(db, "log", len(w.log)), _log_params(w.hand_id, w.log, db))
-        if w.hand:
-            names = tuple(w.hand)
-            cursor.execute(_sql(db, "hand", names), [*(_value(n, w.hand[n], db) for n in names), w.hand_id])
-        for seat_id, changed in w.seats:
-            names = tuple(changed)
-            cursor.execute(_sql(db, "seat", names), [*(_value(n, changed[n], db) for n in names), seat_id])
-    return True
+        cursor.execute(_sql(db, "bump", len(ws)), [value for w in ws for value in (w.table_id, w.seq)])
+        moved = {row[0] for row in cursor.fetchall()}
+        done = [w for w in ws if w.table_id in moved]
+        entries = [(w.hand_id, entry) for w in done for entry in w.log]
+        if entries:
+            cursor.execute(_sql(db, "log", len(entries)), _log_params(entries, db))
+        hands: dict[tuple, list] = {}
+        seats: dict[tuple, list] = {}
+        for w in done:
+            if w.hand:
+                names = tuple(w.hand)
+                hands.setdefault(names, []).append([*(_value(n, w.hand[n], db) for n in names), w.hand_id])
+            for seat_id, changed in w.seats:
+                names = tuple(changed)
+                seats.setdefault(names, []).append([*(_value(n, changed[n], db) for n in names), seat_id])
+        for kind, groups in (("hand", hands), ("seat", seats)):
+            for names, rows in groups.items():
+                if len(rows) == 1:
+                    cursor.execute(_sql(db, kind, names), rows[0])
+                else:
+                    cursor.executemany(_sql(db, kind, names), rows)
+    return [w.table_id in moved for w in ws]
+
+
+def locked_seq(table_id: int) -> int | None:
+    """Lock the table's row for the caller's transaction and return its ``seq`` (None: no such table).
+
+    SQLite has no row locks: its transactions take the database's write lock
+    when they begin (``transaction_mode`` IMMEDIATE in the settings).
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_sql(db, "lock"), [table_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
 
 
 def write_alone(w: Write) -> bool:
@@ -76,9 +116,9 @@ def _value(name: str, value, db):
     return value
 
 
-def _log_params(hand_id: int, entries: list[tuple], db) -> list:
+def _log_params(entries: list[tuple[int, tuple]], db) -> list:
     params = []
-    for n, seat, action, auto, created_at in entries:
+    for hand_id, (n, seat, action, auto, created_at) in entries:
         params += [
             hand_id,
             n,
@@ -99,8 +139,15 @@ def _sql(db, kind: str, arg=None) -> str:
     text = _texts.get(key)
     if text is None:
         qn = db.ops.quote_name
-        if kind == "bump":
-            text = f"UPDATE {qn(Table._meta.db_table)} SET seq = seq + 1 WHERE id = %s AND seq = %s"
+        if kind == "lock":
+            lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+            text = f"SELECT seq FROM {qn(Table._meta.db_table)} WHERE id = %s{lock}"
+        elif kind == "bump":  # the tables still at the change's seq (row values: PostgreSQL and SQLite alike)
+            rows = ", ".join(["(%s, %s)"] * arg)
+            text = (
+                f"UPDATE {qn(Table._meta.db_table)} SET seq = seq + 1 "
+                f"WHERE (id, seq) IN (VALUES {rows}) RETURNING id"
+            )
         elif kind in ("hand", "seat"):
             model = Hand if kind == "hand" else Seat
             columns = ", ".join(f"{qn(model._meta.get_field(name).column)} = %s" for name in arg)
@@ -167,7 +214,7 @@ class GroupCommit:
         drop_closed_connections()
         try:
             with transaction.atomic(durable=True):
-                written = [write(w) for w, _future in batch]
+                written = write_many([w for w, _future in batch])
         except BaseException as exc:  # noqa: BLE001 - every change waiting gets it
             close_old_connections()
             for _w, future in batch:

@@ -78,18 +78,18 @@ async def test_a_backend_terminated_mid_action_is_an_error_and_changes_nothing(
     state = await until_my_turn(comm)
     before = await sync_to_async(table_record)(table.pk)
 
-    real_write = store.write
+    real_write = store.write_many
     killed = []
 
-    def write_and_lose_the_connection(w):
+    def write_and_lose_the_connection(ws):
         # Inside the write's transaction (the group commit's): the table row not yet locked.
         if not killed:
             connection.ensure_connection()
             killed.append(connection.connection.info.backend_pid)
             terminate(killed)
-        return real_write(w)
+        return real_write(ws)
 
-    monkeypatch.setattr(store, "write", write_and_lose_the_connection)
+    monkeypatch.setattr(store, "write_many", write_and_lose_the_connection)
     await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "add", "n": 2}})
     error = await next_of(comm, "error")
     assert killed
@@ -210,7 +210,7 @@ async def test_a_close_the_database_could_not_record_ends_with_the_seat_s_lease(
     alice = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     await next_of(comm, "state")
-    failing = patch_failing(monkeypatch, store, "write")
+    failing = patch_failing(monkeypatch, store, "write_many")
     await comm.disconnect()  # its presence's write fails
     assert failing.killed
     seat = await sync_to_async(Seat.objects.get)(user=alice)
@@ -336,7 +336,7 @@ async def test_a_connect_the_database_could_not_record_is_closed_with_1013_and_t
 
     alice = await sync_to_async(make_player)()
     table = await sync_to_async(services.table_quick_start)(tier_id=long_tier.pk, user=alice)
-    failing = patch_failing(monkeypatch, store, "write")  # the connect's presence is its first write
+    failing = patch_failing(monkeypatch, store, "write_many")  # the connect's presence is its first write
     comm = await open_socket(table.pk, alice)
     assert await comm.receive_output(timeout=3) == {"type": "websocket.close", "code": 1013}
     await comm.disconnect()  # the browser's side of the close
@@ -384,7 +384,7 @@ async def test_a_seat_change_the_socket_could_not_follow_is_an_error_and_resync_
     [
         ({"type": "resync"}, "selectors", "table_snapshot"),
         ({"type": "ready"}, "services", "table_ready"),
-        ({"type": "trustee", "on": True}, "store", "write"),
+        ({"type": "trustee", "on": True}, "store", "write_many"),
         ({"type": "leave"}, "services", "table_leave"),
     ],
 )

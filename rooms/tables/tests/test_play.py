@@ -59,7 +59,7 @@ def test_a_move_on_the_play_this_process_kept_reads_nothing(human_table):
     # The seq's conditional bump (which locks the row and proves the kept play current), the
     # log entry, the hand: the same three statements on PostgreSQL and SQLite.
     assert len(sql) == 3, sql
-    assert sql[0].startswith('UPDATE "tables_table" SET seq = seq + 1 WHERE id = ')
+    assert sql[0].startswith('UPDATE "tables_table" SET seq = seq + 1 WHERE (id, seq) IN (VALUES ')
     assert sql[1].startswith('INSERT INTO "tables_handaction"')
     assert sql[2].startswith('UPDATE "tables_hand"')
 
