@@ -68,6 +68,7 @@ class ChildServer:
 
     name = "server"
     start_timeout = 10.0
+    log_stdout = False  # whether what it prints goes to the log too (else only stderr)
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -85,10 +86,20 @@ class ChildServer:
         return {}
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process, without waiting for it (several can start at once)."""
         with self.log.open("a") as errors:  # the child keeps its own copy of the file
             self.process = subprocess.Popen(
-                self.command(), stdout=subprocess.DEVNULL, stderr=errors, **self.popen_options()
+                self.command(),
+                stdout=errors if self.log_stdout else subprocess.DEVNULL,
+                stderr=errors,
+                **self.popen_options(),
             )
+
+    def wait_ready(self) -> None:
         deadline = time.monotonic() + self.start_timeout
         while not self.ready():
             assert self.process.poll() is None, f"{self.name} exited at start (see {self.log})"
