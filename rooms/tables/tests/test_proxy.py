@@ -440,9 +440,11 @@ async def test_haproxy_keeps_each_table_on_one_process_and_the_other_takes_it_wh
             await page.catch_up()
 
         # The process serving the table dies mid-hand; the clock goes on without it.
+        assert (await sync_to_async(Hand.objects.get)(pk=hand.pk)).status == "playing"
+        before = await sync_to_async(table_seq)(table)
         await sync_to_async(proxy[killed].kill)()
         await sync_to_async(run_clock)(2)
-        assert (await sync_to_async(Hand.objects.get)(pk=hand.pk)).status == "playing"
+        assert await sync_to_async(table_seq)(table) > before
         for page in pages.values():
             await shows_the_database(page)
         # The table's pages reconnected, through HAProxy, to the survivor; dave's socket stayed.
@@ -497,12 +499,12 @@ async def trustee(page: Page) -> None:
 
 def two_seat_table(make_player):
     """炸金花 (Golden Flower) for two, bots off: alice and bob, seated, the first hand dealt."""
+    from rooms import services as room_services
     from rooms.models import Game, RoomTier
 
-    tier = tier_of("zhajinhua", 0)
-    game = Game.objects.get(pk=tier.game_id)
+    room_services.catalogue_sync()
     tier = RoomTier.objects.create(
-        game=game,
+        game=Game.objects.get(slug="zhajinhua"),
         code="two-processes",
         name="初级场",
         base_stake=1,
