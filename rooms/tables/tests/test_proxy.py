@@ -23,39 +23,25 @@ a new socket when its socket closes.
 
 from __future__ import annotations
 
-import asyncio
 import http.client
-import json
-import os
 import random
 import re
-import shutil
-import sys
-import time
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import connection
 
 from conftest import require_service
 from rooms.tables import services
-from rooms.tables.models import Hand, HandAction, Seat, Table
+from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
 from rooms.tables.tests.helpers import play_until_over
-from rooms.tables.tests.servers import ChildServer, current_database_url, port_open
-from rooms.tables.tests.test_consumers import session_cookie
+from rooms.tables.tests.pages import Page, table_seq
+from rooms.tables.tests.servers import HAPROXY_BINARY, Haproxy, WebProcess, port_open
 from wallets.models import Account, LedgerTransaction
 from wallets.selectors import ledger_check
-
-ROOT = Path(settings.BASE_DIR)
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench.load import act_answered, browser_choice, turn_mark  # noqa: E402
 
 pytestmark = [
     pytest.mark.redis,
@@ -66,76 +52,7 @@ pytestmark = [
 
 PROXY = 18400
 WEB = {"web1": 18401, "web2": 18402}  # the config's server names, and the ports their processes listen on
-HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
-CONFIG = ROOT / "deploy" / "haproxy.cfg"
 CLIENT_ADDRESS = "127.0.0.3"  # a client of the proxy, not the proxy itself (also 127.0.0.1 here)
-WAIT = 60.0  # seconds: a generous bound on anything awaited, to fail a hang and nothing else
-
-
-class WebProcess(ChildServer):
-    """One of the site's web processes: ``uvicorn platform.asgi:application`` on the test database and Redis."""
-
-    name = "uvicorn"
-    start_timeout = 60.0
-
-    def __init__(self, label: str, port: int) -> None:
-        super().__init__(port)
-        self.label = label
-        self.application = f"proxy-test-{label}"  # its database sessions, to wait for their end
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": f"{current_database_url()}?application_name={self.application}",
-            "REDIS_URL": settings.REDIS_URL,
-            "DB_CONN_MAX_AGE": "60",
-            "TABLE_TIMERS": "off",  # the clock is this test's
-            "CELERY_TASK_ALWAYS_EAGER": "1",
-            "TABLE_DISCONNECT_GRACE": "0",
-            "TABLE_AUTO_DELAY": "0",
-            # As docker-compose.yml: the app believes X-Forwarded-For from HAProxy's address alone.
-            "TRUSTED_PROXIES": "127.0.0.1",
-        }
-
-    def command(self) -> list[str]:
-        return [
-            *(sys.executable, "-m", "uvicorn", "platform.asgi:application"),
-            *("--host", "127.0.0.1", "--port", str(self.port), "--lifespan", "off"),
-            *("--log-level", "warning", "--no-access-log"),
-            # uvicorn would take X-Forwarded-For from 127.0.0.1 itself; in docker-compose.yml
-            # HAProxy's address is not uvicorn's default, so the app reads the header. So here.
-            "--no-proxy-headers",
-        ]
-
-    def popen_options(self) -> dict:
-        return {"cwd": ROOT, "env": self.env}
-
-    def kill(self) -> None:
-        super().kill()
-        # PostgreSQL ends a killed process's sessions as it notices; the test database is
-        # dropped at the end of the run, which their lingering would refuse.
-        deadline = time.monotonic() + WAIT
-        while _sessions(self.application):
-            assert time.monotonic() < deadline, f"the database sessions of {self.label} stayed"
-            time.sleep(0.05)
-
-
-class Haproxy(ChildServer):
-    """Debian's haproxy running the shipped config, its addresses those of this test's processes."""
-
-    name = "haproxy"
-    log_stdout = True  # its log: each request and socket with the server that took it
-
-    def command(self) -> list[str]:
-        return [HAPROXY, "-db", "-f", str(CONFIG)]  # -db: in the foreground
-
-    def popen_options(self) -> dict:
-        addresses = {label.upper(): f"127.0.0.1:{port}" for label, port in WEB.items()}
-        return {"env": {**os.environ, "HAPROXY_BIND": f"127.0.0.1:{self.port}", **addresses}}
-
-
-def _sessions(application: str) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [application])
-        return cursor.fetchone()[0]
 
 
 @pytest.fixture
@@ -158,191 +75,14 @@ def web():
 @pytest.fixture
 def proxy(web):
     """HAProxy on ``PROXY`` in front of both web processes; yields the processes by name."""
-    require_service("haproxy", Path(HAPROXY).exists(), "apt-get install haproxy (Debian's package)")
+    require_service("haproxy", Path(HAPROXY_BINARY).exists(), "apt-get install haproxy (Debian's package)")
     assert not port_open(PROXY), f"port {PROXY} is taken"
-    haproxy = Haproxy(PROXY)
+    haproxy = Haproxy(PROXY, WEB)
     try:
         haproxy.start()  # after the web processes: its first health checks find them up
         yield web
     finally:
         haproxy.kill()
-
-
-class Page:
-    """A browser's table page: one socket at a time, following docs/protocol.md as static/js/socket.js does.
-
-    A reading task applies each ``state`` whose ``seq`` is the last one plus one
-    (or any after connecting), asks for a resync on a gap, and opens a new
-    socket when the socket closes. ``served_by`` lists the process that
-    answered each socket's handshake (HAProxy's ``X-Served-By``). With a
-    ``rng`` the page also plays as a person does: on its turn a random action
-    among those its state offers (the browser's buttons), one at a time, and
-    ready between hands until ``hands`` hands have been dealt to it.
-    """
-
-    def __init__(self, user, table_id: int, port: int, *, rng: random.Random | None = None, hands: int = 0):
-        self.user, self.table_id, self.port = user, table_id, port
-        self.rng, self.hands = rng, hands
-        self.cookie: str | None = None
-        self.ws = None
-        self.reader: asyncio.Task | None = None
-        self.state: dict | None = None
-        self.awaiting_snapshot = True
-        self.changed = asyncio.Event()
-        self.served_by: list[str | None] = []
-        self.reconnects = 0
-        self.errors: list[dict] = []
-        self.results = 0
-        self.act_seq = 0
-        self.pending: dict | None = None  # the act in flight: its ref, action, hand and turn
-        self.accepted: dict[int, list[dict]] = defaultdict(list)  # hand id -> my actions applied, in order
-        self.ready_sent = False
-        self.dealt: set[int] = set()  # the hands seen being played
-
-    # --- the socket ---------------------------------------------------------------------------
-
-    async def open(self) -> None:
-        """Connect the page (again), retrying as the browser's backoff does until ``WAIT`` has passed."""
-        from websockets.asyncio.client import connect
-        from websockets.exceptions import InvalidStatus
-
-        if self.cookie is None:
-            self.cookie = await sync_to_async(session_cookie)(self.user)
-        deadline = time.monotonic() + WAIT
-        while True:
-            try:
-                self.ws = await connect(
-                    f"ws://127.0.0.1:{self.port}/ws/tables/{self.table_id}/",
-                    origin=f"http://127.0.0.1:{self.port}",
-                    additional_headers={"Cookie": f"sessionid={self.cookie}"},
-                    open_timeout=10,
-                )
-                break
-            except (OSError, TimeoutError, InvalidStatus) as exc:  # refused, or HAProxy's 503
-                assert time.monotonic() < deadline, (
-                    f"{self.user.username}: no server took the socket ({exc!r})"
-                )
-                await asyncio.sleep(0.2)
-        self.served_by.append(self.ws.response.headers.get("X-Served-By"))
-        self.awaiting_snapshot = True  # the server sends the whole state on connect
-        self.act_seq = 0  # an act's seq rises per connection
-        self.pending = None
-        await self.send({"type": "resync"})  # as the page does on open
-
-    async def start(self) -> None:
-        await self.open()
-        self.reader = asyncio.create_task(self.read())
-
-    async def read(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        while True:
-            try:
-                message = json.loads(await self.ws.recv())
-            except ConnectionClosed:
-                self.reconnects += 1
-                await self.open()
-                continue
-            await self.receive(message)
-            self.changed.set()
-
-    async def send(self, message: dict) -> None:
-        from websockets.exceptions import ConnectionClosed
-
-        try:
-            await self.ws.send(json.dumps(message))
-        except ConnectionClosed:
-            pass  # the reader opens a new socket; the page asks again from its next state
-
-    async def close(self) -> None:
-        if self.reader is not None:
-            self.reader.cancel()
-            await asyncio.gather(self.reader, return_exceptions=True)
-        if self.ws is not None:
-            await self.ws.close()
-
-    async def wait_until(self, check, what: str) -> None:
-        """Wait until ``check()`` (a coroutine function) holds, checking again after each message (and at
-        least every second); fail after ``WAIT`` seconds."""
-        deadline = time.monotonic() + WAIT
-        while True:
-            self.changed.clear()
-            if await check():
-                return
-            if self.reader is not None and self.reader.done():
-                self.reader.result()  # the reader failed: show why
-            left = deadline - time.monotonic()
-            assert left > 0, f"{self.user.username} never saw {what} (at seq {self.seq}, on {self.served_by})"
-            try:
-                await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
-            except TimeoutError:
-                pass
-
-    async def catch_up(self) -> None:
-        """Wait until the page shows the table's current seq (its own reconnect moves the table on too)."""
-
-        async def current() -> bool:
-            return self.seq == await sync_to_async(table_seq)(self.table_id)
-
-        await self.wait_until(current, "the table's seq")
-
-    @property
-    def seq(self) -> int | None:
-        return self.state["seq"] if self.state else None
-
-    # --- the protocol -------------------------------------------------------------------------
-
-    async def receive(self, message: dict) -> None:
-        kind = message["type"]
-        if kind == "error":
-            self.errors.append(message)
-            if self.pending is not None and message.get("ref") == self.pending["ref"]:
-                self.pending = None  # refused: it changed nothing
-                await self.play()
-            return
-        if kind == "result":
-            self.results += 1
-            return
-        if kind != "state":
-            return
-        last = self.seq or 0
-        if self.awaiting_snapshot or message["seq"] == last + 1:
-            self.state = message
-            self.awaiting_snapshot = False
-            await self.play()
-        elif message["seq"] > last + 1:
-            self.awaiting_snapshot = True  # a gap: ask for the whole state
-            await self.send({"type": "resync"})
-
-    async def play(self) -> None:
-        """Do what the player does on this state: note an act answered, then act, or press ready."""
-        state = self.state
-        seat = state["you"]["seat"]
-        hand = state.get("hand")
-        if self.pending is not None and act_answered(state, self.pending["turn"], seat):
-            self.accepted[self.pending["hand"]].append(self.pending["action"])
-            self.pending = None
-        if self.rng is None or seat is None or self.pending is not None:
-            return
-        if hand is not None and hand["status"] == "playing":
-            self.dealt.add(hand["id"])
-            self.ready_sent = False
-            if seat in hand["actors"]:
-                action = browser_choice(state["table"]["tier"]["game"], hand, self.rng)
-                self.act_seq += 1
-                self.pending = {
-                    "ref": self.act_seq,
-                    "action": action,
-                    "hand": hand["id"],
-                    "turn": turn_mark(state),
-                }
-                await self.send({"type": "act", "seq": self.act_seq, "action": action})
-            return
-        mine = state["table"]["seats"][seat]
-        if state["table"]["status"] == "waiting" and not mine["ready"] and not self.ready_sent:
-            if len(self.dealt) < self.hands:
-                self.ready_sent = True  # once until a hand starts, as the page hides its button
-                await self.send({"type": "ready"})
 
 
 def tier_of(slug: str, index: int):
@@ -374,10 +114,6 @@ def seat_at_a_table_of(user, tier_id: int, process: str) -> int:
             return table_id
         services.table_leave(table_id=table_id, user=user)
     raise AssertionError(f"no table of 20 went to {process}")
-
-
-def table_seq(table_id: int) -> int:
-    return Table.objects.get(pk=table_id).seq
 
 
 def settled_once(hand_id: int) -> bool:
@@ -612,7 +348,7 @@ def test_haproxy_routes_by_the_table_id_and_forwards_the_client_address(proxy, m
 
 def request(path: str, *, body: str | None = None, headers: dict | None = None):
     """One HTTP request to HAProxy from ``CLIENT_ADDRESS``; return its status, headers and text."""
-    conn = http.client.HTTPConnection("127.0.0.1", PROXY, timeout=WAIT, source_address=(CLIENT_ADDRESS, 0))
+    conn = http.client.HTTPConnection("127.0.0.1", PROXY, timeout=60, source_address=(CLIENT_ADDRESS, 0))
     try:
         conn.request("POST" if body is not None else "GET", path, body=body, headers=headers or {})
         response = conn.getresponse()
