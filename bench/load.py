@@ -1,7 +1,7 @@
 """Load benchmark: bot clients play over real WebSockets against the ASGI server(s), PostgreSQL, Redis and Celery.
 
     .venv/bin/python bench/load.py [--clients 200] [--seconds 60] [--servers 1] [--game doudizhu]
-        [--seats 3] [--tables 1] [--ws-deflate on|off]
+        [--seats 3] [--tables 1] [--ws-deflate on|off] [--proxy none|haproxy]
 
 What it does, in order (bench/README.md has the method and the latest figures):
 
@@ -16,7 +16,9 @@ What it does, in order (bench/README.md has the method and the latest figures):
 2. Starts ``--servers`` uvicorn processes (``platform.asgi:application``,
    ``--lifespan off``) on 127.0.0.1 from ``--port``, one Celery worker and
    Celery beat, all on ``REDIS_URL`` (channel layer and broker), with the
-   table timers left to beat as in production.
+   table timers left to beat as in production. With ``--proxy haproxy``
+   (two servers), HAProxy (Debian's package) runs deploy/haproxy.cfg on
+   ``--port`` + 2 in front of them, as docker-compose.yml does.
 3. Runs the clients in this process (asyncio, the ``websockets`` package):
    each signs in through the log-in form (CSRF cookie, POST), presses quick
    start on the game page's form, opens ``/ws/tables/<id>/`` with its session
@@ -30,7 +32,10 @@ What it does, in order (bench/README.md has the method and the latest figures):
    (``act_answered``). In 百家乐 each presses 进入 instead, opens
    ``/ws/rounds/<id>/`` and bets a random chip on a random open area while
    the round takes bets, one bet in flight (``RoundBot``). With two servers
-   each table's players are split between them.
+   each table's players are split between them (``--split``); with
+   ``--proxy haproxy`` every client goes through HAProxy, whose hash of the
+   socket's path puts each table on one server (the report counts the
+   tables each server took, from the ``X-Served-By`` header).
 4. Measures over ``--seconds`` after a warm-up and prints the report, then
    runs ``manage.py ledger_check``. Every process it started is stopped at the
    end, on an error and on Ctrl-C.
@@ -53,6 +58,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -72,6 +78,7 @@ TIER_CODE = "bench-load"
 MINIMUM = 100  # the bench tiers' entry minimum (coins)
 USER_PREFIX = "bench-"
 HOST = "127.0.0.1"
+HAPROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"  # its two servers: web1, web2
 PASS = {"type": "pass"}
 
 
@@ -88,12 +95,13 @@ class Processes:
         url = urllib.parse.urlparse(env.get("DATABASE_URL", ""))
         self.database = url.path.lstrip("/") if url.scheme.startswith("postgres") else None
 
-    def start(self, name: str, args: list[str]) -> subprocess.Popen:
+    def start(self, name: str, args: list[str], *, program: str = sys.executable, env: dict | None = None):
+        """Start ``program`` (Python by default) with ``args`` in the bench's environment (or ``env``)."""
         log = open(self.logdir / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
         proc = subprocess.Popen(
-            [sys.executable, *args],
+            [program, *args],
             cwd=ROOT,
-            env=self.env,
+            env=env or self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # Ctrl-C reaches us only; we stop the group ourselves
@@ -108,6 +116,15 @@ class Processes:
             ["-m", "uvicorn", app, "--host", HOST, "--port", str(port), "--lifespan", "off",
              "--log-level", "warning", *options],
         )  # fmt: skip
+
+    def start_haproxy(self, port: int, server_ports: list[int]) -> subprocess.Popen:
+        """Start HAProxy on ``HOST:port`` with the shipped config, its servers ``web1``, ``web2`` on these ports."""
+        binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
+        if not Path(binary).exists():
+            raise RuntimeError("--proxy haproxy needs HAProxy (Debian's package: apt-get install haproxy)")
+        addresses = {f"WEB{i + 1}": f"{HOST}:{p}" for i, p in enumerate(server_ports)}
+        env = {**self.env, "HAPROXY_BIND": f"{HOST}:{port}", **addresses}
+        return self.start("haproxy", ["-db", "-f", str(HAPROXY_CONFIG)], program=binary, env=env)
 
     def check_alive(self) -> None:
         for name, proc in self.procs:
@@ -487,7 +504,15 @@ class Stats:
     moved: int = 0
     disconnects: int = 0
     readies: int = 0
+    served: dict = field(default_factory=dict)  # table id -> the servers that took its sockets (HAProxy)
     unanswered: int = 0  # banker bets whose answer never came (dropped after BET_ANSWER_WAIT)
+
+
+def served_by(stats: Stats, table_id: int, ws) -> None:
+    """Note the server that took a socket of the table (HAProxy's ``X-Served-By``; none without it)."""
+    server = ws.response.headers.get("X-Served-By")
+    if server:
+        stats.served.setdefault(table_id, set()).add(server)
 
 
 def turn_mark(state: dict | None) -> tuple:
@@ -611,6 +636,7 @@ class Bot:
                     max_size=2**20,
                 ) as ws:
                     self.ws = ws
+                    served_by(self.stats, table, ws)
                     self.act_seq = 0
                     self.pending = None
                     if self.seq_table != table:
@@ -889,6 +915,7 @@ class RoundBot:
                     max_size=2**20,
                 ) as ws:
                     self.ws = ws
+                    served_by(self.stats, self.table_id, ws)
                     self.pending = None
                     self.connected.set()
                     await self.send({"type": "resync"})  # as socket.js does on open
@@ -1139,6 +1166,7 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
     figures = {
         "clients": args.clients,
         "servers": args.servers,
+        "proxy": args.proxy,
         "ws_deflate": args.ws_deflate,
         "game": args.game,
         "seats": args.seats,
@@ -1161,6 +1189,7 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
         "seq_gaps": stats.gaps,
         "seq_decreasing": stats.decreasing,
         "disconnects": stats.disconnects,
+        **routing_figures(stats),
         "moved": stats.moved,
         "cpu_seconds": {k: round(v, 1) for k, v in sorted(run["cpu"].items())},
         "load_average": {"before": run["load_before"], "after": run["load_after"]},
@@ -1169,7 +1198,7 @@ def report(args, stats: Stats, run: dict, ledger: str) -> dict:
     lat = figures["latency_ms"]
     print()
     print(
-        f"load: {args.clients} clients, {args.servers} server(s), {args.game} ({args.seats} seats), "
+        f"load: {args.clients} clients, {servers_text(args)}, {args.game} ({args.seats} seats), "
         f"{elapsed:.1f} s measured, permessage-deflate {args.ws_deflate}"
     )
     print(f"  tables seated / played   {figures['tables_seated']} / {figures['tables_played']}")
@@ -1200,6 +1229,7 @@ def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
     figures = {
         "clients": args.clients,
         "servers": args.servers,
+        "proxy": args.proxy,
         "ws_deflate": args.ws_deflate,
         "game": args.game,
         "seconds": round(elapsed, 1),
@@ -1227,6 +1257,7 @@ def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
         "seq_gaps": stats.gaps,
         "seq_decreasing": stats.decreasing,
         "disconnects": stats.disconnects,
+        **routing_figures(stats),
         "cpu_seconds": {k: round(v, 1) for k, v in sorted(run["cpu"].items())},
         "load_average": {"before": run["load_before"], "after": run["load_after"]},
         "ledger_check": ledger,
@@ -1234,7 +1265,7 @@ def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
     lat = figures["latency_ms"]
     print()
     print(
-        f"load: {args.clients} clients, {args.servers} server(s), {args.game}, {run['tables']} table(s), "
+        f"load: {args.clients} clients, {servers_text(args)}, {args.game}, {run['tables']} table(s), "
         f"{elapsed:.1f} s measured, permessage-deflate {args.ws_deflate}"
     )
     print(
@@ -1255,7 +1286,27 @@ def report_rounds(args, stats: Stats, run: dict, ledger: str) -> dict:
     return figures
 
 
+def servers_text(args) -> str:
+    return f"{args.servers} server(s)" + (" behind HAProxy" if args.proxy == "haproxy" else "")
+
+
+def routing_figures(stats: Stats) -> dict:
+    """Behind HAProxy: how many tables each server took, and how many had sockets on both (none expected)."""
+    if not stats.served:
+        return {}
+    alone = Counter(next(iter(servers)) for servers in stats.served.values() if len(servers) == 1)
+    return {
+        "tables_per_server": dict(sorted(alone.items())),
+        "tables_on_several_servers": sum(len(servers) > 1 for servers in stats.served.values()),
+    }
+
+
 def report_tail(figures: dict, stats: Stats, run: dict, ledger: str) -> None:
+    if "tables_per_server" in figures:
+        print(
+            f"  tables per server        {figures['tables_per_server']}; "
+            f"on several {figures['tables_on_several_servers']}"
+        )
     print(f"  errors                   {dict(stats.errors) or 'none'}")
     outside = dict(stats.errors_total - stats.errors)
     if outside:
@@ -1291,6 +1342,13 @@ def main() -> int:
     )
     parser.add_argument("--workers", type=int, default=1, help="Celery worker processes")
     parser.add_argument("--port", type=int, default=18100, help="first server port on 127.0.0.1")
+    parser.add_argument(
+        "--proxy",
+        choices=("none", "haproxy"),
+        default="none",
+        help="haproxy: the clients go through HAProxy (deploy/haproxy.cfg, on --port + 2) in front of "
+        "the two servers, which routes each table's sockets to one of them",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed of the clients' random choices")
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
     deflate_argument(parser)
@@ -1304,6 +1362,8 @@ def main() -> int:
         args.clients -= args.clients % args.seats
     if args.clients <= 0 or args.clients < args.tables:
         parser.error("--clients must fill at least one table")
+    if args.proxy == "haproxy" and args.servers != 2:
+        parser.error("--proxy haproxy runs the shipped config, whose two servers need --servers 2")
 
     env = stack_env("load")
     logdir = Path(tempfile.mkdtemp(prefix="cardroom-load-"))
@@ -1321,6 +1381,10 @@ def main() -> int:
         for i, port in enumerate(ports):
             procs.start_uvicorn(f"asgi{i}", "platform.asgi:application", port, *quiet_options(args))
         servers_wait(ports, procs)
+        if args.proxy == "haproxy":  # the clients see one address, HAProxy's
+            procs.start_haproxy(args.port + args.servers, ports)
+            ports = [args.port + args.servers]
+            servers_wait(ports, procs)
         worker_wait(worker_name, procs)
         stats = Stats()
         run = event_loop_run(

@@ -18,6 +18,8 @@ from urllib.parse import urlparse
 from conftest import require_service
 from rooms import transport
 
+HAPROXY_BINARY = shutil.which("haproxy") or "/usr/sbin/haproxy"  # Debian's; not on a user's PATH
+
 
 def current_database_url() -> str:
     """``DATABASE_URL`` pointed at the test database this test runs on."""
@@ -68,6 +70,7 @@ class ChildServer:
 
     name = "server"
     start_timeout = 10.0
+    log_stdout = False  # whether what it prints goes to the log too (else only stderr)
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -85,10 +88,20 @@ class ChildServer:
         return {}
 
     def start(self) -> None:
+        self.launch()
+        self.wait_ready()
+
+    def launch(self) -> None:
+        """Start the process, without waiting for it (several can start at once)."""
         with self.log.open("a") as errors:  # the child keeps its own copy of the file
             self.process = subprocess.Popen(
-                self.command(), stdout=subprocess.DEVNULL, stderr=errors, **self.popen_options()
+                self.command(),
+                stdout=errors if self.log_stdout else subprocess.DEVNULL,
+                stderr=errors,
+                **self.popen_options(),
             )
+
+    def wait_ready(self) -> None:
         deadline = time.monotonic() + self.start_timeout
         while not self.ready():
             assert self.process.poll() is None, f"{self.name} exited at start (see {self.log})"
@@ -131,3 +144,94 @@ def redis_hub(settings, port: int, free: Callable[[int], bool] = redis_up):
     finally:
         server.kill()
         transport.reset()
+
+
+class WebProcess(ChildServer):
+    """One of the site's web processes: ``uvicorn platform.asgi:application`` on the test database and Redis.
+
+    ``label`` names it (its database sessions' ``application_name``); the table clock
+    is left to the test (``TABLE_TIMERS=off``), and Celery tasks run in the process.
+    """
+
+    name = "uvicorn"
+    start_timeout = 60.0
+
+    def __init__(self, label: str, port: int) -> None:
+        from django.conf import settings
+
+        super().__init__(port)
+        self.label = label
+        self.application = f"proxy-test-{label}"  # its database sessions, to wait for their end
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"{current_database_url()}?application_name={self.application}",
+            "REDIS_URL": settings.REDIS_URL,
+            "DB_CONN_MAX_AGE": "60",
+            "TABLE_TIMERS": "off",  # the clock is the test's
+            "CELERY_TASK_ALWAYS_EAGER": "1",
+            "TABLE_DISCONNECT_GRACE": "0",
+            "TABLE_AUTO_DELAY": "0",
+            # As docker-compose.yml: the app believes X-Forwarded-For from HAProxy's address alone.
+            "TRUSTED_PROXIES": "127.0.0.1",
+        }
+
+    def command(self) -> list[str]:
+        return [
+            *(sys.executable, "-m", "uvicorn", "platform.asgi:application"),
+            *("--host", "127.0.0.1", "--port", str(self.port), "--lifespan", "off"),
+            *("--log-level", "warning", "--no-access-log"),
+            # uvicorn would take X-Forwarded-For from 127.0.0.1 itself; in docker-compose.yml
+            # HAProxy's address is not uvicorn's default, so the app reads the header. So here.
+            "--no-proxy-headers",
+        ]
+
+    def popen_options(self) -> dict:
+        from django.conf import settings
+
+        return {"cwd": settings.BASE_DIR, "env": self.env}
+
+    def kill(self) -> None:
+        super().kill()
+        # PostgreSQL ends a killed process's sessions as it notices; the test database is
+        # dropped at the end of the run, which their lingering would refuse.
+        deadline = time.monotonic() + 60
+        while database_sessions(self.application):
+            assert time.monotonic() < deadline, f"the database sessions of {self.label} stayed"
+            time.sleep(0.05)
+
+
+class Haproxy(ChildServer):
+    """Debian's haproxy running the shipped deploy/haproxy.cfg on ``port``, its servers these processes.
+
+    Only the addresses differ from docker-compose.yml's, through the config's environment variables.
+    """
+
+    name = "haproxy"
+    log_stdout = True  # its log: each request and socket with the server that took it
+
+    def __init__(self, port: int, backends: dict[str, int]) -> None:
+        super().__init__(port)
+        self.backends = backends  # the config's server names (web1, web2), and their processes' ports
+
+    def command(self) -> list[str]:
+        from django.conf import settings
+
+        return [
+            HAPROXY_BINARY,
+            "-db",
+            "-f",
+            str(settings.BASE_DIR / "deploy" / "haproxy.cfg"),
+        ]  # -db: foreground
+
+    def popen_options(self) -> dict:
+        addresses = {label.upper(): f"127.0.0.1:{port}" for label, port in self.backends.items()}
+        return {"env": {**os.environ, "HAPROXY_BIND": f"127.0.0.1:{self.port}", **addresses}}
+
+
+def database_sessions(application: str) -> int:
+    """The test database's sessions of a server process, by its ``application_name``."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [application])
+        return cursor.fetchone()[0]
