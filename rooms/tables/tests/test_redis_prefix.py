@@ -128,6 +128,15 @@ def wait_for(predicate, timeout: float = 60) -> bool:
     return predicate()
 
 
+def use_broker(url: str) -> None:
+    """Send this process's tasks (and pings) to ``url``: its connection and producer pools start again."""
+    from platform.celery_app import app
+
+    app.close()  # forgets the connection pool
+    del app.amqp  # and the producer pool made on it, kept by the app's AMQP helper
+    app.conf.broker_url = url
+
+
 @pytest.fixture
 def private_redis(settings):
     """A Redis of this test's own, carrying the tables' messages and Celery's tasks, watched by MONITOR."""
@@ -143,14 +152,12 @@ def private_redis(settings):
     settings.REDIS_URL = url
     transport.reset()
     broker = app.conf.broker_url
-    app.close()  # its connections to the suite's broker
-    app.conf.broker_url = url
+    use_broker(url)
     try:
         yield url, monitor
     finally:
         monitor.stop()
-        app.close()
-        app.conf.broker_url = broker
+        use_broker(broker)
         transport.reset()
         server.kill()
 
