@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The browser's device cookie (platform/accounts/devices.py), recorded hashed at each log-in.
+    "platform.accounts.devices.DeviceCookieMiddleware",
     # request.user.is_verified(): whether this session passed the second factor.
     "django_otp.middleware.OTPMiddleware",
     # Staff changes made in the admin are written to the audit trail with their actor.
@@ -260,6 +262,10 @@ SIGNUP_GRANT_COINS = env_int("SIGNUP_GRANT_COINS", 10000)
 SIGNUP_GRANT_FIRST = env_int("SIGNUP_GRANT_FIRST", 2000)
 SIGNUP_GRANT_PARTS = env_int("SIGNUP_GRANT_PARTS", 8)
 SIGNUP_GRANT_PART_HANDS = env_int("SIGNUP_GRANT_PART_HANDS", 10)
+# The device cookie (platform/accounts/devices.py): a random id per browser, kept only hashed
+# against the accounts that log in with it; it lives DEVICE_COOKIE_DAYS after the last log-in.
+DEVICE_COOKIE_NAME = "device"
+DEVICE_COOKIE_DAYS = env_int("DEVICE_COOKIE_DAYS", 400)
 # --- end of abuse limits ----------------------------------------------------------------------
 
 # The embedded timer loop inside the ASGI process (off when a Celery beat runs the timers).

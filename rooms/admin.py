@@ -29,6 +29,7 @@ class RoomTierInline(admin.TabularInline):
         "options",
         "seats",
         "bots_enabled",
+        "separate_linked",
         "is_open",
         "sort_order",
     )
@@ -100,7 +101,7 @@ class RoomTierAdmin(admin.ModelAdmin):
     )
     list_display_links = ("name",)
     list_editable = ("is_open",)
-    list_filter = ("game", "is_open", "minimum_rule", "bots_enabled")
+    list_filter = ("game", "is_open", "minimum_rule", "bots_enabled", "separate_linked")
     search_fields = ("name", "code", "game__slug", "game__name_zh", "game__name_en")
     list_select_related = ("game",)
     formfield_overrides = READABLE_JSON_FIELDS
@@ -111,7 +112,7 @@ class RoomTierAdmin(admin.ModelAdmin):
             _("Entry rule"),
             {"fields": ("minimum_rule", "minimum_multiplier", "table_cap", "fixed_minimum", "maximum_coins")},
         ),
-        (_("Table"), {"fields": ("options", "seats", "bots_enabled")}),
+        (_("Table"), {"fields": ("options", "seats", "bots_enabled", "separate_linked")}),
     )
 
     def get_readonly_fields(self, request, obj=None):

@@ -80,6 +80,14 @@ class RoomTier(models.Model):
     options = models.JSONField(_("variant options"), default=dict, blank=True)
     seats = models.PositiveSmallIntegerField(_("seats per table"), null=True, blank=True)
     bots_enabled = models.BooleanField(_("bots fill empty seats"), default=True)
+    # 分组 (seed 002): one person's accounts at one table could pass coins to each other.
+    separate_linked = models.BooleanField(
+        _("keep linked accounts apart"),
+        default=True,
+        help_text=_(
+            "Never seat at one table two accounts that signed up from one address or logged in from one browser."
+        ),
+    )
     is_open = models.BooleanField(_("open"), default=True)
     sort_order = models.PositiveSmallIntegerField(_("order"), default=0)
 

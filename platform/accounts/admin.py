@@ -2,6 +2,7 @@
 
 from platform.accounts.levels import level_for_wins
 from platform.accounts.models import GameStats, SignUp, User
+from platform.accounts.selectors import linked_user_ids
 from platform.accounts.services import nickname_available_check
 from platform.accounts.validators import nickname_clean, nickname_fold
 from platform.staff.display import PermissionLabels
@@ -9,6 +10,8 @@ from platform.staff.display import PermissionLabels
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.urls import reverse
+from django.utils.html import format_html_join
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -91,7 +94,7 @@ class UserAdmin(PermissionLabels, DjangoUserAdmin):
 
     fieldsets = (
         (None, {"fields": ("username", "password")}),
-        (_("Player"), {"fields": ("nickname", "email", "first_name", "last_name")}),
+        (_("Player"), {"fields": ("nickname", "email", "first_name", "last_name", "linked_accounts")}),
         (
             _("Permissions"),
             {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
@@ -105,7 +108,7 @@ class UserAdmin(PermissionLabels, DjangoUserAdmin):
     list_filter = ("is_active", "is_staff", "is_superuser", "groups", "date_joined")
     search_fields = ("username", "nickname", "email", "first_name", "last_name")
     ordering = ("-date_joined",)
-    readonly_fields = ("last_login", "date_joined")
+    readonly_fields = ("last_login", "date_joined", "linked_accounts")
     inlines = (GameStatsInline,)
     form = StaffUserChangeForm
     add_form = StaffUserCreationForm
@@ -114,6 +117,20 @@ class UserAdmin(PermissionLabels, DjangoUserAdmin):
         if "nickname" in form.changed_data:
             obj.nickname_key = nickname_fold(obj.nickname)
         super().save_model(request, obj, form, change)
+
+    @admin.display(description=_("linked accounts"))
+    def linked_accounts(self, obj: User) -> str:
+        """The accounts that signed up from this one's address or logged in from one of its browsers."""
+        if obj.pk is None:
+            return "—"
+        linked = User.objects.filter(pk__in=linked_user_ids(user_id=obj.pk)).order_by("username")[:50]
+        if not linked:
+            return "—"
+        return format_html_join(
+            ", ",
+            '<a href="{}">{}</a>',
+            ((reverse("admin:accounts_user_change", args=[user.pk]), user.username) for user in linked),
+        )
 
     def get_inlines(self, request, obj):
         # A user being created has no win counts yet.

@@ -12,3 +12,9 @@ class AccountsConfig(AppConfig):
         # (Not from ``platform/__init__``: that module stands in for the standard
         # library's ``platform``, which Celery's own imports need first.)
         from platform import celery_app  # noqa: F401
+        from platform.accounts.devices import on_logged_in
+
+        from django.contrib.auth.signals import user_logged_in
+
+        # Every log-in path (the log-in and sign-up pages, admin's) records the browser it came from.
+        user_logged_in.connect(on_logged_in, dispatch_uid="platform.accounts.devices.on_logged_in")

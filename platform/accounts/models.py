@@ -96,3 +96,33 @@ class SignUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.parts_paid}/{self.grant_parts}"
+
+
+class UserDevice(models.Model):
+    """A browser a player signed in from, known by the SHA-256 of its device cookie (never the cookie).
+
+    ``platform.accounts.devices`` writes one row per account and browser at each
+    log-in. Accounts that share a row's hash signed in from one browser: room
+    tiers that keep linked accounts apart never seat them at one table.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="devices",
+        verbose_name=_("player"),
+    )
+    cookie_hash = models.CharField(_("device cookie hash"), max_length=64)
+    first_seen = models.DateTimeField(_("first log-in"), default=timezone.now)
+    last_seen = models.DateTimeField(_("last log-in"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("browser")
+        verbose_name_plural = _("browsers")
+        indexes = [models.Index(fields=["cookie_hash"], name="userdevice_cookie_hash")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "cookie_hash"], name="userdevice_one_row_per_browser")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.cookie_hash[:12]}"

@@ -1,10 +1,10 @@
-"""Reads for accounts: a player's levels per game and their sign-up grant still to come."""
+"""Reads for accounts: a player's levels per game, their sign-up grant still to come, their linked accounts."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
 from platform.accounts.grants import grant_part_amount
 from platform.accounts.levels import Level, level_for_wins
-from platform.accounts.models import GameStats, SignUp, User
+from platform.accounts.models import GameStats, SignUp, User, UserDevice
 
 from django.db.models import F, Sum
 
@@ -81,3 +81,20 @@ def grant_status(*, user: User) -> GrantStatus | None:
         next_amount=grant_part_amount(signup, next_part),
         hands_to_next=max(next_part * signup.grant_part_hands - hands, 0),
     )
+
+
+def linked_user_ids(*, user_id: int) -> set[int]:
+    """Return the other accounts linked to ``user_id``: signed up from its address or in from its browser.
+
+    The address is the one the sign-up counted under (an IPv6 /64 as one);
+    accounts made by staff tools and the demo loader have none. The browser is
+    any device cookie the account logged in with (``devices``). Links are
+    direct, not chained: a person behind a shared address (a school, a mobile
+    network's NAT) is linked to the accounts signed up there, not to every
+    browser those accounts ever used.
+    """
+    address = SignUp.objects.filter(user_id=user_id, address__isnull=False).values("address")
+    by_address = SignUp.objects.filter(address__in=address).values_list("user_id", flat=True)
+    browsers = UserDevice.objects.filter(user_id=user_id).values("cookie_hash")
+    by_browser = UserDevice.objects.filter(cookie_hash__in=browsers).values_list("user_id", flat=True)
+    return set(by_address.union(by_browser)) - {user_id}

@@ -1,8 +1,8 @@
-"""Writes for accounts: create a player with their sign-up coins, rename, count hands."""
+"""Writes for accounts: create a player with their sign-up coins, rename, record a browser, count hands."""
 
 import json
 from platform.accounts.grants import signup_grant_open, signup_limit_check
-from platform.accounts.models import GameStats, User
+from platform.accounts.models import GameStats, User, UserDevice
 from platform.accounts.validators import nickname_clean, nickname_fold, username_reserved_check
 
 from django.contrib.auth import get_user_model
@@ -95,6 +95,22 @@ def user_nickname_change(*, user: User, nickname: str) -> User:
         user.refresh_from_db(fields=["nickname", "nickname_key"])
         raise _nickname_taken() from error
     return user
+
+
+def user_device_record(*, user: User, cookie_hash: str) -> None:
+    """Note that ``user`` signed in from the browser whose device cookie hashes to ``cookie_hash``.
+
+    One row per account and browser: a first log-in inserts it, a later one
+    moves its ``last_seen`` (one statement either way, so two log-ins at once
+    cannot collide).
+    """
+    now = timezone.now()
+    UserDevice.objects.bulk_create(
+        [UserDevice(user=user, cookie_hash=cookie_hash, first_seen=now, last_seen=now)],
+        update_conflicts=True,
+        unique_fields=["user", "cookie_hash"],
+        update_fields=["last_seen"],
+    )
 
 
 def stats_record_hand(*, user: User, game_slug: str, won: bool) -> None:

@@ -3,11 +3,18 @@
 A user holds at most one seat (a partial unique constraint). Every change here
 is a change of a table through ``play.changing``, as a move is. When every seat
 is taken and ready (and not by bots alone), the hand is dealt in the same change.
+
+A player is seated only by quick start and by regrouping, and both choose the
+table: in a tier that keeps linked accounts apart (``RoomTier.separate_linked``)
+neither chooses a table where an account linked to the player sits
+(``platform.accounts.selectors.linked_user_ids``: the same sign-up address or a
+browser both logged in from), checked again under the table's lock.
 """
 
 from __future__ import annotations
 
 import secrets
+from platform.accounts.selectors import linked_user_ids
 from platform.staff.audit import audit_staff_only
 
 from django.db import transaction
@@ -84,6 +91,15 @@ def _counts(play: Play):
     return balances_and_wins(play.table.tier.game.slug, play.users())
 
 
+def _linked_to(tier: RoomTier, user) -> set[int]:
+    """The accounts ``user`` may not share a table with in ``tier`` (none if the tier allows it)."""
+    return linked_user_ids(user_id=user.pk) if tier.separate_linked else set()
+
+
+def _linked_at(play: Play, linked: set[int]) -> bool:
+    return any(seat.user_id in linked for seat in play.seats)
+
+
 def quick_start_choice(
     tables: list[Table], humans: dict[int, int], *, pick: int | None = None
 ) -> Table | None:
@@ -129,11 +145,13 @@ def table_quick_start(*, tier_id: int, user) -> Table:
             raise AlreadySeated(current.table_id)
         tier_entry_check(tier=tier, user=user)
         free = Seat.objects.filter(Q(user__isnull=True) | Q(is_bot=True))
-        open_tables = list(
-            Table.objects.filter(
-                tier=tier, status=Table.Status.WAITING, pk__in=free.values("table_id")
-            ).order_by("pk")
+        open_tables = Table.objects.filter(
+            tier=tier, status=Table.Status.WAITING, pk__in=free.values("table_id")
         )
+        linked = _linked_to(tier, user)
+        if linked:
+            open_tables = open_tables.exclude(pk__in=Seat.objects.filter(user__in=linked).values("table_id"))
+        open_tables = list(open_tables.order_by("pk"))
         humans = dict(
             Seat.objects.filter(table__in=open_tables, user__isnull=False, is_bot=False)
             .values("table_id")
@@ -142,10 +160,11 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         )
         table = quick_start_choice(open_tables, humans) or _table_create(tier)
         with changing(table.pk, nested=True) as play:
-            if play.table.status == Table.Status.WAITING and _free_seat(play) is not None:
+            waiting = play.table.status == Table.Status.WAITING and not _linked_at(play, linked)
+            if waiting and _free_seat(play) is not None:
                 _sit(play, user)
                 return play.table
-        table = _table_create(tier)  # the chosen table filled up meanwhile
+        table = _table_create(tier)  # the chosen table filled up (or a linked account sat down) meanwhile
         with changing(table.pk, nested=True) as play:
             _sit(play, user)
             return play.table
@@ -201,11 +220,13 @@ def _start_if_ready(play: Play) -> None:
         hand_start(play, wallets)
 
 
-def _regroup_candidates(table: Table) -> list[Table]:
-    """Lock the tier's other waiting tables with a ready human and a free seat (分组).
+def _regroup_candidates(table: Table, user) -> list[Table]:
+    """Lock the tier's other waiting tables with a ready human, a free seat and no account linked to
+    ``user`` (分组).
 
     ``skip_locked``: a table another change holds is passed over, so two
     players regrouping into each other's tables never wait for each other.
+    Each candidate is locked before its seats are read, so none changes after.
     """
     ready_humans = Seat.objects.filter(
         table__tier=table.tier_id, table__status=Table.Status.WAITING, ready=True, is_bot=False
@@ -215,8 +236,13 @@ def _regroup_candidates(table: Table) -> list[Table]:
         .filter(pk__in=ready_humans.values("table_id"), status=Table.Status.WAITING)
         .order_by("pk")
     )
-    free = Seat.objects.filter(Q(user__isnull=True) | Q(is_bot=True), table__in=[t.pk for t in others])
-    roomy = set(free.values_list("table_id", flat=True))
+    if not others:
+        return []
+    others_seats = Seat.objects.filter(table__in=[t.pk for t in others])
+    roomy = set(others_seats.filter(Q(user__isnull=True) | Q(is_bot=True)).values_list("table_id", flat=True))
+    linked = _linked_to(table.tier, user) if roomy else set()
+    if linked:
+        roomy -= set(others_seats.filter(user__in=linked).values_list("table_id", flat=True))
     return [t for t in others if t.pk in roomy]
 
 
@@ -236,7 +262,7 @@ def table_ready(*, table_id: int, user) -> Table:
             if play.table.status != Table.Status.WAITING:
                 raise NotNow()
             tier_entry_check(tier=play.table.tier, user=user)  # the wallet now, not as the play last saw it
-            target = secrets.choice([play.table, *_regroup_candidates(play.table)])
+            target = secrets.choice([play.table, *_regroup_candidates(play.table, user)])
             if target.pk == play.table.pk:
                 seat.ready = True
                 seat.seated_at = timezone.now()

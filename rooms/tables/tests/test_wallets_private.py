@@ -1,0 +1,97 @@
+"""Wallets stay private at the table: a seat's carried coins and a wallet balance are their player's alone.
+
+Any signed-in spectator used to read every seated player's ``carried`` (at the
+start of a hand a seat carries its whole wallet, often) and their balance after
+the settlement. Here a spectator and a seated player keep every frame of two
+hands of every seated game, and every ``carried`` and ``balance`` the table's
+frames carry (the engine's view aside: it shows the coins in play, as the game's
+rules need) is checked: the player's own, or null.
+"""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from rooms.tables import services
+from rooms.tables.models import Seat
+from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.test_abuse import game_tier
+from rooms.tables.tests.test_hidden_cards import SEATED, Capture, roomy_inbox, start_and_play  # noqa: F401
+from wallets.selectors import wallet_balance
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
+
+WALLET_KEYS = ("carried", "balance")
+ENGINE_VIEWS = ("view", "details")  # the game's own view and outcome: coins in play, by its rules
+
+
+def wallet_fields(value, path: str = "") -> list[tuple[str, object]]:
+    """Every ``carried`` and ``balance`` in a frame, with where it is (``table.seats.1.carried``)."""
+    found = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in ENGINE_VIEWS:
+                continue
+            where = f"{path}.{key}" if path else key
+            if key in WALLET_KEYS:
+                found.append((where, item))
+            found += wallet_fields(item, where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += wallet_fields(item, f"{path}.{index}")
+    return found
+
+
+def seat_of_row(where: str) -> int | None:
+    """The seat index a field belongs to: ``table.seats.<i>.carried`` or ``seats.<i>.balance`` (a result)."""
+    parts = where.split(".")
+    if "seats" in parts:
+        return int(parts[parts.index("seats") + 1])
+    return None
+
+
+@pytest.mark.parametrize("slug", SEATED)
+async def test_a_spectator_sees_no_wallet_and_a_player_only_their_own(slug, make_player):
+    alice, bob = await sync_to_async(make_player)(coins=50_000), await sync_to_async(make_player)(coins=7_000)
+    tier = await sync_to_async(game_tier)(slug)
+    table = await sync_to_async(services.table_quick_start)(tier_id=tier.pk, user=alice)
+    capture = Capture()
+    await capture.add("watch", table.pk, bob)
+    await capture.add("alice", table.pk, alice)
+    await sync_to_async(run_clock)()  # bots fill the table and the first hand starts
+    mine = await sync_to_async(lambda: Seat.objects.get(table=table, user=alice).index)()
+    hands = []
+    for _ in range(2):
+        hands.append(await sync_to_async(start_and_play)(table.pk, alice))
+        await capture.drain()
+    await capture.close()
+    assert all(hand.status == "settled" for hand in hands), [h.cancel_reason for h in hands]
+
+    watched = [field for frame in capture.frames["watch"] for field in wallet_fields(frame)]
+    assert watched, "the spectator's frames carried no wallet field to check"
+    for where, value in watched:
+        # His own balance comes with the state he is sent on connect; nobody else's, ever.
+        assert value is None or (where == "you.balance" and value == 7_000), (slug, where, value)
+
+    carried = {hand.players[mine]["carried"] for hand in hands}
+    balances = {await sync_to_async(wallet_balance)(user=alice)}
+    own_seen = set()
+    for frame in capture.frames["alice"]:
+        for where, value in wallet_fields(frame):
+            seat = seat_of_row(where)
+            if seat is not None and seat != mine:
+                assert value is None, (slug, "another seat's", where, value)
+            elif value is not None:
+                own_seen.add(where.rsplit(".", 1)[-1] if seat is not None else where)
+    # She saw her own carried coins in play and her balance in the result (and on her state).
+    assert "carried" in own_seen and "balance" in own_seen, own_seen
+    results = [f for f in capture.frames["alice"] if f["type"] == "result"]
+    assert results and all(r["seats"][mine]["balance"] is not None for r in results)
+    assert results[-1]["seats"][mine]["balance"] in balances
+    in_play = [
+        f["table"]["seats"][mine]["carried"]
+        for f in capture.frames["alice"]
+        if f["type"] == "state" and f["table"]["seats"][mine]["carried"] is not None
+    ]
+    assert set(in_play) <= carried and in_play
