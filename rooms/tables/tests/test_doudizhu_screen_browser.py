@@ -147,6 +147,28 @@ def check_the_multiple(page, seen: dict) -> None:
     page.wait_for_selector("#multiple-breakdown", state="hidden")
 
 
+SELECTED = (
+    "() => [...document.querySelectorAll('#my-hand .pcard.selected')].map((c) => c.dataset.card).sort()"
+)
+HINTS = """() => (window.tableClient.model.snapshot.hand.view.hints || [])
+  .map((hint) => (hint.cards || []).slice().sort())"""
+
+
+def check_the_hint_cycles(page, seen: dict) -> None:
+    """Each press of 提示 selects the server's next suggestion, cheapest first, then round again."""
+    if not page.locator("#actions [data-action=hint]").count():
+        return
+    hints = page.evaluate(HINTS)
+    if len(hints) < 2 or not hints[0]:
+        return
+    pressed = []
+    for _ in range(len(hints) + 1 if len(hints) < 4 else 2):
+        page.click("#actions [data-action=hint]")
+        pressed.append(page.evaluate(SELECTED))
+    assert pressed == (hints + hints[:1])[: len(pressed)], (pressed, hints)
+    seen["hint_cycles"] = seen.get("hint_cycles", 0) + 1
+
+
 def play_and_watch(base_url: str, size: str, tier_id: int) -> dict:
     """Play one hand at ``size`` through the page, checking the screen on each of the player's turns."""
     from playwright.sync_api import sync_playwright
@@ -184,6 +206,7 @@ def play_and_watch(base_url: str, size: str, tier_id: int) -> dict:
                     if page.locator("#last-play:not([hidden])").count():
                         seen["centre"].append(page.evaluate(CENTRE_PLAY))
                     seen.setdefault("names", []).extend(page.evaluate(SEAT_NAMES))
+                    check_the_hint_cycles(page, seen)
                 play_turn(page, seen, f"screen-{size}")
 
             page.wait_for_function(
@@ -240,6 +263,9 @@ def test_the_doudizhu_screen_as_a_player_sees_it(live_asgi, doudizhu_tier, size)
             allowed = between(after["lastPlay"]["seat"], after["turn"])
             assert set(after["passes"]) <= allowed, (before, after)
     assert leads >= 1, "no new lead was seen during the hand"
+
+    # 提示 went through the server's list, one press at a time.
+    assert seen.get("hint_cycles"), "no turn offered two hints to cycle through"
 
     # The last play sits large in the middle, and it is the play on the table.
     assert seen["centre"], "the centre never showed a play on the player's turn"
