@@ -39,6 +39,8 @@ const kit = seatedTable({
       model.hintIndex = 0; // 提示 starts again from the cheapest play
     }
     if (previous) announce(before, msg.hand, msg.you?.seat);
+    // Only a hand seen while it was played is celebrated (not one whose result a reload shows again).
+    if (view && view.phase !== "finished") model.watchedHand = msg.hand.id;
   },
 });
 const { act, button, mySeat, setMessage } = kit;
@@ -507,7 +509,7 @@ function renderResult(liveView) {
   ];
   panel.querySelector(".sub").textContent = facts.filter(Boolean).join(" · ");
   panel.classList.toggle("spring", Boolean(spring));
-  if (result && model.celebrated !== result.hand) {
+  if (result && model.celebrated !== result.hand && model.watchedHand === result.hand) {
     model.celebrated = result.hand;
     if (spring) {
       showEffect("spring", t(spring));
@@ -559,6 +561,13 @@ document.addEventListener("click", (event) => {
   if (model.breakdownOpen && !event.target.closest("#multiple, #multiple-breakdown")) {
     model.breakdownOpen = false;
     render();
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && model.breakdownOpen) {
+    model.breakdownOpen = false;
+    render();
+    $("#multiple").focus();
   }
 });
 $("#sound-toggle").addEventListener("click", () => {
