@@ -95,7 +95,9 @@ def next_marks(columns: Sequence[Sequence[dict]], winner: str) -> dict[str, str 
     if winner not in ("banker", "player"):
         raise ValueError(f"问路 asks about a banker or player result, not {winner!r}")
     lengths = column_lengths(columns)
-    last = next((column[0]["winner"] for column in reversed(columns) if column and column[0].get("winner")), None)
+    last = next(
+        (column[0]["winner"] for column in reversed(columns) if column and column[0].get("winner")), None
+    )
     if last == winner:
         column, row = len(lengths) - 1, lengths[-1]  # the run goes on down its column
     else:

@@ -121,7 +121,11 @@ def test_ask_roads_says_none_where_a_road_has_not_started():
         "player": {"big_eye_boy": U, "small_road": None, "cockroach_pig": None},
     }
     # Only ties so far: the next result starts the road.
-    assert roads.ask_roads(road("TT"))["banker"] == {"big_eye_boy": None, "small_road": None, "cockroach_pig": None}
+    assert roads.ask_roads(road("TT"))["banker"] == {
+        "big_eye_boy": None,
+        "small_road": None,
+        "cockroach_pig": None,
+    }
 
 
 def test_roads_of_takes_coups_and_gives_every_road():
@@ -132,7 +136,10 @@ def test_roads_of_takes_coups_and_gives_every_road():
     ]
     result = roads.roads_of(coups)
     assert set(result) == {"big_road", "big_eye_boy", "small_road", "cockroach_pig", "ask"}
-    assert [[cell["winner"] for cell in column] for column in result["big_road"]] == [["player"], ["banker", "banker"]]
+    assert [[cell["winner"] for cell in column] for column in result["big_road"]] == [
+        ["player"],
+        ["banker", "banker"],
+    ]
     assert result["big_eye_boy"] == [[U]]  # c1r1: c0 has exactly 1
     assert result["small_road"] == [] and result["cockroach_pig"] == []
 
