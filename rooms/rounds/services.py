@@ -793,7 +793,7 @@ def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
 def per_area(bets) -> list[dict]:
     """One ``{"area", "amount", "net"}`` per area of ``(area, amount, net)`` bets, summed, in the order first bet.
 
-    A payout lists a player's result area by area (庄 300: −300), not chip by chip.
+    A payout lists a player's result area by area (banker 300: −300), not chip by chip.
     """
     rows: dict[str, dict] = {}
     for area, amount, net in bets:
