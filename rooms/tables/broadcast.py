@@ -160,7 +160,16 @@ class _Frames:
                 hint = engine_for(hand.game_slug).hint(hand.state, viewer)
             except Exception:  # noqa: BLE001 - a hint is a convenience; it must never stop a broadcast
                 logger.warning("hint failed for hand %s", hand.pk, exc_info=True)
-        return {**self.hand_head, "actors": list(self.actors), "view": self.views[viewer], "hint": hint}
+        out_of_turn = []
+        if viewer is not None and viewer not in self.actors and hand.status == Hand.Status.PLAYING:
+            out_of_turn = engine_for(hand.game_slug).out_of_turn_actions(hand.state, viewer)
+        return {
+            **self.hand_head,
+            "actors": list(self.actors),
+            "view": self.views[viewer],
+            "hint": hint,
+            "out_of_turn": out_of_turn,
+        }
 
     def played_last(self, viewer: int | None, user_id: int | None) -> bool:
         """Whether the viewer is the player who sat at ``viewer`` in the last hand."""
