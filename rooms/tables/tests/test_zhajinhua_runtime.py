@@ -13,8 +13,8 @@ from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.helpers import my_seat, open_hand, per_group, sit_connected, until_my_turn
-from rooms.tables.tests.test_abuse import fingerprint, refused_without_effect, seat_and_wait_for_turn
-from rooms.tables.tests.test_consumers import next_of
+from rooms.tables.tests.test_abuse import fingerprint, refused_without_effect
+from rooms.tables.tests.test_consumers import next_of, open_socket
 from wallets.models import Account, LedgerTransaction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -224,24 +224,38 @@ def _hand_row(hand_id: int) -> dict:
     }
 
 
-async def test_a_look_out_of_turn_is_accepted_and_changes_only_that_seats_view(make_player):
+async def state_where(comm, shows) -> dict:
+    """The first ``state`` whose open hand ``shows`` what the test waits for (a presence change may come first)."""
+    while True:
+        state = await next_of(comm, "state")
+        if state["hand"] is not None and shows(state["hand"]):
+            return state
+
+
+async def test_a_look_out_of_turn_is_accepted_and_changes_only_that_seats_view(zjh_tier, make_player):
     """看牌 while a bot is on turn: the socket takes it, her view shows her cards, nobody's turn or clock moves."""
-    alice, table, comm, state = await seat_and_wait_for_turn("zhajinhua", make_player)
+    alice = await sync_to_async(make_player)(coins=5000)
+    table = await sync_to_async(services.table_quick_start)(tier_id=zjh_tier.pk, user=alice)
+    comm = await open_socket(table.pk, alice)
+    state = await next_of(comm, "state")  # the connect's snapshot; no tick runs, so bots wait
     seat = state["you"]["seat"]
-    assert state["hand"]["out_of_turn"] == []  # her turn: her actions are the view's choices
-    await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "call"}})
-    state = await next_of(comm, "state")
     hand = state["hand"]
-    assert hand["status"] == "playing" and seat not in hand["actors"]  # a bot's turn now, and no tick runs
+    assert hand["status"] == "playing"
+    if seat in hand["actors"]:
+        assert hand["out_of_turn"] == []  # her turn: her actions are the view's choices
+        await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "call"}})
+        state = await state_where(comm, lambda hand: seat not in hand["actors"])
+        hand = state["hand"]
+    assert hand["status"] == "playing" and seat not in hand["actors"]  # a bot's turn
     assert hand["view"]["hand"] is None and hand["view"]["choices"] == []
     assert hand["out_of_turn"] == [{"type": "look"}]
     before = await sync_to_async(_hand_row)(hand["id"])
     books = await sync_to_async(fingerprint)(table.pk)
 
     await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "look"}})
-    looked = await next_of(comm, "state")
+    looked = await state_where(comm, lambda hand: hand["view"]["looked"][seat])
     after = await sync_to_async(_hand_row)(hand["id"])
-    assert looked["seq"] == state["seq"] + 1
+    assert looked["seq"] > state["seq"]
     assert looked["hand"]["actors"] == hand["actors"] and looked["hand"]["deadline"] == hand["deadline"]
     assert looked["hand"]["view"]["hand"] == before["state"]["_hands"][seat]
     assert looked["hand"]["out_of_turn"] == []  # once
