@@ -173,9 +173,7 @@ def test_the_history_page_links_each_hand_to_its_verification(client, make_playe
 
 
 @pytest.mark.zh
-def test_the_history_and_verify_headings_name_the_page_once_in_each_language(
-    client, make_player
-):
+def test_the_history_and_verify_headings_name_the_page_once_in_each_language(client, make_player):
     import re
 
     alice = make_player(coins=5000)
