@@ -105,7 +105,8 @@ class WorkerProcesses:
                 _name, waiting, _consumers = channel.queue_declare(self.queue, passive=True)
             except conn.channel_errors:  # Redis keeps no queue without a message in it
                 waiting = 0
-            return waiting == 0 and channel.client.zcard(channel.unacked_index_key) == 0
+            # ZRANGE: kombu adds its key prefix to the commands it uses itself (ZCARD is not one).
+            return waiting == 0 and not channel.client.zrange(channel.unacked_index_key, 0, -1)
 
     def lost_visible(self, visibility_timeout: float) -> bool:
         """Whether every task that a dead worker took and never acknowledged is older than
@@ -115,7 +116,8 @@ class WorkerProcesses:
         with app.connection_for_read() as conn:
             channel = conn.default_channel
             newest_hidden = f"({time.time() - visibility_timeout}"
-            return channel.client.zcount(channel.unacked_index_key, newest_hidden, "+inf") == 0
+            hidden = channel.client.zrange(channel.unacked_index_key, newest_hidden, "+inf", byscore=True)
+            return not hidden
 
     def cpu_seconds(self) -> float:
         """User and system CPU seconds the worker processes have used so far (Linux's /proc)."""
