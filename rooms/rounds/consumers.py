@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from rooms.rounds import selectors, services
 from rooms.rounds.broadcast import viewer_text
 from rooms.sockets import DATABASE_ERRORS, GameSocket, database
+from rooms.tables import selectors as table_selectors
 from rooms.tables.timers import clock_unwatch, clock_watch
 from rooms.transport import frame_text
 
@@ -34,6 +35,12 @@ SHAPES: dict[str, dict[str, type]] = {
 class RoundConsumer(GameSocket):
     family = "banker"
     shapes = SHAPES
+
+    def table_exists(self) -> bool:
+        return table_selectors.table_exists(self.table_id, self.family)
+
+    def current_seq(self) -> int:
+        return table_selectors.table_seq(self.table_id)
 
     async def opened(self) -> None:
         self.last_bet_seq: int | None = None

@@ -1,4 +1,4 @@
-"""Shoes, rounds and bets of the house-banked games (百家乐 and the banker games after it).
+"""Shoes, rounds and bets of the house-banked games (every game of the banker family).
 
 A banker table is a ``rooms.tables.models.Table`` with no seats: any number of
 viewers, any number of bettors. The table deals from one ``Shoe`` (牌靴) at a

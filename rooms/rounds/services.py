@@ -25,8 +25,9 @@ import time
 from collections import defaultdict
 from datetime import datetime, timedelta
 
+from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -59,8 +60,8 @@ BANKER = "banker"
 
 # The most one round's bets may total, whatever the tier's own table limit (none, or a
 # huge one). A round pays out in ONE ledger transaction whose every leg (the escrow, each
-# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); the
-# games here pay at most 12:1 (Super6), so bets of up to 1/100 of that limit always fit.
+# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); no banker
+# game pays more than 12:1, so bets of up to 1/100 of that limit always fit.
 # Above it a won round could never be paid and its stakes would stay in escrow.
 ROUND_STAKE_CAP = MAX_AMOUNT // 100
 
@@ -379,8 +380,6 @@ def _reveal(rnd: Round, now: datetime) -> None:
 
 
 def _queue_settlement(round_id: int) -> None:
-    from rooms.rounds.tasks import settle_round
-
     try:
         settle_round.delay(round_id)
     except Exception:  # noqa: BLE001 - the tick re-queues a payout that never ran
@@ -640,3 +639,25 @@ def round_refund(*, round_id: int, reason: str, actor=None) -> bool:
             return False
         round_changed(table, payouts=_refund_notices(rnd))
     return True
+
+
+# --- Celery tasks (rooms.rounds.tasks names them for the worker's autodiscovery) -----------
+
+
+@shared_task(
+    name="rounds.settle_round",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=10,
+)
+def settle_round(round_id: int) -> str | None:
+    """Pay out a round (idempotent: a retry or a second worker changes nothing)."""
+    return round_settle(round_id=round_id)
+
+
+@shared_task(name="rounds.tick", acks_late=True, ignore_result=True, expires=5)
+def tick() -> int:
+    """Move due rounds on, open rounds at watched tables, re-queue lost payouts."""
+    return rounds_tick()

@@ -9,7 +9,7 @@ from rooms.rounds import services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, live_round, run_to, stack_shoe, tick
 from rooms.tables.tests.helpers import inject
-from rooms.tables.tests.test_consumers import latest_state, next_of  # noqa: F401 - shared socket readers
+from rooms.tables.tests.test_consumers import latest_state, next_of, nothing_before_pong
 from wallets.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
@@ -175,8 +175,8 @@ async def test_a_refused_bet_is_an_error_to_the_sender_only(bacc_tier, make_play
         error = await next_of(comm, "error")
         assert (error["code"], error["ref"], error["seq"]) == (code, ref, state["seq"]), message
         assert error["message"]
-    assert await comm.receive_nothing(timeout=0.2)  # no state: nothing changed
-    assert await watcher.receive_nothing(timeout=0.1)
+    assert await nothing_before_pong(comm)  # no state: nothing changed
+    assert await nothing_before_pong(watcher)
     assert await sync_to_async(wallet_balance)(user=alice) == 1000
     assert not await sync_to_async(Bet.objects.exists)()
     await comm.disconnect()
@@ -277,7 +277,7 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     inject(table_group(table.pk), change_message(public, parts={}, payouts={alice.pk: payout}))
     got = await next_of(comm, "payout")
     assert got == {**payout, "seq": state["seq"]}
-    assert await comm.receive_nothing(timeout=0.1)  # the older state itself is not sent
+    assert await nothing_before_pong(comm)  # the older state itself is not sent
     await comm.disconnect()
 
 
@@ -312,7 +312,7 @@ async def test_a_change_ahead_of_an_earlier_one_goes_out_and_the_late_one_only_l
         "you": {"balance": 900, "stakes": {"banker": 100}, "staked": 100},
     }
     inject(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own, late
-    assert await comm.receive_nothing(timeout=0.3)
+    assert await nothing_before_pong(comm)
     inject(table_group(table.pk), change(seq + 3, 350, {}))
     later = await next_of(comm, "state")
     assert later["seq"] == seq + 3 and later["you"] == part["you"]
