@@ -80,7 +80,7 @@ class RoomTier(models.Model):
         blank=True,
         help_text=_(
             "What each seat brings to a hand (携带) when its wallet holds it, else the minimum to enter; "
-            "the rest stays in the wallet. Blank: TABLE_CARRY_MULTIPLE (10) × the minimum."
+            "the rest stays in the wallet. Blank: the site's default, 10 × the minimum unless set otherwise."
         ),
     )
     rake_bps = models.PositiveIntegerField(
