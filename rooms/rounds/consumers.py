@@ -1,7 +1,7 @@
 """The banker table's WebSocket: bets in, the round's state out.
 
 A ``rooms.sockets.GameSocket`` with the banker table's messages (``bet``,
-``resync``). Each change of the table arrives as one ``round.change`` message
+``cancel`` 撤销, ``repeat`` 重复投, ``resync``). Each change of the table arrives as one ``round.change`` message
 (rooms/rounds/broadcast.py): the socket keeps the newest part of its own user
 that a change carried (their stakes and balance) and merges it into each
 public state it sends, so every ``state`` is the viewer's whole view; of a
@@ -27,6 +27,8 @@ SEEN_EVERY = 30.0
 
 SHAPES: dict[str, dict[str, type]] = {
     "bet": {"seq": int, "area": str, "amount": int},
+    "cancel": {"seq": int},
+    "repeat": {"seq": int},
     "resync": {},
     "ping": {},
 }
@@ -74,13 +76,28 @@ class RoundConsumer(GameSocket):
 
     # --- messages in ----------------------------------------------------------------------
 
-    async def on_bet(self, message: dict) -> None:
-        seq = message["seq"]
+    async def _fresh(self, seq: int) -> bool:
+        """Take a bet, cancel or repeat only with a ``seq`` above the last one (one counter for the three)."""
         if self.last_bet_seq is not None and seq <= self.last_bet_seq:
             await self.error("stale_seq", _("That bet was already sent."), ref=seq)
-            return
+            return False
         self.last_bet_seq = seq
-        await self.call(services.round_bet, ref=seq, area=message["area"], amount=message["amount"])
+        return True
+
+    async def on_bet(self, message: dict) -> None:
+        seq = message["seq"]
+        if await self._fresh(seq):
+            await self.call(services.round_bet, ref=seq, area=message["area"], amount=message["amount"])
+
+    async def on_cancel(self, message: dict) -> None:
+        seq = message["seq"]
+        if await self._fresh(seq):
+            await self.call(services.round_cancel, ref=seq)
+
+    async def on_repeat(self, message: dict) -> None:
+        seq = message["seq"]
+        if await self._fresh(seq):
+            await self.call(services.round_repeat, ref=seq)
 
     async def on_resync(self, message: dict) -> None:
         await self._send_state()

@@ -121,7 +121,15 @@ async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player)
     assert rnd["areas"][0] == {"area": "banker", "odds": "1:0.95", "open": True, "total": 0, "mine": 0}
     assert [a["area"] for a in rnd["areas"]] == ["banker", "player", "tie", "banker_pair", "player_pair"]
     assert rnd["cards"] == {} and rnd["totals"] == {}
-    assert state["roads"] == {"bead_plate": [], "big_road": []}
+    none = {"big_eye_boy": None, "small_road": None, "cockroach_pig": None}
+    assert state["roads"] == {
+        "bead_plate": [],
+        "big_road": [],
+        "big_eye_boy": [],
+        "small_road": [],
+        "cockroach_pig": [],
+        "ask": {"banker": none, "player": none},
+    }
     await comm.disconnect()
 
 
@@ -179,6 +187,63 @@ async def test_a_refused_bet_is_an_error_to_the_sender_only(bacc_tier, make_play
     assert await nothing_before_pong(watcher)
     assert await sync_to_async(wallet_balance)(user=alice) == 1000
     assert not await sync_to_async(Bet.objects.exists)()
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def state_where(comm, wanted) -> dict:
+    """The next ``state`` for which ``wanted(state)`` holds (the states before it are passed over)."""
+    while not wanted(state := await next_of(comm, "state")):
+        pass
+    return state
+
+
+async def test_cancel_and_repeat_over_the_socket(bacc_tier, make_player):
+    """撤销 returns the stakes and tells every viewer; a repeated cancel and a stale seq are errors; 重复投 restakes."""
+    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
+    table, comm, _ = await betting_table(bacc_tier, alice)
+    watcher = await connected(table.pk, bob)
+    await next_of(watcher, "state")
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
+    await comm.send_json_to({"type": "bet", "seq": 2, "area": "banker", "amount": 100})
+    await comm.send_json_to({"type": "bet", "seq": 3, "area": "tie", "amount": 10})
+    staked = await state_where(comm, lambda s: s["you"]["staked"] == 210)
+    assert staked["you"] == {"balance": 790, "stakes": {"banker": 200, "tie": 10}, "staked": 210}
+
+    await comm.send_json_to({"type": "cancel", "seq": 4})
+    cancelled = await state_where(comm, lambda s: s["you"]["staked"] == 0)
+    assert cancelled["you"] == {"balance": 1000, "stakes": {}, "staked": 0}
+    assert [(a["area"], a["total"], a["mine"]) for a in cancelled["round"]["areas"][:3]] == [
+        ("banker", 0, 0),
+        ("player", 0, 0),
+        ("tie", 0, 0),
+    ]
+    theirs = await state_where(watcher, lambda s: s["seq"] == cancelled["seq"])
+    assert theirs["round"]["areas"][0]["total"] == 0 and theirs["you"]["balance"] == 1000
+
+    await comm.send_json_to({"type": "cancel", "seq": 5})  # again: nothing left to cancel
+    error = await next_of(comm, "error")
+    assert (error["code"], error["ref"]) == ("nothing_to_cancel", 5) and error["message"]
+    await comm.send_json_to({"type": "cancel", "seq": 5})  # the same seq again: a replay
+    assert (await next_of(comm, "error"))["code"] == "stale_seq"
+    await comm.send_json_to({"type": "repeat", "seq": 6})  # the table's first round: nothing to repeat
+    assert (await next_of(comm, "error"))["code"] == "nothing_to_repeat"
+    await comm.send_json_to({"type": "repeat", "seq": 7, "extra": 1})
+    assert (await next_of(comm, "error"))["code"] == "malformed"
+    assert await sync_to_async(wallet_balance)(user=alice) == 1000
+
+    # Play the round with one bet, then repeat it on the next.
+    await comm.send_json_to({"type": "bet", "seq": 8, "area": "player", "amount": 50})
+    await state_where(comm, lambda s: s["you"]["staked"] == 50)
+    rnd = await sync_to_async(live_round)(table)
+    await sync_to_async(stack_shoe)(rnd, PLAYER_NATURAL_9)
+    await sync_to_async(run_to)(rnd, "over")
+    nxt = await sync_to_async(live_round)(table)
+    assert nxt.pk != rnd.pk and nxt.phase == "betting"
+    await comm.send_json_to({"type": "repeat", "seq": 9})
+    state = await state_where(comm, lambda s: s["round"]["id"] == nxt.pk and s["you"]["staked"])
+    assert state["round"]["id"] == nxt.pk
+    assert state["you"] == {"balance": 1050 - 50, "stakes": {"player": 50}, "staked": 50}
     await comm.disconnect()
     await watcher.disconnect()
 
