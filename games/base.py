@@ -226,6 +226,17 @@ class Engine(Protocol):
         """
         ...
 
+    def out_of_turn_actions(self, state: State, seat: int) -> list[Action]:
+        """List the actions ``seat`` may take while it is not among ``actors`` (usually none).
+
+        炸金花's 看牌 is one: a seat may look at its cards whoever is on turn. Such an action
+        never moves the hand on: after it ``actors``, ``phase`` and ``deadline_seconds`` are
+        as before and every actor's ``legal_actions`` are unchanged, so the runtime keeps the
+        actors' clock. ``apply`` takes each of them from that seat. A seat among ``actors``
+        gets none here (its actions are ``legal_actions``). ``games.testing`` checks all of this.
+        """
+        ...
+
     def apply(self, state: State, seat: int, action: Action) -> State: ...
 
     def on_deadline(self, state: State) -> State:
@@ -271,6 +282,10 @@ class SeatedEngine:
 
     def hint(self, state: State, seat: int) -> Action | None:
         return None
+
+    def out_of_turn_actions(self, state: State, seat: int) -> list[Action]:
+        """No action out of turn: only the actors act."""
+        return []
 
     def on_deadline(self, state: State) -> State:
         """Play ``auto_action`` for every seat whose time ran out."""

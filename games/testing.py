@@ -8,7 +8,9 @@ a hand with an outcome has no actors, listed actions (which an engine may share 
 they were by applying them and by everything else, and listing again gives equal
 actions, refused actions change nothing, views hold no private key and no card their
 seat may not see, and the outcome conserves coins and respects limited
-liability. Choices come from a ``random.Random`` instance the caller seeds.
+liability. An action a seat may take out of turn (``out_of_turn_actions``) is taken now
+and then, and must leave the actors, their time and their actions as they were.
+Choices come from a ``random.Random`` instance the caller seeds.
 """
 
 from __future__ import annotations
@@ -64,6 +66,16 @@ def _step(
     return new, seat, action
 
 
+OUT_OF_TURN_RATE = 0.2  # the share of steps a seat off turn acts, when one may
+
+
+def _out_of_turn(method, state: State, seats: Iterable[int], acting: list[int]) -> list[tuple[int, dict]]:
+    """Every (seat, action) that a seat not among ``acting`` may take out of turn now."""
+    if method is None:
+        return []
+    return [(seat, action) for seat in seats if seat not in acting for action in method(state, seat)]
+
+
 def random_playout(
     engine: Engine,
     config: dict,
@@ -84,13 +96,23 @@ def random_playout(
     # an outcome has no actors (``Engine.actors``; ``check_engine_invariants`` checks it), so
     # the outcome is asked only when nobody may act: one call a step fewer, same hands.
     outcome, actors, legal_actions, apply = engine.outcome, engine.actors, engine.legal_actions, engine.apply
+    out_of_turn = getattr(engine, "out_of_turn_actions", None)
     choice = rng_for_choices.choice
+    everyone = range(len(seats))
     steps = 0
     while True:
         acting = actors(state)
         if acting:
             if steps >= max_steps:
                 raise InvariantError(f"no outcome after {max_steps} steps")
+            # Now and then a seat off turn takes one of its out-of-turn actions (炸金花's 看牌). The
+            # draw is made only when there is one, so other games' hands stay the same.
+            free = _out_of_turn(out_of_turn, state, everyone, acting)
+            if free and rng_for_choices.random() < OUT_OF_TURN_RATE:
+                seat, action = choice(free)
+                state = apply(state, seat, action)
+                steps += 1
+                continue
             seat = acting[0] if len(acting) == 1 else choice(acting)
             actions = legal_actions(state, seat)
             if not actions:
@@ -245,6 +267,12 @@ def check_engine_invariants(
         for seat in range(len(seats)):
             if seat not in actors and engine.legal_actions(state, seat):
                 raise InvariantError(f"seat {seat} may not act but has legal actions")
+        out_of_turn = getattr(engine, "out_of_turn_actions", None)
+        for seat in actors if out_of_turn is not None else ():
+            if out_of_turn(state, seat):
+                raise InvariantError(f"seat {seat} may act, yet lists actions out of turn")
+        free = _out_of_turn(out_of_turn, state, range(len(seats)), actors) if actors else []
+        free_text = _json_text(free)
         # The runtime shares one parsed state between moves (rooms/tables/state_cache.py):
         # the helpers it calls on the acting seats must leave it as they found it too.
         if hasattr(engine, "deadline_seconds"):
@@ -269,12 +297,22 @@ def check_engine_invariants(
                 raise InvariantError(f"seat {seat} was allowed the illegal action {bad}")
         if samples and _frozen(state) != frozen:
             raise InvariantError(f"refusing one of {samples} changed the state")
-        if actors and deadline_rate and rng_for_choices.random() < deadline_rate:
+        taken = None
+        if free:
+            # One out-of-turn action, checked: it moves nobody's turn; now and then it is the step.
+            taken = _check_out_of_turn(engine, state, free, rng_for_choices)
+            if rng_for_choices.random() >= OUT_OF_TURN_RATE:
+                taken = None
+        if taken is not None:
+            new = taken
+        elif actors and deadline_rate and rng_for_choices.random() < deadline_rate:
             new = engine.on_deadline(state)
         else:
             new, _seat, _action = _step(engine, state, rng_for_choices)
         if _frozen(state) != frozen:
             raise InvariantError("apply mutated its input state")
+        if _json_text(free) != free_text:
+            raise InvariantError("the actions listed out of turn were changed")
         # Listed actions may be shared read-only objects (games/base.py): applying one of them
         # (the step above lists afresh and applies one of the same actions), refusing others,
         # views and hints must leave every listed action as it was, and listing again for the
@@ -288,6 +326,27 @@ def check_engine_invariants(
         steps += 1
     check_outcome(outcome, seats, rake_bps=rake_bps, zero_sum=zero_sum)
     return state, steps, outcome
+
+
+def _check_out_of_turn(
+    engine: Engine, state: State, free: list[tuple[int, dict]], rng_for_choices: random.Random
+) -> State:
+    """Apply one of the ``free`` out-of-turn actions and check it left every actor's turn as it was."""
+    seat, action = rng_for_choices.choice(free)
+    text = _json_text(action)
+    new = engine.apply(state, seat, action)
+    if _json_text(action) != text:
+        raise InvariantError(f"applying {text} changed the action")
+    before = engine.actors(state)
+    if engine.actors(new) != before:
+        raise InvariantError(f"seat {seat}'s {text} out of turn moved the turn from {before}")
+    phase = getattr(engine, "phase", lambda _state: None)
+    if phase(new) != phase(state) or engine.deadline_seconds(new) != engine.deadline_seconds(state):
+        raise InvariantError(f"seat {seat}'s {text} out of turn changed the phase or the actors' time")
+    for actor in before:
+        if engine.legal_actions(new, actor) != engine.legal_actions(state, actor):
+            raise InvariantError(f"seat {seat}'s {text} out of turn changed seat {actor}'s actions")
+    return new
 
 
 def banker_playout(

@@ -88,6 +88,7 @@ class GameAdmin(admin.ModelAdmin):
 class RoomTierAdmin(admin.ModelAdmin):
     list_display = (
         "name",
+        "name_en",
         "game",
         "code",
         "base_stake",
@@ -103,11 +104,11 @@ class RoomTierAdmin(admin.ModelAdmin):
     list_display_links = ("name",)
     list_editable = ("is_open",)
     list_filter = ("game", "is_open", "minimum_rule", "bots_enabled", "separate_linked")
-    search_fields = ("name", "code", "game__slug", "game__name_zh", "game__name_en")
+    search_fields = ("name", "name_en", "code", "game__slug", "game__name_zh", "game__name_en")
     list_select_related = ("game",)
     formfield_overrides = READABLE_JSON_FIELDS
     fieldsets = (
-        (None, {"fields": ("game", "code", "name", "sort_order", "is_open")}),
+        (None, {"fields": ("game", "code", "name", "name_en", "sort_order", "is_open")}),
         (_("Stakes"), {"fields": ("base_stake", "room_factor", "rake_bps")}),
         (
             _("Entry rule"),
@@ -124,6 +125,14 @@ class RoomTierAdmin(admin.ModelAdmin):
         ),
         (_("Table"), {"fields": ("options", "seats", "bots_enabled", "separate_linked")}),
     )
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # Players see the tier in both languages: staff give both names (the model allows a blank
+        # English name only for tiers made before it existed and by code).
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if "name_en" in form.base_fields:
+            form.base_fields["name_en"].required = True
+        return form
 
     def get_readonly_fields(self, request, obj=None):
         # A tier's tables, hands, rounds and rake belong to its game: moving an existing tier to

@@ -31,11 +31,16 @@ SEATED_TIERS: tuple[dict[str, Any], ...] = tuple(
     {
         "code": code,
         "name": name,
+        "name_en": name_en,
         "base_stake": base,
         "minimum_rule": RoomTier.MinimumRule.BASE_MULTIPLE,
         "minimum_multiplier": 100,
     }
-    for code, name, base in (("novice", "初级场", 1), ("middle", "中级场", 5), ("senior", "高级场", 20))
+    for code, name, name_en, base in (
+        ("novice", "初级场", "Novice room", 1),
+        ("middle", "中级场", "Intermediate room", 5),
+        ("senior", "高级场", "Senior room", 20),
+    )
 )
 
 # A house-banked game without its own: the base is the smallest bet; enter with 20 bets' worth.
@@ -43,11 +48,16 @@ BANKER_TIERS: tuple[dict[str, Any], ...] = tuple(
     {
         "code": code,
         "name": name,
+        "name_en": name_en,
         "base_stake": base,
         "minimum_rule": RoomTier.MinimumRule.BASE_MULTIPLE,
         "minimum_multiplier": 20,
     }
-    for code, name, base in (("novice", "初级场", 10), ("middle", "中级场", 50), ("senior", "高级场", 200))
+    for code, name, name_en, base in (
+        ("novice", "初级场", "Novice room", 10),
+        ("middle", "中级场", "Intermediate room", 50),
+        ("senior", "高级场", "Senior room", 200),
+    )
 )
 
 FAMILY_TIERS = {Game.Family.SEATED: SEATED_TIERS, Game.Family.BANKER: BANKER_TIERS}

@@ -29,7 +29,7 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
         )
     if not tier.is_open:
         return EntryRefused(
-            _("%(tier)s is closed right now.") % {"tier": tier.name},
+            _("%(tier)s is closed right now.") % {"tier": tier.display_name},
             code="tier_closed",
         )
     if not authenticated or balance is None:
@@ -38,7 +38,7 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
     if balance < minimum:
         return EntryRefused(
             _("%(tier)s needs at least %(minimum)s coins to enter; your balance is %(balance)s.")
-            % {"tier": tier.name, "minimum": f"{minimum:,}", "balance": f"{balance:,}"},
+            % {"tier": tier.display_name, "minimum": f"{minimum:,}", "balance": f"{balance:,}"},
             code="below_minimum",
             minimum=minimum,
             balance=balance,
@@ -51,7 +51,7 @@ def entry_refusal(*, tier: RoomTier, authenticated: bool, balance: int | None) -
                 "your balance is %(balance)s."
             )
             % {
-                "tier": tier.name,
+                "tier": tier.display_name,
                 "maximum": f"{maximum:,}",
                 "minimum": f"{minimum:,}",
                 "balance": f"{balance:,}",

@@ -4,6 +4,7 @@ Registered in ``RoomsConfig.ready()``: wallets asks, and never imports rooms.
 """
 
 from collections.abc import Collection
+from platform.accounts.names import localized
 
 from django.db.models import BigIntegerField, Case, CharField, Expression, OuterRef, Q, Subquery, Sum, When
 from django.db.models.functions import Cast, Substr
@@ -76,8 +77,10 @@ class RoomsLedgerSource(LedgerSource):
         return dict(Game.objects.filter(slug__in=slugs).values_list("slug", "name_zh"))
 
     def tier_names(self, tier_ids: Collection[int]) -> dict[int, TierName]:
-        rows = RoomTier.objects.filter(pk__in=tier_ids).values_list("pk", "game__slug", "name")
-        return {pk: TierName(game_slug=slug, name=name) for pk, slug, name in rows}
+        rows = RoomTier.objects.filter(pk__in=tier_ids).values_list("pk", "game__slug", "name", "name_en")
+        return {
+            pk: TierName(game_slug=slug, name=localized(name, name_en)) for pk, slug, name, name_en in rows
+        }
 
     def banked_game_names(self) -> list[str]:
         return list(

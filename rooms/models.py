@@ -1,11 +1,11 @@
 """The game catalogue and its room tiers (初级场, 中级场, 高级场 ...)."""
 
 from decimal import Decimal
+from platform.accounts.names import localized
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 import games
@@ -44,8 +44,7 @@ class Game(models.Model):
     @property
     def name(self) -> str:
         """Return the game's name in the active language: English on an English page, else Chinese."""
-        language = translation.get_language() or ""
-        return self.name_en if language.split("-")[0] == "en" and self.name_en else self.name_zh
+        return localized(self.name_zh, self.name_en)
 
 
 class RoomTier(models.Model):
@@ -62,7 +61,9 @@ class RoomTier(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="tiers", verbose_name=_("game"))
     code = models.SlugField(_("code"), max_length=40)
-    name = models.CharField(_("name"), max_length=40)
+    name = models.CharField(_("Chinese name"), max_length=40)
+    # Required in the admin's form; a tier saved without it shows its Chinese name in English too.
+    name_en = models.CharField(_("English name"), max_length=80, blank=True, default="")
     base_stake = models.PositiveIntegerField(_("base stake (底分)"))
     room_factor = models.PositiveIntegerField(_("room factor (房间系数)"), default=1)
     minimum_rule = models.CharField(
@@ -123,7 +124,12 @@ class RoomTier(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game.name} {self.name}"  # the game named in the active language
+        return f"{self.game.name} {self.display_name}"  # named in the active language
+
+    @property
+    def display_name(self) -> str:
+        """Return the tier's name in the active language: English on an English page, else Chinese."""
+        return localized(self.name, self.name_en)
 
     @property
     def minimum_coins(self) -> int:

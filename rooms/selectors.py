@@ -187,7 +187,7 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
         # The table too: hands are numbered per table, so two tables' first hands are both "hand 1".
         text = gettext_now("%(game)s · %(tier)s · table %(table)s · hand %(number)s") % {
             "game": tier.game.name,
-            "tier": tier.name,
+            "tier": tier.display_name,
             "table": hand.table_id,
             "number": hand.number,
         }
@@ -197,7 +197,7 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
         tier = rnd.table.tier
         text = gettext_now("%(game)s · %(tier)s · round %(number)s") % {
             "game": tier.game.name,
-            "tier": tier.name,
+            "tier": tier.display_name,
             "number": rnd.number,
         }
         labels[f"round:{rnd.pk}"] = LedgerReference(text)

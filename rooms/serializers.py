@@ -11,7 +11,8 @@ class TierSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="tier.pk", read_only=True)
     game = serializers.SlugField(source="tier.game.slug", read_only=True)
     code = serializers.SlugField(source="tier.code", read_only=True)
-    name = serializers.CharField(source="tier.name", read_only=True)
+    name = serializers.CharField(source="tier.name", read_only=True, help_text="The Chinese name.")
+    name_en = serializers.CharField(source="tier.name_en", read_only=True, help_text="The English name.")
     base_stake = serializers.IntegerField(
         source="tier.base_stake", read_only=True, help_text="底分, in coins."
     )

@@ -59,7 +59,7 @@ class LedgerSource:
         return {}
 
     def tier_names(self, tier_ids: Collection[int]) -> dict[int, TierName]:
-        """Return tier id → the tier's game and name."""
+        """Return tier id → the tier's game and its name in the active language."""
         return {}
 
     def banked_game_names(self) -> list[str]:

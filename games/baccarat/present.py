@@ -14,8 +14,8 @@ TERMS = ("百家乐", "Baccarat", "庄", "闲", "免佣", "Super6", "超级6")
 # How the lobby names each variant (docs/rules/baccarat.md): the house's edge is the
 # commission, or 免佣's half pay on a banker 6.
 VARIANT_LABELS = {
-    "commission": gettext_noop("庄 banker wins pay a commission of 5%"),
-    "super6": gettext_noop("免佣 no commission; 超级6 Super6 and 大/小 big/small bets"),
+    "commission": gettext_noop("Banker wins pay a commission of 5%"),
+    "super6": gettext_noop("No commission; Super 6 and big/small bets"),
 }
 
 # The demo rooms (seeds 001, 003): one table per tier, bets from 10 coins (the engine's
@@ -25,11 +25,15 @@ DEMO_TIERS = tuple(
     {
         "code": code,
         "name": name,
+        "name_en": name_en,
         "base_stake": 10,
         "minimum_rule": "fixed",
         "fixed_minimum": 200,
         "rake_bps": 0,
         "options": {"variant": variant},
     }
-    for code, name, variant in (("classic", "经典场", "commission"), ("no-commission", "免佣场", "super6"))
+    for code, name, name_en, variant in (
+        ("classic", "经典场", "Classic room", "commission"),
+        ("no-commission", "免佣场", "No-commission room", "super6"),
+    )
 )

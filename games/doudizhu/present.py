@@ -29,9 +29,9 @@ TERMS = (
 
 # How the lobby names each variant of a room tier (docs/rules/doudizhu.md).
 VARIANT_LABELS = {
-    "classic": gettext_noop("叫分 classic bidding"),
-    "yifa": gettext_noop("抢地主 rob the landlord, 农民加倍 farmers double"),
-    "jiabei": gettext_noop("加倍斗地主 doubling"),
+    "classic": gettext_noop("Classic bidding"),
+    "yifa": gettext_noop("Rob the landlord, farmers double"),
+    "jiabei": gettext_noop("Bid, rob and double"),
 }
 
 # The demo rooms: the minimum to enter follows seed 002, 房间系数 N × 96 (the "factor" rule).
@@ -39,14 +39,23 @@ DEMO_TIERS = (
     {
         "code": "novice",
         "name": "初级场",
+        "name_en": "Novice room",
         "base_stake": 1,
         "room_factor": 1,
         "options": {"variant": "classic"},
     },
-    {"code": "middle", "name": "中级场", "base_stake": 2, "room_factor": 5, "options": {"variant": "yifa"}},
+    {
+        "code": "middle",
+        "name": "中级场",
+        "name_en": "Intermediate room",
+        "base_stake": 2,
+        "room_factor": 5,
+        "options": {"variant": "yifa"},
+    },
     {
         "code": "senior",
         "name": "高级场",
+        "name_en": "Senior room",
         "base_stake": 5,
         "room_factor": 10,
         "options": {"variant": "jiabei"},
@@ -54,6 +63,7 @@ DEMO_TIERS = (
     {
         "code": "master",
         "name": "大师场",
+        "name_en": "Master room",
         "base_stake": 10,
         "room_factor": 200,
         "options": {"variant": "yifa"},

@@ -114,6 +114,51 @@ class Lax(RaceToThree):
         return super().apply(state, seat, action)
 
 
+class Cheering(RaceToThree):
+    """The seat off turn may cheer (out of turn) once; it changes nobody's turn."""
+
+    def new_hand(self, config, seats, rng):
+        return {**super().new_hand(config, seats, rng), "cheers": [0, 0]}
+
+    def out_of_turn_actions(self, state, seat):
+        off_turn = state["winner"] is None and seat != state["turn"]
+        return [{"type": "cheer"}] if off_turn and not state["cheers"][seat] else []
+
+    def apply(self, state, seat, action):
+        if action in self.out_of_turn_actions(state, seat):
+            cheers = list(state["cheers"])
+            cheers[seat] += 1
+            return self._cheered(dict(state, cheers=cheers), seat)
+        return super().apply(state, seat, action)
+
+    def _cheered(self, state, seat):
+        return state
+
+
+class CheerTakesTheTurn(Cheering):
+    def _cheered(self, state, seat):
+        return dict(state, turn=seat)
+
+
+class ActorCheers(Cheering):
+    def out_of_turn_actions(self, state, seat):
+        return [] if state["winner"] is not None else [{"type": "cheer"}]
+
+
+def test_out_of_turn_actions_are_played_and_checked():
+    cheered = 0
+    for seed in range(30):
+        state, _steps, _outcome = check_engine_invariants(Cheering(), {}, SEATS, seed, random.Random(seed))
+        final, _plain = random_playout(Cheering(), {}, SEATS, seed, random.Random(seed))
+        cheered += sum(state["cheers"]) + sum(final["cheers"])
+    assert cheered > 0  # the playouts take actions out of turn
+    with pytest.raises(InvariantError, match="out of turn moved the turn"):
+        for seed in range(30):
+            check_engine_invariants(CheerTakesTheTurn(), {}, SEATS, seed, random.Random(seed))
+    with pytest.raises(InvariantError, match="may act, yet lists actions out of turn"):
+        check_engine_invariants(ActorCheers(), {}, SEATS, 1, random.Random(1))
+
+
 def test_sound_engine_passes():
     for seed in range(20):
         state, steps, outcome = check_engine_invariants(

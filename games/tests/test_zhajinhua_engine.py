@@ -2,6 +2,7 @@
 
 import pytest
 
+from games import REGISTRY
 from games.base import IllegalAction, SeatSpec, SeededRng
 from games.zhajinhua import GAME
 
@@ -276,3 +277,52 @@ def test_a_blind_player_sees_no_cards_and_looking_shows_only_their_own():
     assert view["hands"] == [None, MIDDLE.split(), None]
     assert ENGINE.view(state, 0)["hands"] == [None, None, None]
     assert view["looked"] == [False, True, False]
+
+
+def test_a_player_may_look_out_of_turn_and_the_turn_stays():
+    """001:748 sets no moment for 看牌: a seat still in the hand may look while another is on turn."""
+    state = make([STRONG, MIDDLE, WEAK])  # seat 1 on turn
+    assert ENGINE.out_of_turn_actions(state, 2) == [{"type": "look"}]
+    assert ENGINE.out_of_turn_actions(state, 1) == []  # on turn: its actions are legal_actions
+    assert ENGINE.legal_actions(state, 2) == []
+    on_turn = ENGINE.legal_actions(state, 1)
+    state = act(state, 2, type="look")
+    assert ENGINE.actors(state) == [1] and ENGINE.legal_actions(state, 1) == on_turn
+    assert ENGINE.deadline_seconds(state) == 20 and state["bets"] == [10, 10, 10]
+    assert ENGINE.view(state, 2)["hand"] == WEAK.split()
+    assert ENGINE.view(state, 1)["hands"] == [None, None, None]  # seat 1 sees only that 2 looked
+    assert ENGINE.view(state, 1)["looked"] == [False, False, True]
+    assert state["log"][-1] == {"seat": 2, "type": "look"}
+    assert ENGINE.out_of_turn_actions(state, 2) == []  # once
+    with pytest.raises(IllegalAction, match="not your turn"):
+        act(state, 2, type="look")
+    state = act(state, 1, type="call")
+    assert ENGINE.view(state, 2)["call_cost"] == 20  # seat 2's turn: a seen call
+
+
+def test_no_look_out_of_turn_after_folding_or_when_the_tier_follows_002():
+    state = make([STRONG, MIDDLE, WEAK])
+    state = act(state, 1, type="fold")
+    assert ENGINE.out_of_turn_actions(state, 1) == []
+    with pytest.raises(IllegalAction, match="not your turn"):
+        act(state, 1, type="look")
+    on_turn_only = make([STRONG, MIDDLE, WEAK], look_any_time=False)  # 002:30, 003:191
+    assert ENGINE.out_of_turn_actions(on_turn_only, 2) == []
+    with pytest.raises(IllegalAction, match="not your turn"):
+        act(on_turn_only, 2, type="look")
+    assert {"type": "look"} in ENGINE.legal_actions(on_turn_only, 1)
+
+
+def test_a_seat_that_looks_out_of_turn_and_cannot_call_seen_is_folded_on_its_turn():
+    state = make([STRONG, MIDDLE, WEAK], coins=[1000, 1000, 25])  # seat 2: ante 10, 15 left
+    state = act(state, 2, type="look")  # out of turn: the seen call (20) is beyond it
+    assert state["status"][2] == "active" and ENGINE.actors(state) == [1]
+    state = act(state, 1, type="call")
+    assert state["status"][2] == "folded" and ENGINE.actors(state) == [0]  # 001:749, when its turn came
+    assert state["log"][-1] == {"seat": 2, "type": "fold", "reason": "cannot_cover"}
+
+
+def test_other_games_take_no_action_out_of_turn():
+    for slug in ("doudizhu", "texas"):
+        engine = REGISTRY[slug].engine
+        assert engine.out_of_turn_actions({}, 0) == []

@@ -3,7 +3,7 @@
 import random
 
 from games.base import SeatSpec
-from games.testing import InvariantError, check_engine_invariants, strings_in
+from games.testing import InvariantError, check_engine_invariants, random_playout, strings_in
 from games.zhajinhua import GAME
 
 ENGINE = GAME.engine
@@ -120,3 +120,30 @@ def test_six_seats_when_the_tier_allows_them():
     for k in range(50):
         seats = [SeatSpec(i + 1, 1000) for i in range(6)]
         check_engine_invariants(ENGINE, config, seats, seed=k, rng_for_choices=rng, view_check=view_check)
+
+
+class Counting:
+    """The engine, counting the looks taken while another seat was on turn."""
+
+    def __init__(self):
+        self.looks_out_of_turn = 0
+
+    def __getattr__(self, name):
+        return getattr(ENGINE, name)
+
+    def apply(self, state, seat, action):
+        if seat not in ENGINE.actors(state) and action == {"type": "look"}:
+            self.looks_out_of_turn += 1
+        return ENGINE.apply(state, seat, action)
+
+
+def test_random_playouts_look_out_of_turn():
+    engine = Counting()
+    config = {**GAME.default_options, "base_stake": 10, "first_seat": None}
+    for k in range(40):
+        seats = [SeatSpec(i + 1, 1000) for i in range(4)]
+        random_playout(engine, config, seats, k, random.Random(k))
+        check_engine_invariants(
+            engine, config, seats, seed=k, rng_for_choices=random.Random(k), view_check=view_check
+        )
+    assert engine.looks_out_of_turn > 40

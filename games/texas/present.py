@@ -21,13 +21,18 @@ DEMO_TIERS = tuple(
     {
         "code": code,
         "name": name,
+        "name_en": name_en,
         "base_stake": base,
         "minimum_rule": "base_multiple",
         "minimum_multiplier": 100,
         "seats": 6,
         "options": {"bet_sizes": [1, 2, 4, 8]},
     }
-    for code, name, base in (("novice", "初级场", 5), ("middle", "中级场", 25), ("senior", "高级场", 100))
+    for code, name, name_en, base in (
+        ("novice", "初级场", "Novice room", 5),
+        ("middle", "中级场", "Intermediate room", 25),
+        ("senior", "高级场", "Senior room", 100),
+    )
 )
 
 BOARD = gettext_noop("Board")

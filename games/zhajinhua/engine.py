@@ -25,6 +25,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "compare_reveal": "end",  # "end" (001:734, 001:736) or "immediate": the two see each other at once
     "turn_seconds": 20,
     "max_players": 5,  # 001:732 says 2-5; 002:30 allows 6 (a tier may set 6)
+    "look_any_time": True,  # 001:748 sets no moment for 看牌; False = 002:30 / 003:191 "轮到自己动作时"
 }
 
 SUITS = "shcd"
@@ -83,6 +84,7 @@ class ZhajinhuaEngine(SeatedEngine):
             "showdown_ties": cfg["showdown_ties"],
             "reveal_all_at_end": bool(cfg["reveal_all_at_end"]),
             "compare_reveal": cfg["compare_reveal"],
+            "look_any_time": bool(cfg["look_any_time"]),
             "turn_seconds": int(cfg["turn_seconds"]),
             "bets": antes,
             "looked": [False] * n,
@@ -138,11 +140,32 @@ class ZhajinhuaEngine(SeatedEngine):
         actions.append({"type": "fold"})
         return actions
 
+    def out_of_turn_actions(self, state: State, seat: int) -> list[Action]:
+        """看牌 look, for a seat still in the hand that has not looked, while another seat is on turn.
+
+        001:748 sets no moment for looking, so a player may look as soon as the
+        cards are dealt; a tier with ``look_any_time`` off follows 002:30 and
+        003:191 ("轮到自己动作时") and allows it only on the seat's own turn.
+        Looking changes no one's turn: it only makes that seat's later calls seen ones.
+        """
+        if (
+            state["phase"] != "betting"
+            or not 0 <= seat < len(state["players"])
+            or state["turn"] == seat
+            or not state.get("look_any_time", True)  # hands dealt before the option existed: the default
+            or state["status"][seat] != "active"
+            or state["looked"][seat]
+        ):
+            return []
+        return [{"type": "look"}]
+
     # -- acting ------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> State:
         if state["phase"] != "betting":
             raise IllegalAction(gettext_noop("The hand is over."))
         if state["turn"] != seat:
+            if action in self.out_of_turn_actions(state, seat):
+                return self._look_out_of_turn(state, seat)
             raise IllegalAction(gettext_noop("It is not your turn."))
         if not isinstance(action, dict):
             raise IllegalAction(gettext_noop("That is not an action."))
@@ -173,6 +196,18 @@ class ZhajinhuaEngine(SeatedEngine):
             self._compare(new, seat, action["target"])
         new["turns"][seat] += 1
         self._after_turn(new, seat)
+        return new
+
+    def _look_out_of_turn(self, state: State, seat: int) -> State:
+        """看牌 while another seat is on turn: the turn and its clock stay where they are.
+
+        A seat that can no longer cover the seen call is folded by the system
+        when its turn comes (001:749), not now: folding it here could end the
+        hand under the player on turn.
+        """
+        new = copy.deepcopy(state)
+        new["looked"][seat] = True
+        new["log"].append({"seat": seat, "type": "look"})
         return new
 
     def _refusal(self, state: State, seat: int, action: Action) -> str:

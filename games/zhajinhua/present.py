@@ -20,12 +20,17 @@ DEMO_TIERS = tuple(
     {
         "code": code,
         "name": name,
+        "name_en": name_en,
         "base_stake": base,
         "minimum_rule": "table_cap",
         "table_cap": base * 100,
         "options": {"player_cap": 100},
     }
-    for code, name, base in (("novice", "初级场", 1), ("middle", "中级场", 5), ("senior", "高级场", 20))
+    for code, name, name_en, base in (
+        ("novice", "初级场", "Novice room", 1),
+        ("middle", "中级场", "Intermediate room", 5),
+        ("senior", "高级场", "Senior room", 20),
+    )
 )
 
 SUMMARY_KEYS = ("phase", "turn", "round", "stake", "pot", "looked", "status")

@@ -9,6 +9,7 @@ in the seed (100000) starts no further level.
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from platform.accounts.names import localized
 
 # (Chinese name, English gloss, the seed's number: wins at which this level ends).
 SEED_TABLE: tuple[tuple[str, str, int], ...] = (
@@ -47,6 +48,11 @@ class Level:
     name_en: str
     wins_from: int
     wins_to: int | None  # exclusive; None at the top
+
+    @property
+    def display_name(self) -> str:
+        """The level's name in the active language (包身工, or "Indentured labourer" in English)."""
+        return localized(self.name, self.name_en)
 
     @property
     def is_top(self) -> bool:

@@ -1,5 +1,7 @@
 """Players: the custom user model and per-game win counts."""
 
+from platform.accounts.names import is_bot_username, player_name
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
@@ -24,8 +26,14 @@ class User(AbstractUser):
         ]
 
     @property
-    def display_name(self) -> str:
+    def stored_name(self) -> str:
+        """The name as kept (a bot's in Chinese, 机器人853): what a hand records of its players."""
         return self.nickname or self.username
+
+    @property
+    def display_name(self) -> str:
+        """The name shown, in the active language (a bot is "Bot 853" in English)."""
+        return player_name(self.stored_name, is_bot=is_bot_username(self.username))
 
 
 class GameStats(models.Model):

@@ -30,6 +30,7 @@ def tier(db):
         game=game,
         code="novice",
         name="初级场",
+        name_en="Novice room",
         base_stake=1,
         room_factor=1,
         minimum_rule=RoomTier.MinimumRule.FIXED,

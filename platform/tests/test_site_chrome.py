@@ -59,7 +59,12 @@ def test_the_language_switch_posts_to_set_language_and_takes_effect():
     assert '<html lang="zh-hans">' in html  # Chinese is the default
     form = re.search(r'<form class="language-form" method="post" action="([^"]+)">(.*?)</form>', html, re.S)
     assert form and form.group(1) == "/i18n/setlang/"
-    assert 'value="en"' in form.group(2) and 'value="zh-hans"' in form.group(2)
+    # One click: the form is one button naming the other language, no select and no 切换 button.
+    buttons = re.findall(r"<button[^>]*>[^<]*</button>", form.group(2))
+    assert (
+        len(buttons) == 1 and 'name="language" value="en"' in buttons[0] and ">English</button>" in buttons[0]
+    )
+    assert "<select" not in form.group(2) and 'value="zh-hans"' not in form.group(2)
 
     response = client.post("/i18n/setlang/", {"language": "en", "next": reverse("accounts:login")})
 

@@ -26,7 +26,7 @@ LABELS = {
     "fold": _("Fold"),
     "choose_target": _("Compare with whom?"),
     "cancel": _("Cancel"),
-    "cards_face_down": _("Your cards are face down. Look at them on your turn."),
+    "cards_face_down": _("Your cards are face down. You may look at them at any time."),
     "cards_hidden_out": _("Your cards stay hidden until the hand ends."),
     "said_look": _("Looked"),
     "said_call": _("Call {amount}"),

@@ -151,9 +151,11 @@ def public_state(
             "id": table.pk,
             "game": slug,
             "game_name": tier.game.name_zh,
+            "game_name_en": tier.game.name_en,
             "tier": {
                 "id": tier.pk,
                 "name": tier.name,
+                "name_en": tier.name_en or tier.name,
                 "variant": config.get("variant"),
                 "chips": config.get("chips", []),
                 "min_bet": config.get("min_bet"),

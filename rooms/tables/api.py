@@ -14,7 +14,7 @@ class HandHistorySerializer(serializers.Serializer):
     table = serializers.IntegerField(source="table_id")
     number = serializers.IntegerField()
     game = serializers.CharField(source="game_slug")
-    tier = serializers.CharField(source="table.tier.name")
+    tier = serializers.CharField(source="table.tier.display_name")
     status = serializers.CharField()
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField()

@@ -17,6 +17,7 @@ import logging
 from dataclasses import dataclass, field
 from platform.accounts.levels import level_for_wins
 from platform.accounts.models import GameStats
+from platform.accounts.names import player_names
 
 from rooms.tables.clock import engine_for, seat_is_auto, shown_deadline
 from rooms.tables.models import Hand, Seat, Table
@@ -62,6 +63,7 @@ def result_notice(hand: Hand, viewer: int | None, balance: int | None) -> dict |
         return None
     details = outcome.get("details") or {}
     deltas, net, winners = outcome["deltas"], outcome["net"], set(outcome["winners"])
+    names = [player_names(player["name"], is_bot=bool(player.get("is_bot"))) for player in hand.players]
     return {
         "type": "result",
         "hand": hand.pk,
@@ -72,13 +74,14 @@ def result_notice(hand: Hand, viewer: int | None, balance: int | None) -> dict |
         "seats": [
             {
                 "index": i,
-                "name": player["name"],
+                "name": names[i][0],
+                "name_en": names[i][1],
                 "delta": net[i],
                 "rake": deltas[i] - net[i],
                 "balance": balance if i == viewer else None,
                 "won": i in winners,
             }
-            for i, player in enumerate(hand.players)
+            for i in range(len(hand.players))
         ],
     }
 
@@ -94,12 +97,14 @@ class _Frames:
             "id": tier.pk,
             "game": tier.game.slug,
             "game_name": tier.game.name_zh,
+            "game_name_en": tier.game.name_en,
             "name": tier.name,
+            "name_en": tier.name_en or tier.name,
             "base_stake": tier.base_stake,
             "rake_bps": tier.rake_bps,
         }
         self.levels = {
-            s.user_id: level_for_wins(scene.wins.get(s.user_id, 0)).name
+            s.user_id: level_for_wins(scene.wins.get(s.user_id, 0))
             for s in scene.seats
             if s.user_id and not s.is_bot
         }
@@ -128,19 +133,7 @@ class _Frames:
     def seats(self, viewer: int | None) -> list[dict]:
         rows = self.public_seats
         if rows is None:
-            rows = self.public_seats = [
-                {
-                    "index": seat.index,
-                    "name": seat.user.display_name if seat.user_id else None,
-                    "is_bot": seat.is_bot,
-                    "ready": seat.ready,
-                    "trustee": seat.trustee,
-                    "connected": seat.connected or seat.is_bot,
-                    "level": self.levels.get(seat.user_id),
-                    "carried": None,
-                }
-                for seat in self.scene.seats
-            ]
+            rows = self.public_seats = [self._seat_row(seat) for seat in self.scene.seats]
         hand = self.scene.hand
         if viewer is None or hand is None or viewer >= len(hand.players):
             return rows
@@ -149,6 +142,23 @@ class _Frames:
             {**row, "carried": hand.players[viewer]["carried"]} if row["index"] == viewer else row
             for row in rows
         ]
+
+    def _seat_row(self, seat: Seat) -> dict:
+        # Names and levels in both languages: one frame goes to every socket, whatever its language.
+        names = player_names(seat.user.stored_name, is_bot=seat.is_bot) if seat.user_id else (None, None)
+        level = self.levels.get(seat.user_id)
+        return {
+            "index": seat.index,
+            "name": names[0],
+            "name_en": names[1],
+            "is_bot": seat.is_bot,
+            "ready": seat.ready,
+            "trustee": seat.trustee,
+            "connected": seat.connected or seat.is_bot,
+            "level": level.name if level else None,
+            "level_en": level.name_en if level else None,
+            "carried": None,
+        }
 
     def hand(self, viewer: int | None) -> dict | None:
         hand = self.scene.hand
@@ -160,7 +170,16 @@ class _Frames:
                 hint = engine_for(hand.game_slug).hint(hand.state, viewer)
             except Exception:  # noqa: BLE001 - a hint is a convenience; it must never stop a broadcast
                 logger.warning("hint failed for hand %s", hand.pk, exc_info=True)
-        return {**self.hand_head, "actors": list(self.actors), "view": self.views[viewer], "hint": hint}
+        out_of_turn = []
+        if viewer is not None and viewer not in self.actors and hand.status == Hand.Status.PLAYING:
+            out_of_turn = engine_for(hand.game_slug).out_of_turn_actions(hand.state, viewer)
+        return {
+            **self.hand_head,
+            "actors": list(self.actors),
+            "view": self.views[viewer],
+            "hint": hint,
+            "out_of_turn": out_of_turn,
+        }
 
     def played_last(self, viewer: int | None, user_id: int | None) -> bool:
         """Whether the viewer is the player who sat at ``viewer`` in the last hand."""

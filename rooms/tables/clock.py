@@ -5,7 +5,7 @@ keeps its own record of the time in ``Hand.clock`` so that nothing a player
 does outside their turn moves it:
 
 - a lone actor's turn (``"turn"``) keeps its deadline until an action is
-  recorded: going away shortens it to the disconnect grace, coming back gives
+  recorded (an action another seat takes out of turn, such as looking at its cards, is not one): going away shortens it to the disconnect grace, coming back gives
   back what was left of it, never a fresh turn (or reloading the page would
   stall the table);
 - a simultaneous countdown (``"countdown"``, several seats acting at once)
@@ -81,12 +81,21 @@ def shown_deadline(hand: Hand) -> datetime | None:
     return hand.deadline
 
 
-def plan_next(hand: Hand, seats: list[Seat], now: datetime) -> Outcome | None:
-    """Set the hand's next deadline, clock and a new token in memory; return the outcome if it is over."""
+def plan_next(hand: Hand, seats: list[Seat], now: datetime, *, keep: bool = False) -> Outcome | None:
+    """Set the hand's next deadline, clock and a new token in memory; return the outcome if it is over.
+
+    ``keep``: the change was only actions out of turn, which move nobody's turn on: the
+    deadline and its token stay, and the turn's record counts them as part of the same turn.
+    """
     engine = engine_for(hand.game_slug)
     state = hand.state
-    hand.deadline_token += 1
     outcome = engine.outcome(state)
+    if keep and outcome is None:
+        turn = (hand.clock or {}).get("turn")
+        if turn:
+            hand.clock = {**hand.clock, "turn": {**turn, "n": hand.action_count}}
+        return None
+    hand.deadline_token += 1
     if outcome is not None:
         hand.clock = {}
         hand.deadline = None

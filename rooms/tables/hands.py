@@ -76,7 +76,7 @@ def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
     players = [
         {
             "user": seat.user_id,
-            "name": seat.user.display_name,
+            "name": seat.user.stored_name,  # a bot's in Chinese; pages show it in their language
             "is_bot": seat.is_bot,
             "carried": carried_amount(tier=tier, balance=wallets[seat.user_id].balance),
         }

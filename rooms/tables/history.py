@@ -9,6 +9,7 @@ translated here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from platform.accounts.names import player_name
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -87,7 +88,7 @@ def _record_cards(hand: Hand, players: list[dict], my_seat: int | None):
         rows.append(
             SeatRow(
                 index=index,
-                name=player.get("name") or "",
+                name=player_name(player.get("name") or "", is_bot=bool(player.get("is_bot"))),
                 is_bot=bool(player.get("is_bot")),
                 is_me=index == my_seat,
                 role=_(shown.role) if shown and shown.role else "",
@@ -128,7 +129,7 @@ def _hand_record(hand: Hand, user, settled: dict[str, int]) -> HandRecord:
     tier = hand.table.tier
     return HandRecord(
         hand=hand,
-        tier_name=tier.name,
+        tier_name=tier.display_name,
         game_name=tier.game.name,
         when=hand.finished_at or hand.started_at,
         cancelled=cancelled,

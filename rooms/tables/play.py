@@ -66,6 +66,8 @@ class Play(broadcast.Scene):
     log: list[tuple] = field(default_factory=list)  # new log entries: (n, seat, action, auto, time)
     hand_fields: set[str] = field(default_factory=set)  # the hand's fields to write
     seat_fields: dict[int, set[str]] = field(default_factory=dict)  # seat index -> fields to write
+    # The hand changed only by actions out of turn: the actors' clock stays as it was.
+    keep_clock: bool = False
 
     def seat_of(self, user_id: int | None) -> Seat | None:
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
@@ -152,7 +154,11 @@ def hand_step(play: Play, seat: int | None, action: dict, *, auto: bool) -> None
     """
     hand = play.hand
     engine = play.engine
+    on_turn = seat is None or seat in engine.actors(hand.state)
     state = engine.on_deadline(hand.state) if seat is None else engine.apply(hand.state, seat, action)
+    # An action out of turn (engine.out_of_turn_actions) moves nobody's turn on: unless something
+    # else in this change does, the clock keeps the actors' deadline.
+    play.keep_clock = not on_turn and (play.keep_clock or not play.hand_fields)
     hand.state = state
     hand.action_count += 1
     play.log.append((hand.action_count, seat, action, auto, timezone.now()))
@@ -163,6 +169,7 @@ def reschedule(play: Play) -> None:
     """Let the clock set the open hand's next deadline (a seat's presence or 托管 changed)."""
     if play.hand is not None and play.hand.status == Hand.Status.PLAYING:
         play.hand_fields.update(MOVE_FIELDS)
+        play.keep_clock = False
 
 
 def _prepared(play: Play) -> tuple[store.Write, dict]:
@@ -172,7 +179,7 @@ def _prepared(play: Play) -> tuple[store.Write, dict]:
     if hand is not None and play.hand_fields:
         fields = MOVE_FIELDS
         if hand.status == Hand.Status.PLAYING:
-            outcome = clock.plan_next(hand, play.seats, timezone.now())
+            outcome = clock.plan_next(hand, play.seats, timezone.now(), keep=play.keep_clock)
             if outcome is not None:
                 hand.status = Hand.Status.FINISHED
                 hand.finished_at = timezone.now()
@@ -197,6 +204,7 @@ def _done(play: Play) -> Hand | None:
     """After the commit: keep the play while its hand is played or its table waits for the next; return
     a hand to settle, if it finished (its settlement moves the table on: the play is read again)."""
     play.log, play.hand_fields, play.seat_fields, play.notices = [], set(), {}, []
+    play.keep_clock = False
     hand = play.hand
     playing = hand is not None and hand.status == Hand.Status.PLAYING
     if playing or (hand is None and play.table.status == Table.Status.WAITING):

@@ -59,7 +59,10 @@ class CannotContinue(Exception):
 
 
 def act_step(user_id: int, action: dict) -> Step:
-    """A player's action. Acting while under 托管 (or marked away) takes back control."""
+    """A player's action: on the seat's turn, or one the engine lets it take out of turn (looking at its cards, say).
+
+    Acting while under 托管 (or marked away) takes back control.
+    """
 
     def step(play: Play) -> None:
         seat = play.seat_of(user_id)
@@ -68,7 +71,10 @@ def act_step(user_id: int, action: dict) -> Step:
         hand = play.hand
         if hand is None or hand.status != Hand.Status.PLAYING:
             raise NoHand()
-        if seat.index not in play.engine.actors(hand.state):
+        engine = play.engine
+        if seat.index not in engine.actors(hand.state) and action not in engine.out_of_turn_actions(
+            hand.state, seat.index
+        ):
             raise NotYourTurn()
         try:
             hand_step(play, seat.index, action, auto=False)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from platform.accounts.names import player_name
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -115,7 +116,7 @@ def hand_verification(*, hand: Hand) -> HandVerification:
         seats = [
             DealtSeat(
                 index=index,
-                name=player.get("name") or "",
+                name=player_name(player.get("name") or "", is_bot=bool(player.get("is_bot"))),
                 is_bot=bool(player.get("is_bot")),
                 cards=list(deal.hands[index]) if index < len(deal.hands) else [],
             )

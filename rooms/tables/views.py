@@ -46,8 +46,8 @@ def _already_seated_text(exc: AlreadySeated, *, wanted: RoomTier) -> str:
         "You are still seated at %(game)s · %(tier)s (table %(id)s); leave that table to play %(wanted)s · %(wanted_tier)s."
     ) % {
         "game": current.tier.game.name,
-        "tier": current.tier.name,
+        "tier": current.tier.display_name,
         "id": current.pk,
         "wanted": wanted.game.name,
-        "wanted_tier": wanted.name,
+        "wanted_tier": wanted.display_name,
     }

@@ -86,6 +86,7 @@ def test_a_tiers_game_cannot_be_changed_once_it_exists(staff_client, game, make_
         "game": other.pk,
         "code": tier.code,
         "name": "改过的",
+        "name_en": "Changed",
         "sort_order": 0,
         "is_open": "on",
         "base_stake": tier.base_stake,
@@ -139,3 +140,28 @@ def test_the_game_list_reads_the_same_number_of_rows_however_many_games_it_shows
     assert len(two) == len(one)
     assert page.count('<td class="field-tier_count">1</td>') == 1
     assert page.count('<td class="field-tier_count">0</td>') == 1
+
+
+def test_a_tier_needs_its_english_name_on_the_form(staff_client, game):
+    data = {
+        "game": game.pk,
+        "code": "novice",
+        "name": "初级场",
+        "sort_order": 0,
+        "is_open": "on",
+        "base_stake": 1,
+        "room_factor": 1,
+        "rake_bps": 500,
+        "minimum_rule": "factor",
+        "minimum_multiplier": 96,
+        "options": "{}",
+        "bots_enabled": "on",
+    }
+    response = staff_client.post(reverse("admin:rooms_roomtier_add"), data)
+    assert response.status_code == 200 and "name_en" in response.context["adminform"].form.errors
+    assert not RoomTier.objects.exists()
+    assert (
+        staff_client.post(reverse("admin:rooms_roomtier_add"), {**data, "name_en": "Novice room"}).status_code
+        == 302
+    )
+    assert RoomTier.objects.get(code="novice").name_en == "Novice room"

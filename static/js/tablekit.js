@@ -15,6 +15,34 @@ export const root = document.getElementById("table-app");
 
 export const $ = (selector) => root.querySelector(selector);
 
+const ENGLISH = (document.documentElement.lang || "").toLowerCase().startsWith("en");
+
+/**
+ * Show a frame's names in the page's language, in place, and return the frame.
+ *
+ * One frame goes to every socket of a table whatever its language, so names of data
+ * (room tiers, games, player levels, the bots) come in Chinese (`name`) and English
+ * (`name_en`); an English page keeps the English one under the usual key.
+ */
+export function localize(msg) {
+  if (!ENGLISH || !msg || typeof msg !== "object") return msg;
+  const pick = (obj, key) => {
+    if (obj && typeof obj[`${key}_en`] === "string") obj[key] = obj[`${key}_en`];
+  };
+  const table = msg.table;
+  pick(table, "game_name");
+  pick(table?.tier, "name");
+  pick(table?.tier, "game_name");
+  for (const seat of table?.seats || []) {
+    pick(seat, "name");
+    pick(seat, "level");
+  }
+  for (const result of [msg, msg.last_hand?.result]) {
+    if (result?.type === "result") for (const row of result.seats || []) pick(row, "name");
+  }
+  return msg;
+}
+
 /** Format a coin amount for display ("–" when unknown). */
 export const coins = (n) => (typeof n === "number" ? n.toLocaleString() : "–");
 
@@ -93,7 +121,7 @@ export function renderBalance(value) {
 export function connectTable({ model, onMessage, render, Socket = TableSocket }) {
   Object.assign(model, { message: "", messageKind: "", pending: false, ...model });
   const socket = new Socket(config.wsPath, {
-    onMessage,
+    onMessage: (msg) => onMessage(localize(msg)),
     onStatus: (status, detail) => {
       // A fresh connection has nothing in flight: let the buttons work again.
       if (status === "connected") model.pending = false;

@@ -1,7 +1,8 @@
 // The 炸金花 (zhajinhua) table client: render the snapshot the server sends, send intents.
 //
 // It never decides a rule: the buttons are the view's `choices` (看牌, 跟注,
-// 加注, 比牌, 弃牌) with the amounts the engine lists, every card shown is one
+// 加注, 比牌, 弃牌) with the amounts the engine lists, and off turn the hand's
+// `out_of_turn` (看牌), every card shown is one
 // the engine's view for this seat carries (face down otherwise), and a refused
 // action comes back as an `error` shown under the buttons. Messages are in
 // docs/protocol.md; the view's keys in docs/rules/zhajinhua.md.
@@ -212,7 +213,11 @@ function renderActions(snap, view) {
   const targets = $("#targets");
   const buttons = [];
   const you = snap?.you;
-  const choices = isMyTurn() && !you?.trustee && view ? view.choices || [] : [];
+  // On the viewer's turn the view's choices; off turn what the server lets the seat do out of turn
+  // (看牌 look, from the deal on: the hand's `out_of_turn`). Under 托管 neither.
+  const myTurn = isMyTurn();
+  const offTurn = view?.phase === "betting" ? snap?.hand?.out_of_turn || [] : [];
+  const choices = you?.trustee || !view ? [] : myTurn ? view.choices || [] : offTurn;
   const compares = choices.filter((c) => c.type === "compare");
   for (const choice of choices) {
     if (choice.type === "look") buttons.push(button(t("look"), "look", () => act(choice), "secondary"));
@@ -231,7 +236,7 @@ function renderActions(snap, view) {
     };
     buttons.splice(buttons.length - 1, 0, button(t("compare_amount", { amount: cost }), "compare", open, "secondary", { amount: cost }));
   }
-  if (choices.length && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
+  if (myTurn && choices.length && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
   const ready = kit.readyButton();
   if (ready) buttons.push(ready);
   bar.replaceChildren(...buttons);

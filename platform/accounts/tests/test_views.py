@@ -150,11 +150,13 @@ def test_profile_shows_level_wins_and_wins_to_next_per_game(player_browser, play
         slug: page.split(f'data-game="{slug}"')[1].split("</tr>")[0]
         for slug in ("doudizhu", "zhajinhua", "retired_game")
     }
-    assert "Dou Dizhu" in rows["doudizhu"] and "短工" in rows["doudizhu"]
-    assert "150" in rows["doudizhu"] and "50 more wins to 长工" in rows["doudizhu"]
-    assert "Zha Jin Hua" in rows["zhajinhua"] and "包身工" in rows["zhajinhua"]
-    assert "100 more wins to 短工" in rows["zhajinhua"]
-    assert "帝王" in rows["retired_game"] and "Top level" in rows["retired_game"]
+    # An English page names the levels in English only (短工 Day labourer, 长工 Farmhand …).
+    assert "Dou Dizhu" in rows["doudizhu"] and "Day labourer" in rows["doudizhu"]
+    assert "150" in rows["doudizhu"] and "50 more wins to Farmhand" in rows["doudizhu"]
+    assert "Zha Jin Hua" in rows["zhajinhua"] and "Indentured labourer" in rows["zhajinhua"]
+    assert "100 more wins to Day labourer" in rows["zhajinhua"]
+    assert "Emperor" in rows["retired_game"] and "Top level" in rows["retired_game"]
+    assert "短工" not in page and "包身工" not in page
 
 
 def test_profile_changes_the_nickname(player_browser, player):

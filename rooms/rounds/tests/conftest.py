@@ -52,6 +52,7 @@ def make_tier(*, code="classic", variant="commission", rake_bps=0, fixed_minimum
         game=_baccarat_game(),
         code=code,
         name="经典场" if variant == "commission" else "免佣场",
+        name_en="Classic room" if variant == "commission" else "No-commission room",
         base_stake=10,
         minimum_rule=RoomTier.MinimumRule.FIXED,
         fixed_minimum=fixed_minimum,

@@ -95,9 +95,11 @@ async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player)
     table, comm, state = await betting_table(bacc_tier, alice)
     assert set(state) == {"type", "seq", "table", "round", "roads", "last_shoe", "you"}
     assert state["table"]["game"] == "baccarat" and state["table"]["game_name"] == "百家乐"
+    assert state["table"]["game_name_en"] == "Baccarat"
     assert state["table"]["tier"] == {
         "id": bacc_tier.pk,
         "name": "经典场",
+        "name_en": "Classic room",
         "variant": "commission",
         "chips": [10, 50, 100, 500, 1000],
         "min_bet": 10,

@@ -1,12 +1,18 @@
 """The table socket speaks the player's language, engine refusals included."""
 
+import re
+
 import pytest
 from django.utils import translation
 
 from games.base import IllegalAction, gettext_noop
 from rooms.sockets import scope_language
+from rooms.tables import play
+from rooms.tables.broadcast import frames_message, snapshot
 from rooms.tables.services import illegal_action_text
+from rooms.tables.tests.helpers import open_hand, sit_connected
 from rooms.tables.tests.test_consumers import open_socket, seated  # noqa: F401
+from rooms.tables.tests.test_zhajinhua_runtime import zjh_game, zjh_tier  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -91,3 +97,31 @@ def test_every_engine_refusal_is_marked_for_translation():
             ):
                 bare.append(f"{path.name}:{node.lineno}")
     assert bare == []
+
+
+def test_frames_carry_tier_level_and_bot_names_in_both_languages(zjh_tier, make_player):  # noqa: F811
+    """One frame goes to every socket whatever its language: data names come in Chinese and English."""
+
+    zjh_tier.name_en = "Novice room"
+    zjh_tier.save(update_fields=["name_en"])
+    alice = make_player(coins=5000, name="Alice")
+    table = sit_connected(alice, zjh_tier)
+    scene = play.read(table.pk)
+    me = next(seat.index for seat in scene.seats if seat.user_id == alice.pk)
+    with translation.override("zh-hans"):  # whatever the building thread speaks
+        state = snapshot(scene, seat_index=me, balance=0)
+    tier = state["table"]["tier"]
+    assert (tier["name"], tier["name_en"]) == ("初级场", "Novice room")
+    assert (tier["game_name"], tier["game_name_en"]) == ("炸金花", "Golden Flower")
+    rows = state["table"]["seats"]
+    mine = rows[me]
+    assert (mine["name"], mine["name_en"]) == (alice.stored_name, alice.stored_name)
+    assert (mine["level"], mine["level_en"]) == ("包身工", "Indentured labourer")
+    bots = [row for row in rows if row["is_bot"]]
+    assert bots and all(re.fullmatch(r"机器人(\d+)", row["name"]) for row in bots)
+    assert all(row["name_en"] == "Bot " + row["name"].removeprefix("机器人") for row in bots)
+    assert all(row["level"] is None and row["level_en"] is None for row in bots)
+    assert frames_message(scene)["type"] == "table.frames"
+    # The hand records its players' names as kept (a bot's in Chinese), whatever language dealt it.
+    hand = open_hand(table)
+    assert [player["name"] for player in hand.players] == [seat["name"] for seat in rows]

@@ -127,7 +127,8 @@ def test_history_api_gives_each_games_own_facts_by_name(client, ddz_tier, make_p
     [
         (
             "en",
-            "You are still seated at Race to five · 初级场 (table {id}); leave that table to play Fight the Landlord · 初级场.",
+            "You are still seated at Race to five · Novice room (table {id}); "
+            "leave that table to play Fight the Landlord · Novice room.",
         ),
         ("zh-hans", "你还坐在抢五 · 初级场（{id}号桌）；要玩斗地主 · 初级场，请先离开这张牌桌。"),
     ],

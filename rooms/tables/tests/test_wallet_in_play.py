@@ -29,7 +29,7 @@ def test_a_player_at_no_table_sees_no_coins_in_play(client, make_player):
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("en", "Fight the Landlord · 初级场 · table {t} · hand {n}"),
+        ("en", "Fight the Landlord · Novice room · table {t} · hand {n}"),
         ("zh-hans", "斗地主 · 初级场 · {t}号桌 · 第{n}局"),
     ],
 )

@@ -187,3 +187,72 @@ def test_a_new_player_plays_a_whole_zhajinhua_hand_against_bots(live_asgi, zjh_b
     visible = GAME.engine.visible_hands(hand.state, seat)
     assert seen["shown_seats"] == [i for i, cards in enumerate(visible) if cards is not None]
     assert seen["fits"], "a seat or the buttons overflow the screen"
+
+
+# In the betting phase: "turn" on the player's turn, "look" when 看牌 is offered (and enabled) off turn.
+WAIT_FOR_TURN_OR_LOOK = """() => {
+  const app = document.querySelector('#table-app');
+  if (app.dataset.phase !== 'betting') return false;
+  if (app.dataset.myTurn === 'yes') {
+    return document.querySelector('#actions [data-action=call]:not([disabled])') ? 'turn' : false;
+  }
+  return document.querySelector('#actions [data-action=look]:not([disabled])') ? 'look' : false;
+}"""
+
+# The seat on turn and its clock, as the page shows them.
+ON_TURN = """() => {
+  const seat = document.querySelector('#seats .zj-seat.turn');
+  return seat ? [seat.dataset.seat, seat.querySelector('.clock')?.dataset.deadline ?? null] : null;
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_look_is_offered_and_taken_out_of_turn(live_asgi, zjh_browser_tier, settings, size):  # noqa: F811
+    """看牌 is enabled while a bot is on turn; it shows the cards and leaves that bot's turn and clock alone."""
+    from platform.accounts.models import User
+
+    from playwright.sync_api import sync_playwright
+
+    from rooms.tables.models import Hand, HandAction
+
+    settings.TABLE_AUTO_DELAY = 60  # bots take their whole turn (20 s): the page has time to look during one
+    width, height = SIZES[size]
+    username = f"zjl{uuid.uuid4().hex[:10]}"
+    errors: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            sign_up_and_enter(page, live_asgi, username, "zhajinhua", zjh_browser_tier.pk, "**/tables/*/")
+            page.wait_for_selector("#connection[data-status=connected]")
+            for _ in range(3):
+                what = page.wait_for_function(WAIT_FOR_TURN_OR_LOOK, timeout=60000).json_value()
+                if what == "look":
+                    break
+                click_and_wait(page, "#actions [data-action=call]")  # her turn: call, and a bot's comes
+            assert what == "look"
+            assert page.get_attribute("#table-app", "data-my-turn") == "no"
+            assert page.get_attribute("#my-hand", "data-shown") == "no"
+            on_turn = page.evaluate(ON_TURN)
+            assert on_turn is not None and on_turn[1] is not None
+            page.screenshot(path=str(screenshot_dir() / f"zjh-{size}-look-off-turn.png"))
+            click_and_wait(page, "#actions [data-action=look]")
+            page.wait_for_selector("#my-hand[data-shown=yes]")
+            assert page.locator("#my-hand .pcard:not(.back)").count() == 3
+            assert page.get_attribute("#table-app", "data-my-turn") == "no"
+            assert page.evaluate(ON_TURN) == on_turn, "looking moved the turn or its clock"
+            assert page.locator("#actions [data-action=look]").count() == 0
+            fits = page.evaluate(
+                "() => [...document.querySelectorAll('.zj-seat, #actions, #my-hand')].every(el => {"
+                " const b = el.getBoundingClientRect(); return b.left >= -1 && b.right <= window.innerWidth + 1; })"
+            )
+            assert fits, "a seat, the buttons or the cards overflow the screen"
+        finally:
+            browser.close()
+    assert errors == [], errors
+    user = User.objects.get(username=username)
+    hand = Hand.objects.get(participants=user)
+    seat = next(i for i, player in enumerate(hand.players) if player["user"] == user.pk)
+    look = HandAction.objects.get(hand=hand, action={"type": "look"}, auto=False)
+    assert look.seat == seat

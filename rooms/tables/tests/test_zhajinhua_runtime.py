@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.db.models import Sum
 
 import games
@@ -12,6 +13,8 @@ from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.helpers import my_seat, open_hand, per_group, sit_connected, until_my_turn
+from rooms.tables.tests.test_abuse import fingerprint, refused_without_effect
+from rooms.tables.tests.test_consumers import next_of, open_socket
 from wallets.models import Account, LedgerTransaction
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -208,3 +211,75 @@ def test_the_table_page_loads_the_zhajinhua_client_with_chinese_labels(zjh_tier,
     assert labels["compare_amount"].replace(" ", "") == "比牌{amount}"
     # 炸金花's own names for its hands, not 德州扑克's (同花顺, 同花).
     assert labels["cat_straight_flush"] == "顺金" and labels["cat_flush"] == "金花"
+
+
+def _hand_row(hand_id: int) -> dict:
+    hand = Hand.objects.get(pk=hand_id)
+    return {
+        "state": hand.state,
+        "deadline": hand.deadline,
+        "deadline_token": hand.deadline_token,
+        "turn_deadline": (hand.clock or {}).get("turn", {}).get("deadline"),
+        "game": hand.game_slug,
+    }
+
+
+async def state_where(comm, shows) -> dict:
+    """The first ``state`` whose open hand ``shows`` what the test waits for (a presence change may come first)."""
+    while True:
+        state = await next_of(comm, "state")
+        if state["hand"] is not None and shows(state["hand"]):
+            return state
+
+
+async def test_a_look_out_of_turn_is_accepted_and_changes_only_that_seats_view(zjh_tier, make_player):
+    """看牌 while a bot is on turn: the socket takes it, her view shows her cards, nobody's turn or clock moves."""
+    alice = await sync_to_async(make_player)(coins=5000)
+    table = await sync_to_async(services.table_quick_start)(tier_id=zjh_tier.pk, user=alice)
+    comm = await open_socket(table.pk, alice)
+    state = await next_of(comm, "state")  # the connect's snapshot; no tick runs, so bots wait
+    seat = state["you"]["seat"]
+    hand = state["hand"]
+    assert hand["status"] == "playing"
+    if seat in hand["actors"]:
+        assert hand["out_of_turn"] == []  # her turn: her actions are the view's choices
+        await comm.send_json_to({"type": "act", "seq": 1, "action": {"type": "call"}})
+        state = await state_where(comm, lambda hand: seat not in hand["actors"])
+        hand = state["hand"]
+    assert hand["status"] == "playing" and seat not in hand["actors"]  # a bot's turn
+    assert hand["view"]["hand"] is None and hand["view"]["choices"] == []
+    assert hand["out_of_turn"] == [{"type": "look"}]
+    before = await sync_to_async(_hand_row)(hand["id"])
+    books = await sync_to_async(fingerprint)(table.pk)
+
+    await comm.send_json_to({"type": "act", "seq": 2, "action": {"type": "look"}})
+    looked = await state_where(comm, lambda hand: hand["view"]["looked"][seat])
+    after = await sync_to_async(_hand_row)(hand["id"])
+    assert looked["seq"] > state["seq"]
+    assert looked["hand"]["actors"] == hand["actors"] and looked["hand"]["deadline"] == hand["deadline"]
+    assert looked["hand"]["view"]["hand"] == before["state"]["_hands"][seat]
+    assert looked["hand"]["out_of_turn"] == []  # once
+    # The clock of the seat on turn is where it was: same deadline, same token, same turn.
+    for key in ("deadline", "deadline_token", "turn_deadline"):
+        assert after[key] == before[key], key
+    engine = games.REGISTRY["zhajinhua"].engine
+    for other in range(len(before["state"]["players"])):
+        old, new = engine.view(before["state"], other), engine.view(after["state"], other)
+        changed = {key for key in old if old[key] != new[key]}
+        if other == seat:
+            assert changed == {"hand", "hand_category", "hands", "categories", "looked", "log"}
+        else:  # the others learn only that she looked
+            assert changed == {"looked", "log"}, (other, changed)
+            assert new["looked"][seat] and new["hands"] == old["hands"]
+    assert after["state"]["bets"] == before["state"]["bets"]
+    now = await sync_to_async(fingerprint)(table.pk)
+    for key in ("transactions", "entries", "balances", "seats"):
+        assert now[key] == books[key], key
+    # A second look, or anything else out of turn, is refused and changes nothing.
+    await refused_without_effect(
+        comm, table.pk, '{"type": "act", "seq": 3, "action": {"type": "look"}}', "not_your_turn", None
+    )
+    await refused_without_effect(
+        comm, table.pk, '{"type": "act", "seq": 4, "action": {"type": "call"}}', "not_your_turn", None
+    )
+    await comm.disconnect()

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('rooms', '0003_roomtier_separate_linked'),
+        ('rooms', '0004_roomtier_name_en'),
     ]
 
     operations = [
