@@ -80,7 +80,7 @@ class RoomTier(models.Model):
         null=True,
         blank=True,
         help_text=_(
-            "What each seat brings to a hand (携带) when its wallet holds it, else the minimum to enter; "
+            "What each seat brings to a hand when its wallet holds it, else the minimum to enter; "
             "the rest stays in the wallet. Blank: the site's default, 10 × the minimum unless set otherwise."
         ),
     )

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='roomtier',
             name='carry_coins',
-            field=models.PositiveBigIntegerField(blank=True, help_text="What each seat brings to a hand (携带) when its wallet holds it, else the minimum to enter; the rest stays in the wallet. Blank: the site's default, 10 × the minimum unless set otherwise.", null=True, verbose_name='coins carried into a hand'),
+            field=models.PositiveBigIntegerField(blank=True, help_text="What each seat brings to a hand when its wallet holds it, else the minimum to enter; the rest stays in the wallet. Blank: the site's default, 10 × the minimum unless set otherwise.", null=True, verbose_name='coins carried into a hand'),
         ),
     ]
