@@ -296,6 +296,9 @@ TABLE_SESSION_RECHECK = float(os.environ.get("TABLE_SESSION_RECHECK", "30"))
 TABLE_PRESENCE_LEASE = env_float("TABLE_PRESENCE_LEASE", 90.0)
 # Table and round sockets one user may hold open in one ASGI process (more are closed with 4429).
 TABLE_SOCKETS_PER_USER = int(os.environ.get("TABLE_SOCKETS_PER_USER", "8"))
+# 携带: a seat carries this many times its tier's minimum into each hand (unless the tier sets its
+# own amount), or the minimum when its wallet holds less; the rest stays in the wallet.
+TABLE_CARRY_MULTIPLE = env_int("TABLE_CARRY_MULTIPLE", 10)
 # Banker-game rounds: a table nobody has watched for this long opens no new round.
 ROUNDS_IDLE_SECONDS = float(os.environ.get("ROUNDS_IDLE_SECONDS", "30"))
 # An open socket that has not been heard of for this long (its process died) stops counting.

@@ -25,6 +25,7 @@ class RoomTierInline(admin.TabularInline):
         "table_cap",
         "fixed_minimum",
         "maximum_coins",
+        "carry_coins",
         "rake_bps",
         "options",
         "seats",
@@ -111,7 +112,16 @@ class RoomTierAdmin(admin.ModelAdmin):
         (_("Stakes"), {"fields": ("base_stake", "room_factor", "rake_bps")}),
         (
             _("Entry rule"),
-            {"fields": ("minimum_rule", "minimum_multiplier", "table_cap", "fixed_minimum", "maximum_coins")},
+            {
+                "fields": (
+                    "minimum_rule",
+                    "minimum_multiplier",
+                    "table_cap",
+                    "fixed_minimum",
+                    "maximum_coins",
+                    "carry_coins",
+                )
+            },
         ),
         (_("Table"), {"fields": ("options", "seats", "bots_enabled", "separate_linked")}),
     )

@@ -3,6 +3,7 @@
 from decimal import Decimal
 from platform.accounts.names import localized
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -72,6 +73,17 @@ class RoomTier(models.Model):
     table_cap = models.PositiveIntegerField(_("table cap"), null=True, blank=True)
     fixed_minimum = models.PositiveBigIntegerField(_("fixed minimum"), null=True, blank=True)
     maximum_coins = models.PositiveBigIntegerField(_("maximum coins"), null=True, blank=True)
+    # 携带: what a seat brings to each hand. A seat's stack is public (the games show it), so it must
+    # not be its wallet: a seat carries this, or the minimum when the wallet holds less.
+    carry_coins = models.PositiveBigIntegerField(
+        _("coins carried into a hand"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "What each seat brings to a hand when its wallet holds it, else the minimum to enter; "
+            "the rest stays in the wallet. Blank: the site's default, 10 × the minimum unless set otherwise."
+        ),
+    )
     rake_bps = models.PositiveIntegerField(
         _("rake (basis points)"),
         default=500,
@@ -131,6 +143,20 @@ class RoomTier(models.Model):
         return self.fixed_minimum or 0
 
     @property
+    def carry_target(self) -> int:
+        """The coins a seat carries into a hand when its wallet holds them (携带).
+
+        ``carry_coins``, else ``TABLE_CARRY_MULTIPLE`` × the minimum (× 100 base stakes for a
+        tier without a minimum), never above ``maximum_coins``.
+        """
+        if self.carry_coins:
+            target = self.carry_coins
+        else:
+            multiple = int(getattr(settings, "TABLE_CARRY_MULTIPLE", 10))
+            target = multiple * (self.minimum_coins or 100 * self.base_stake)
+        return min(target, self.maximum_coins) if self.maximum_coins else target
+
+    @property
     def rake_percent(self) -> Decimal:
         """The service fee (抽水) as a percentage of each winner's profit: 500 bps → 5."""
         return (Decimal(self.rake_bps) / 100).quantize(Decimal("0.01"))
@@ -171,6 +197,10 @@ class RoomTier(models.Model):
                 errors["maximum_coins"] = _(
                     "The maximum (%(maximum)s) is below the minimum to enter (%(minimum)s)."
                 ) % {"maximum": self.maximum_coins, "minimum": self.minimum_coins}
+        if self.carry_coins is not None and not errors and self.carry_coins < self.minimum_coins:
+            errors["carry_coins"] = _(
+                "The coins carried into a hand (%(carry)s) are below the minimum to enter (%(minimum)s)."
+            ) % {"carry": self.carry_coins, "minimum": self.minimum_coins}
         if not isinstance(self.options, dict):
             errors["options"] = _('Variant options must be a JSON object, e.g. {"variant": "classic"}.')
         if self.game_id is not None:

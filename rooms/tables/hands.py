@@ -36,10 +36,21 @@ CARRY_CAP = MAX_AMOUNT // 10
 
 
 def carried_amount(*, tier, balance: int) -> int:
-    """Return the coins a seat carries into a hand: the whole balance, capped by the tier's maximum."""
-    if tier.maximum_coins:
-        balance = min(balance, tier.maximum_coins)
-    return min(balance, CARRY_CAP)
+    """Return the coins a seat carries into a hand (携带): the tier's carry, else its minimum.
+
+    Every seat's stack is shown to the table, so it must not tell a wallet's
+    balance: a wallet that holds the tier's ``carry_target`` carries exactly
+    that, one that holds less carries the minimum to enter (which every human
+    at the deal holds), and the rest stays in the wallet. A stack thus says at
+    most which of two public amounts the wallet covers. Only a wallet below
+    the minimum (a bot's) carries what it holds. Limited liability bounds the
+    hand's loss by what is carried.
+    """
+    target = min(tier.carry_target, CARRY_CAP)
+    if balance >= target:
+        return target
+    minimum = min(tier.minimum_coins, target)
+    return minimum if minimum and balance >= minimum else balance
 
 
 def lock_wallets(user_ids: list[int]) -> dict[int, Account]:

@@ -6,6 +6,10 @@ const MAX_BACKOFF_MS = 10000;
 const CLOSE_UNAUTHENTICATED = 4401;
 const CLOSE_NO_TABLE = 4404;
 const CLOSE_TOO_MANY_SOCKETS = 4429;
+// The wait before signing in again after a 4401: the server closes the sockets while the request
+// that changed the password is still running, and the browser has its new cookie only once that
+// request's answer arrives.
+const SIGN_IN_RETRY_MS = 2000;
 
 export class TableSocket {
   /**
@@ -23,6 +27,10 @@ export class TableSocket {
     this.retryTimer = null;
     this.pingTimer = null;
     this.stopped = false;
+    // A 4401 on a socket that had been working may only mean its session key changed: a new
+    // password keeps this browser signed in under a new key, which a fresh socket sends. Try
+    // once, shortly; a socket refused before it ever worked means the browser is signed out.
+    this.signInRetried = false;
     window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.reconnectNow();
@@ -41,6 +49,7 @@ export class TableSocket {
     this.onStatus(this.attempt ? "reconnecting" : "connecting", { seconds: 0 });
     const ws = new WebSocket(this.url());
     this.ws = ws;
+    let working = false; // the server sent this socket something: its session signed it in
     ws.addEventListener("open", () => {
       this.attempt = 0;
       this.actSeq = 0;
@@ -49,11 +58,22 @@ export class TableSocket {
       this.send({ type: "resync" });
       this.pingTimer = window.setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
-    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("message", (event) => {
+      if (!working) {
+        working = true;
+        this.signInRetried = false;
+      }
+      this.receive(event.data);
+    });
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       window.clearInterval(this.pingTimer);
       this.ws = null;
+      if (event.code === CLOSE_UNAUTHENTICATED && working && !this.signInRetried) {
+        this.signInRetried = true;
+        this.scheduleReconnect("reconnecting", SIGN_IN_RETRY_MS);
+        return;
+      }
       if (event.code === CLOSE_UNAUTHENTICATED || event.code === CLOSE_NO_TABLE) {
         // Trying again cannot help: say why ("closed": log in again; "gone": no such table).
         this.stopped = true;
@@ -66,8 +86,9 @@ export class TableSocket {
     });
   }
 
-  scheduleReconnect(status = "reconnecting") {
-    const base = status === "too_many" ? MAX_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt);
+  scheduleReconnect(status = "reconnecting", wait = null) {
+    const backoff = status === "too_many" ? MAX_BACKOFF_MS : Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt);
+    const base = wait ?? backoff;
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempt += 1;
     const until = Date.now() + delay;

@@ -534,3 +534,38 @@ def test_a_round_without_a_table_limit_takes_no_more_than_it_can_pay_out(db, mak
     settle(table, rnd, TIE_8)
     assert wallet_balance(user=alice) == MAX_AMOUNT + 8 * (cap - 10)
     assert escrow_net(rnd) == 0
+
+
+def test_every_coup_of_a_finished_shoe_is_dealt_from_its_revealed_seed_in_order(bacc_tier, make_player):
+    """Verify for a house-banked game: the shoe is re-derived here from the seed the table reveals,
+    as a player would (docs/rules/baccarat.md: 8 decks, ``SeededRng(seed, "shoe")``'s shuffle, each
+    coup dealt from the front: P, B, P, B, then the thirds), and every coup's cards follow in order."""
+    from games.base import SeededRng
+
+    alice = make_player(coins=1000)
+    table, rnd = open_round(bacc_tier, alice)
+    shoe = Shoe.objects.get(pk=rnd.shoe_id)
+    shoe.state = {**shoe.state, "cut_position": shoe.state["position"] + 20}  # a short shoe: 4 to 6 coups
+    shoe.save()
+    while True:
+        run_to(rnd, "over")
+        shoe.refresh_from_db()
+        if shoe.finished_at is not None:
+            break
+        rnd = live_round(table)
+    revealed = public_state(table)["last_shoe"]
+    assert revealed["number"] == shoe.number
+
+    cards = [rank + suit for _deck in range(8) for rank in "23456789TJQKA" for suit in "shcd"]
+    SeededRng(bytes.fromhex(revealed["seed"]), "shoe").shuffle(cards)
+    coups = list(Round.objects.filter(shoe=shoe).order_by("coup"))
+    assert [r.coup for r in coups] == list(range(1, len(coups) + 1)) and len(coups) >= 4
+    position = 0
+    for coup in coups:
+        dealt = [step["card"] for step in coup.result["steps"]]
+        assert dealt == cards[position : position + len(dealt)], coup.coup
+        player, banker = coup.result["player"], coup.result["banker"]
+        assert player[:2] == [dealt[0], dealt[2]] and banker[:2] == [dealt[1], dealt[3]], coup.coup
+        assert sorted(player + banker) == sorted(dealt)
+        position += len(dealt)
+    assert position == shoe.state["position"]  # no card left the shoe but these

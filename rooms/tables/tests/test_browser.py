@@ -233,6 +233,7 @@ def test_a_new_player_plays_a_whole_hand_against_bots(live_asgi, doudizhu_tier, 
     from platform.accounts.levels import level_for_wins
     from platform.accounts.models import GameStats, User
 
+    from rooms.tables.hands import carried_amount
     from rooms.tables.models import Hand, HandAction
     from wallets.models import LedgerEntry
     from wallets.selectors import wallet_balance
@@ -254,7 +255,13 @@ def test_a_new_player_plays_a_whole_hand_against_bots(live_asgi, doudizhu_tier, 
 
     balance = wallet_balance(user=user)
     carried = hand.players[my_seat]["carried"]
-    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST == carried
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST
+    # 携带: the tier's carry, or its minimum when the wallet holds less; the rest stays in the wallet.
+    assert (
+        carried
+        == carried_amount(tier=doudizhu_tier, balance=settings.SIGNUP_GRANT_FIRST)
+        < seen["balance_before"]
+    )
     assert seen["balance_after"] == balance, "the balance shown differs from the wallet"
     assert seen["balance_after"] - seen["balance_before"] == seen["delta"]
     # The settled amount: what the settlement paid back, less what was carried in.

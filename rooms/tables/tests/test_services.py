@@ -21,7 +21,7 @@ def escrow_balance() -> int:
     return Account.objects.filter(code="escrow").values_list("balance", flat=True).first() or 0
 
 
-def test_quick_start_seats_player_fills_bots_and_moves_whole_balance_to_escrow(tier, make_player):
+def test_quick_start_seats_player_fills_bots_and_moves_the_carried_coins_to_escrow(tier, make_player):
     alice = make_player(coins=5000)
     table = services.table_quick_start(tier_id=tier.pk, user=alice)
 
@@ -33,18 +33,55 @@ def test_quick_start_seats_player_fills_bots_and_moves_whole_balance_to_escrow(t
     assert len(hand.seed) == 32
     bot = next(s.user for s in seats if s.is_bot)
     carried = {p["user"]: p["carried"] for p in hand.players}
-    assert carried[alice.pk] == 5000
-    assert wallet_balance(user=alice) == 0
-    assert escrow_balance() == 5000 + carried[bot.pk]
+    assert tier.minimum_coins == 100 and carried[alice.pk] == 1000  # 10 × the minimum, by default
+    assert wallet_balance(user=alice) == 4000  # the rest stays in the wallet
+    assert escrow_balance() == 1000 + carried[bot.pk]
     stake = LedgerTransaction.objects.get(key=f"hand:{hand.pk}:stake")
     assert stake.kind == "stake"
     assert selectors.seated_counts_by_tier() == {tier.pk: 1}
 
 
+@pytest.mark.parametrize(
+    ("balance", "carry_coins", "maximum", "carried"),
+    [
+        (5000, None, None, 1000),  # TABLE_CARRY_MULTIPLE (10) × the minimum (100)
+        (1000, None, None, 1000),
+        (999, None, None, 100),  # less than the carry: the minimum, never the wallet
+        (100, None, None, 100),
+        (5000, 2500, None, 2500),  # the tier's own carry
+        (2499, 2500, None, 100),
+        (2500, None, 3000, 1000),
+        (2500, 4000, 3000, 100),  # the maximum to enter caps the carry: 3000 > 2500 held
+        (40, None, None, 40),  # below the minimum (a bot's wallet): what it holds
+    ],
+)
+def test_a_seat_carries_the_tiers_carry_or_its_minimum(tier, balance, carry_coins, maximum, carried):
+    """携带: a seat's stack is shown to the table, so it is one of two public amounts, not the wallet."""
+    from rooms.tables.hands import carried_amount
+
+    tier.carry_coins, tier.maximum_coins = carry_coins, maximum
+    assert carried_amount(tier=tier, balance=balance) == carried
+
+
+def test_the_carry_multiple_is_a_setting(tier, settings):
+    from rooms.tables.hands import carried_amount
+
+    settings.TABLE_CARRY_MULTIPLE = 3
+    assert carried_amount(tier=tier, balance=5000) == 300
+
+
+def test_a_carry_below_the_minimum_is_refused(tier):
+    from django.core.exceptions import ValidationError
+
+    tier.carry_coins = 99
+    with pytest.raises(ValidationError, match="below the minimum to enter"):
+        tier.full_clean()
+
+
 def test_carried_coins_are_capped_by_the_tier_maximum(tier, make_player):
-    tier.maximum_coins = 3000
+    tier.maximum_coins = tier.carry_coins = 3000
     tier.save()
-    alice = make_player(coins=2500)
+    alice = make_player(coins=3000)
     hand = open_hand(services.table_quick_start(tier_id=tier.pk, user=alice))
     assert wallet_balance(user=alice) == 0
     tier.maximum_coins = 2000
@@ -346,6 +383,8 @@ def test_a_wallet_beyond_the_ledgers_limit_still_plays_carrying_the_cap(tier, ma
     assert CARRY_CAP * max(info.max_seats for info in games.REGISTRY.values()) <= MAX_AMOUNT
     whale = make_player(coins=MAX_AMOUNT)
     wallet_deposit(user=whale, amount=MAX_AMOUNT, key="whale-2", reason="test setup")
+    tier.carry_coins = MAX_AMOUNT  # a tier carrying more than one leg may hold
+    tier.save(update_fields=["carry_coins"])
     hand = open_hand(sit_connected(whale, tier))
     assert hand is not None and hand.status == "playing"
     assert {p["user"]: p["carried"] for p in hand.players}[whale.pk] == CARRY_CAP

@@ -145,6 +145,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US")
 def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tier, settings, size, locale):  # noqa: F811
     from platform.accounts.models import User
 
+    from rooms.tables.hands import carried_amount
     from rooms.tables.models import Hand, HandAction
     from wallets.models import LedgerEntry
     from wallets.selectors import wallet_balance
@@ -171,7 +172,13 @@ def test_a_new_player_plays_a_whole_texas_hand_against_bots(live_asgi, texas_tie
 
     balance = wallet_balance(user=user)
     carried = hand.players[my_seat]["carried"]
-    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST == carried
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST
+    # 携带: the tier's carry, or its minimum when the wallet holds less; the rest stays in the wallet.
+    assert (
+        carried
+        == carried_amount(tier=texas_tier, balance=settings.SIGNUP_GRANT_FIRST)
+        < seen["balance_before"]
+    )
     assert seen["balance_after"] == balance, "the balance shown differs from the wallet"
     assert seen["balance_after"] - seen["balance_before"] == seen["delta"] == hand.outcome["net"][my_seat]
     paid = LedgerEntry.objects.filter(transaction__key=hand.settlement_key, account__user=user)

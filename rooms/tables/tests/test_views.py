@@ -49,9 +49,10 @@ def test_coins_at_stake_cannot_be_withdrawn(tier, make_player):
     alice = make_player(coins=2000)
     from rooms.tables import services
 
-    services.table_quick_start(tier_id=tier.pk, user=alice)
+    services.table_quick_start(tier_id=tier.pk, user=alice)  # a hand starts: 1,000 carried (10 × 100)
     with pytest.raises(InsufficientFunds, match="balance"):
-        wallet_withdraw(user=alice, amount=100, key="w-1", reason="cash out mid-hand")
+        wallet_withdraw(user=alice, amount=1001, key="w-1", reason="cash out mid-hand")
+    wallet_withdraw(user=alice, amount=1000, key="w-2", reason="what stayed in the wallet")
 
 
 def test_admin_hides_a_live_hand_and_fills_seats_with_bots(client, tier, make_player, settings):

@@ -15,7 +15,7 @@ def test_coins_carried_into_an_open_hand_are_shown_on_the_wallet_page(client, ti
     assert hand is not None, "bots fill the table and a hand starts"
     client.force_login(alice, backend="django.contrib.auth.backends.ModelBackend")
     page = client.get(reverse("wallets:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "5,000 coins are in play at" in page
+    assert "1,000 coins are in play at" in page  # 10 × the minimum; 4,000 stay available
     assert reverse("tables:table", args=[table.pk]) in page
 
 

@@ -142,6 +142,7 @@ def test_a_new_player_plays_a_whole_zhajinhua_hand_against_bots(live_asgi, zjh_b
     from platform.accounts.models import User
 
     from games.zhajinhua import GAME
+    from rooms.tables.hands import carried_amount
     from rooms.tables.models import Hand, HandAction
     from wallets.models import LedgerEntry
     from wallets.selectors import wallet_balance
@@ -169,7 +170,13 @@ def test_a_new_player_plays_a_whole_zhajinhua_hand_against_bots(live_asgi, zjh_b
 
     balance = wallet_balance(user=user)
     carried = hand.players[seat]["carried"]
-    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST == carried
+    assert seen["balance_before"] == settings.SIGNUP_GRANT_FIRST
+    # 携带: the tier's carry, or its minimum when the wallet holds less; the rest stays in the wallet.
+    assert (
+        carried
+        == carried_amount(tier=zjh_browser_tier, balance=settings.SIGNUP_GRANT_FIRST)
+        < seen["balance_before"]
+    )
     assert seen["balance_after"] == balance, "the balance shown differs from the wallet"
     assert seen["balance_after"] - seen["balance_before"] == seen["delta"]
     paid = LedgerEntry.objects.filter(transaction__key=hand.settlement_key, account__user=user)
