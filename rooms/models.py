@@ -64,8 +64,8 @@ class RoomTier(models.Model):
     name = models.CharField(_("Chinese name"), max_length=40)
     # Required in the admin's form; a tier saved without it shows its Chinese name in English too.
     name_en = models.CharField(_("English name"), max_length=80, blank=True, default="")
-    base_stake = models.PositiveIntegerField(_("base stake (底分)"))
-    room_factor = models.PositiveIntegerField(_("room factor (房间系数)"), default=1)
+    base_stake = models.PositiveIntegerField(_("base stake"))
+    room_factor = models.PositiveIntegerField(_("room factor"), default=1)
     minimum_rule = models.CharField(
         _("minimum-coin rule"), max_length=20, choices=MinimumRule.choices, default=MinimumRule.FACTOR
     )

@@ -57,7 +57,7 @@ class Seat(models.Model):
     is_bot = models.BooleanField(_("bot"), default=False)
     ready = models.BooleanField(_("ready"), default=False)
     # 托管 (trustee): the server plays for this seat until the player takes control back.
-    trustee = models.BooleanField(_("trustee (托管)"), default=False)
+    trustee = models.BooleanField(_("trustee"), default=False)
     connected = models.BooleanField(_("connected"), default=False)
     # The channel names of the player's open sockets to this table (any ASGI process): the
     # seat is disconnected only when the last one closes, not when one of two tabs does.

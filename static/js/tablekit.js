@@ -305,7 +305,8 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
   function renderTrusteeAndMessage() {
     const you = model.snapshot?.you;
     const trustee = $("#trustee");
-    trustee.hidden = mySeat() === null || between();
+    // Under 托管 the banner's own button takes it back: the toggle hides, so one 取消托管 shows.
+    trustee.hidden = mySeat() === null || between() || Boolean(you?.trustee);
     trustee.textContent = you?.trustee ? t("trustee_off") : t("trustee_on");
     trustee.dataset.on = you?.trustee ? "yes" : "no";
     $("#trustee-banner").hidden = !(you?.trustee && !between());
