@@ -155,7 +155,7 @@ async def test_a_gracefully_restarted_server_keeps_the_player_in_their_seat(serv
     )
     await until(lambda: Hand.objects.get(pk=hand.pk).action_count > before, "alice's move applied")
     await client.close()
-    await sync_to_async(connection.close)()  # this thread's, or the test database cannot be dropped
+    await sync_to_async(lambda: connection.close())()  # this thread's, or the test database cannot be dropped
 
 
 async def test_the_clock_of_a_restarted_server_does_not_count_its_downtime_as_absence(server_on, make_player):
@@ -192,4 +192,4 @@ async def test_the_clock_of_a_restarted_server_does_not_count_its_downtime_as_ab
     assert state["hand"]["view"]["hand"] == cards
     await player.close()
     await watcher.close()
-    await sync_to_async(connection.close)()
+    await sync_to_async(lambda: connection.close())()
