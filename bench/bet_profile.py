@@ -9,12 +9,11 @@ through ``rooms.rounds.services.round_bet``, as the round socket calls it:
 in one betting window held open for the run (the round clock is driven here,
 not by beat: stop any load run first). Prints the statements of one bet
 (``CaptureQueriesContext``, grouped by their first words), then, measured
-with the statements not captured (captured, they run on Django's cursor, not
-the prepared one of ``rooms/tables/statements.py``), the wall time per bet
+with the statements not captured (capturing adds its own cost), the wall time per bet
 and the CPU of the calling thread and of the connection's PostgreSQL
 backend (read from /proc: same host only). The broadcast goes to an
 in-memory channel layer, so Redis plays no part. The bets' coins stay in
-escrow until the round is paid out: run ``--settle`` last to pay it.
+escrow until the round ends: run ``--settle`` last to refund it.
 """
 
 # ruff: noqa: E402 - the path is set before the imports
@@ -70,7 +69,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=30, help="bets placed first and not measured")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--settle", action="store_true", help="pay out the round the bets are in, and stop")
+    parser.add_argument("--settle", action="store_true", help="refund the round the bets are in, and stop")
     args = parser.parse_args()
     import django
     from django.conf import settings

@@ -241,7 +241,7 @@ def measure_cost(tables, rng: random.Random, count: int, batch: int) -> list[tup
     """Settle ``count`` hands one per transaction, then ``count`` in batches; return (way, queries, ms) per hand."""
     from django.db import connection
 
-    from rooms.tables import hands
+    from rooms.tables.settlement import hand_settle
 
     statements = 0
 
@@ -257,7 +257,7 @@ def measure_cost(tables, rng: random.Random, count: int, batch: int) -> list[tup
         with connection.execute_wrapper(count_statement):
             start = time.perf_counter()
             for hand_id in ids:  # as the workers do: the first task of a batch drains the others
-                hands.hand_settle_batch(hand_id=hand_id, batch=size)
+                hand_settle(hand_id=hand_id, batch=size)
             elapsed = time.perf_counter() - start
         rows.append((way, statements / len(ids), elapsed * 1000 / len(ids)))
     return rows

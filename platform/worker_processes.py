@@ -94,6 +94,29 @@ class WorkerProcesses:
                 f"celery workers did not answer a ping within {timeout:.0f} s: {sorted(waiting)}"
             )
 
+    def drained(self) -> bool:
+        """Whether every task sent so far has run to its end: none waits in the queue and none is
+        out with a worker unacknowledged (the tasks acknowledge late, once they return)."""
+        from platform.celery_app import app
+
+        with app.connection_for_read() as conn:
+            channel = conn.default_channel
+            try:
+                _name, waiting, _consumers = channel.queue_declare(self.queue, passive=True)
+            except conn.channel_errors:  # Redis keeps no queue without a message in it
+                waiting = 0
+            return waiting == 0 and channel.client.zcard(channel.unacked_index_key) == 0
+
+    def lost_visible(self, visibility_timeout: float) -> bool:
+        """Whether every task that a dead worker took and never acknowledged is older than
+        ``visibility_timeout``, so that the next worker to poll hands it out again."""
+        from platform.celery_app import app
+
+        with app.connection_for_read() as conn:
+            channel = conn.default_channel
+            newest_hidden = f"({time.time() - visibility_timeout}"
+            return channel.client.zcount(channel.unacked_index_key, newest_hidden, "+inf") == 0
+
     def cpu_seconds(self) -> float:
         """User and system CPU seconds the worker processes have used so far (Linux's /proc)."""
         total = 0.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 
 class RoomsError(Exception):
     """Base class for refusals from the rooms app."""
@@ -31,6 +33,20 @@ class EntryRefused(RoomsError):
         self.minimum = minimum
         self.maximum = maximum
         self.balance = balance
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class TableError(Exception):
+    """Base class of the table runtimes' refusals (rooms.tables.errors, rooms.rounds.errors): it refused the request and changed nothing."""
+
+    code = "error"
+    default_message = _("That is not possible now.")
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = str(message if message is not None else self.default_message)
+        super().__init__(self.message)
 
     def __str__(self) -> str:
         return self.message

@@ -39,7 +39,8 @@ class RoomsLedgerSource(LedgerSource):
             return []
         hands = coins_in_play(user=user)
         bets = list(
-            Bet.objects.filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
+            Bet.objects.standing()
+            .filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
             .values("round_id", "round__table_id")
             .annotate(staked=Sum("amount"))
             .order_by("round_id")

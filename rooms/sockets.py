@@ -37,10 +37,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import get_supported_language_variant, parse_accept_lang_header
 
 from rooms import transport
-from rooms.errors import EntryRefused
-from rooms.tables.errors import TableError
-from rooms.tables.models import Table
-from rooms.tables.store import drop_closed_connections
+from rooms.connections import drop_closed_connections
+from rooms.errors import EntryRefused, TableError
 from rooms.transport import frame_text, send, table_group, user_group
 
 logger = logging.getLogger(__name__)
@@ -236,7 +234,8 @@ class GameSocket(AsyncWebsocketConsumer):
         self.watch = asyncio.get_running_loop().create_task(self.watch_session())
 
     def table_exists(self) -> bool:
-        return Table.objects.filter(pk=self.table_id, tier__game__family=self.family).exists()
+        """Whether ``table_id`` is a table of this socket's runtime (a blocking read)."""
+        raise NotImplementedError
 
     async def opened(self) -> None:
         """Record the socket where its runtime keeps sockets, accept it and send the first state."""
@@ -463,7 +462,8 @@ class GameSocket(AsyncWebsocketConsumer):
         await self.send_json_text({"type": "pong", "seq": await self.db(self.current_seq)()})
 
     def current_seq(self) -> int:
-        return Table.objects.filter(pk=self.table_id).values_list("seq", flat=True).first() or 0
+        """The table's current event ``seq`` (a blocking read)."""
+        raise NotImplementedError
 
     # --- calls ----------------------------------------------------------------------------
 

@@ -3,8 +3,9 @@
 The ledger keeps escrow legs. A seated hand's carried coins (携带) leave the
 wallet for the escrow account when it is dealt (``stake``) and come back with
 its ``settlement``; a banker round's bets leave one ``bet`` at a time and come
-back with its ``payout``; a cancelled hand or round comes back in one
-``refund``. That is what keeps carried coins from being withdrawn or staked
+back with its ``payout`` (a bet its player cancels while the round takes bets
+comes back at once in a ``cancel``, part of the round's line); a cancelled
+hand or round comes back in one ``refund``. That is what keeps carried coins from being withdrawn or staked
 twice, and what limits a hand's loss to what was carried. Read entry by
 entry, though, a wallet reads 0 during a hand, and no line says what the hand
 won or lost.
@@ -46,14 +47,14 @@ from wallets.models import LedgerEntry, LedgerTransaction
 from wallets.sources import ReferenceLabel
 
 Kind = LedgerTransaction.Kind
-# The kinds that move a hand's or round's coins through escrow, and those that end it.
-OPENING_KINDS = [Kind.STAKE, Kind.BET]
+# The kinds that move a hand's or round's coins through escrow while it is open, and those that end it.
+OPENING_KINDS = [Kind.STAKE, Kind.BET, Kind.CANCEL]
 CLOSING_KINDS = [Kind.SETTLEMENT, Kind.PAYOUT, Kind.REFUND]
 GAME_KINDS = OPENING_KINDS + CLOSING_KINDS
 
 
 def _opening() -> Q:
-    """Entries that take a hand's or round's coins out of the wallet: a stake, a bet (with its reference)."""
+    """Entries that move a hand's or round's coins while it is open: a stake, a bet, a bet cancelled (with its reference)."""
     return Q(transaction__kind__in=OPENING_KINDS) & ~Q(transaction__reference="")
 
 

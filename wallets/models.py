@@ -94,6 +94,8 @@ class LedgerTransaction(models.Model):
         STAKE = "stake", _("Stake")
         SETTLEMENT = "settlement", _("Settlement")
         BET = "bet", _("Bet")
+        # A player's bets returned from escrow while their round still takes bets (撤销, cancel).
+        CANCEL = "cancel", _("Bet cancelled")
         PAYOUT = "payout", _("Payout")
         REFUND = "refund", _("Refund")
 

@@ -449,7 +449,6 @@ def _insert_transactions(fresh: list[tuple], *, actor_id) -> list[LedgerTransact
     txns = [txn for txn in txns if txn.key in ids]
     for txn in txns:
         txn.pk = ids[txn.key]
-        txn._state.adding = False
     return txns
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from itertools import islice
 from typing import Any
 
+from games.baccarat import roads as derived
 from games.baccarat import rules
 from games.base import IllegalAction, SeededRng, State, gettext_noop
 
@@ -156,9 +157,14 @@ class BaccaratEngine:
         return rules.payout(area, stake, coup_of(result), variant_of(config))
 
     def roads(self, shoe: State) -> dict:
-        """Return the 珠盘路 bead plate and the 大路 big road of the coups dealt from ``shoe``."""
+        """Return every road of the coups dealt from ``shoe``: 珠盘路, 大路, the three derived roads and 问路.
+
+        Keys: ``bead_plate``, ``big_road``, ``big_eye_boy`` 大眼仔路, ``small_road`` 小路,
+        ``cockroach_pig`` 曱甴路 (columns of ``"red"``/``"blue"``) and ``ask`` (问路:
+        each derived road's next mark if banker or player wins), see ``roads.py``.
+        """
         coups = [coup_of(summary) for summary in shoe["history"]]
-        return {"bead_plate": rules.bead_plate(coups), "big_road": rules.big_road(coups)}
+        return {"bead_plate": rules.bead_plate(coups), **derived.roads_of(coups)}
 
     def validate_bet(self, config: dict, shoe: State, area: str, amount: object) -> None:
         """Refuse a bet the rules do not take; the runtime checks limits and wallets.

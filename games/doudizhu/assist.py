@@ -18,6 +18,8 @@ different play rather than to the same trio with another kicker.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.doudizhu import legality, rules
 
 _BOMBS = ("bomb", "rocket")
@@ -25,6 +27,12 @@ _BOMBS = ("bomb", "rocket")
 
 def suggestions(hand: list[str], previous: rules.Combo | None) -> list[list[str]]:
     """The plays to suggest to ``hand`` on ``previous`` (None: a lead), cheapest first (empty: none beats)."""
+    return [list(cards) for cards in _ranked(tuple(hand), previous)]
+
+
+@lru_cache(maxsize=64)
+def _ranked(hand: tuple[str, ...], previous: rules.Combo | None) -> tuple[tuple[str, ...], ...]:
+    """``suggestions``, remembered: the seat's view lists them and the broadcast's hint asks again."""
     held = rules.parse(hand)
     cheapest: dict[tuple[str, int, int], tuple] = {}
     for kind, rank, cards in legality.plays(hand, previous):
@@ -32,7 +40,7 @@ def suggestions(hand: list[str], previous: rules.Combo | None) -> list[list[str]
         slot = kind, rank, len(cards)
         if slot not in cheapest or cost < cheapest[slot]:
             cheapest[slot] = cost
-    return [cost[-1] for cost in sorted(cheapest.values())]
+    return tuple(tuple(cost[-1]) for cost in sorted(cheapest.values()))
 
 
 def _cost(held: list[int], kind: str, rank: int, cards: list[str], leading: bool, hand_size: int) -> tuple:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.base import State
 from games.doudizhu import moves, rules
-from games.doudizhu.scoring import pair_robs, settle
+from games.doudizhu.stakes import live_multiples, seat_stakes, stakes
 
 RESULT_KEYS = (
     "winner",
@@ -20,26 +20,6 @@ RESULT_KEYS = (
 )
 
 
-def _live_multiples(state: State) -> list[int] | None:
-    """The multiple each seat would play for if the hand ended now (None before the landlord is known)."""
-    landlord = state["landlord"]
-    if landlord is None:
-        return None
-    _scores, multiples = settle(
-        variant=state["variant"],
-        stake=1,
-        bid=state["bid"],
-        landlord=landlord,
-        landlord_won=True,
-        doublings=state["bombs"] + (1 if state["spring"] else 0),
-        pair_robs=pair_robs(state["rob_events"], landlord),
-        global_robs=len(state["rob_events"]),
-        doubled=[bool(d) for d in state["doubles"]],
-        options=state["options"],
-    )
-    return multiples
-
-
 def build_view(engine, state: State, seat: int | None, shared: dict | None = None) -> dict:
     """Return everything ``seat`` may see: its own hand, counts of the others, public cards and actions.
 
@@ -50,9 +30,12 @@ def build_view(engine, state: State, seat: int | None, shared: dict | None = Non
     phase = shared["phase"]
     my_turn = seat is not None and phase != "finished" and state["turn"] == seat
     choices: list[dict] = []
+    hints: list[dict] = []
     can_play = can_pass = False
     if my_turn:
         if phase == "playing":
+            # 提示, every press: the engine's suggestions in order (the client cycles through them).
+            hints = engine.hints(state, seat)
             last = state["last_play"]
             can_pass = last is not None
             if last is None:
@@ -75,6 +58,9 @@ def build_view(engine, state: State, seat: int | None, shared: dict | None = Non
         "choices": choices,
         "can_play": can_play,
         "can_pass": can_pass,
+        "hints": hints,
+        # The 倍数 this viewer's coins move by, and its factors (stakes.py).
+        "stakes": seat_stakes(shared["stakes"], seat),
         **shared["tail"],
     }
 
@@ -112,7 +98,7 @@ def shared_view(state: State) -> dict:
         "doubles": list(state["doubles"]),
         "bombs": state["bombs"],
         "multiple": 2 ** (state["bombs"] + (1 if state["spring"] else 0)),
-        "multiples": _live_multiples(state),
+        "multiples": live_multiples(state),
         "stake": state["options"]["stake_amount"],
         "last_play": {"seat": last["seat"], "cards": list(last["cards"]), "kind": last["kind"]}
         if last
@@ -128,4 +114,10 @@ def shared_view(state: State) -> dict:
         result = state["result"]
         tail["result"] = {key: result[key] for key in RESULT_KEYS}
         tail["result"]["hands"] = [list(h) for h in result["hands"]]
-    return {"phase": state["phase"], "variant": state["variant"], "public": public, "tail": tail}
+    return {
+        "phase": state["phase"],
+        "variant": state["variant"],
+        "public": public,
+        "tail": tail,
+        "stakes": stakes(state),
+    }

@@ -427,7 +427,15 @@ def test_roads_come_from_the_shoe_history():
         *["2d", "7s", "4c", "Kh"],
     ]
     shoe = stacked(cards)
-    assert ENGINE.roads(shoe) == {"bead_plate": [], "big_road": []}
+    nothing = {"big_eye_boy": None, "small_road": None, "cockroach_pig": None}
+    assert ENGINE.roads(shoe) == {
+        "bead_plate": [],
+        "big_road": [],
+        "big_eye_boy": [],
+        "small_road": [],
+        "cockroach_pig": [],
+        "ask": {"banker": nothing, "player": nothing},
+    }
     _results, shoe = deal_all(shoe)
     roads = ENGINE.roads(shoe)
     assert roads["bead_plate"] == [["tie", "banker", "banker", "tie", "player", "banker"]]
@@ -440,6 +448,15 @@ def test_roads_come_from_the_shoe_history():
         [{**cell, "winner": "player"}],
         [{**cell, "winner": "banker"}],
     ]
+    # Big road columns 2, 1, 1 (by hand, docs/rules/baccarat.md): 大眼仔 c2r0 compares 1 with 2 → blue;
+    # 小路 and 曱甴路 have not started.
+    assert (roads["big_eye_boy"], roads["small_road"], roads["cockroach_pig"]) == ([["blue"]], [], [])
+    # 问路: banker next is c2r1 (c1 has exactly 1 → blue; c0 has 2 → red); player next is c3r0
+    # (1 vs 1 → red; 1 vs 2 → blue).
+    assert roads["ask"] == {
+        "banker": {"big_eye_boy": "blue", "small_road": "red", "cockroach_pig": None},
+        "player": {"big_eye_boy": "red", "small_road": "blue", "cockroach_pig": None},
+    }
     json.dumps(roads)
 
 

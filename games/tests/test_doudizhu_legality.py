@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import games
 from games.base import IllegalAction, SeatSpec, SeededRng
-from games.doudizhu import legality, rules
+from games.doudizhu import assist, legality, rules
 from games.doudizhu.rules import RANK_2, RANK_DJ, RANK_XJ
 from games.tests.test_doudizhu_moves import hand_of
 
@@ -134,12 +134,14 @@ def test_listing_judging_and_hints_all_ask_the_one_generator(monkeypatch):
 
     monkeypatch.setattr(legality, "plays", no_straights)
     legality._judged.cache_clear()  # the judgement remembers what the generator said
+    assist._ranked.cache_clear()  # and so does 提示
     assert straight not in ENGINE.legal_actions(state, 0)
     with pytest.raises(IllegalAction, match="3-4-5-6-7 is not a legal play."):
         ENGINE.apply(state, 0, straight)
     assert straight not in ENGINE.hints(state, 0)
     monkeypatch.undo()
     legality._judged.cache_clear()
+    assist._ranked.cache_clear()
     assert ENGINE.apply(state, 0, straight)["last_play"]["kind"] == "straight"
 
 

@@ -24,6 +24,10 @@ LABELS = {
     "road_banker": pgettext_lazy("baccarat road", "B"),
     "road_player": pgettext_lazy("baccarat road", "P"),
     "road_tie": pgettext_lazy("baccarat road", "T"),
+    # The roads derived from 大路, as the 问路 marks name them.
+    "road_big_eye_boy": _("Big eye boy"),
+    "road_small_road": _("Small road"),
+    "road_cockroach_pig": _("Cockroach road"),
     # The result of a coup: who won, and the two hands' totals.
     "winner_banker": _("Banker wins"),
     "winner_player": _("Player wins"),

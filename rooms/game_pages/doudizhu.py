@@ -45,6 +45,22 @@ LABELS = {
     "hand_void": _("Nobody bid: the hand is void, no coins moved"),
     "spring": _("Spring"),
     "anti_spring": _("Anti-spring"),
+    "you_won": _("You won {amount}"),
+    "you_lost": _("You lost {amount}"),
+    # The 倍数 breakdown (tap the multiple) and the effects over the felt.
+    "multiple_breakdown": _("What makes the multiple"),
+    "factor_bomb": _("Bomb"),
+    "factor_rocket": _("Rocket"),
+    "factor_rob": _("Rob the landlord"),
+    "factor_cap": _("Capped at"),
+    "factor_doubling_cap": _("Doublings stop at {count}"),
+    "factor_landlord_cap": _("The landlord's cap of {value} scales both down"),
+    "against_farmer": _("Against {name}"),
+    "landlord_total": _("Landlord, against both: ×{multiple}"),
+    "stake_times_multiple": _("Base stake {stake} × {multiple} = {amount} (before the rake)"),
+    # The sound switch.
+    "sound_on": _("Sound on: tap to mute"),
+    "sound_off": _("Sound off: tap to turn on"),
 }
 
 PAGE = GamePage(template="tables/table.html", labels=LABELS)

@@ -48,13 +48,17 @@ class BetInline(ReadOnly, admin.TabularInline):
     model = Bet
     extra = 0
     ordering = ["pk"]
-    fields = ["user", "area", "amount", "net", "ledger", "created_at"]
+    fields = ["user", "area", "amount", "net", "ledger", "cancelled_by", "created_at"]
     readonly_fields = fields
     can_delete = False
 
     @admin.display(description=_("bet transaction"))
     def ledger(self, obj: Bet) -> str:
         return _ledger_link(obj.ledger_key)
+
+    @admin.display(description=_("cancel transaction"))
+    def cancelled_by(self, obj: Bet) -> str:
+        return _ledger_link(obj.cancel_key)
 
 
 @admin.register(Shoe)
@@ -167,11 +171,15 @@ class RoundAdmin(ReadOnly, admin.ModelAdmin):
 class BetAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["id", "round", "user", "area", "amount", "net", "created_at"]
     list_filter = ["area", "round__status", "round__table__tier"]
-    search_fields = ["=round__id", "user__username", "ledger_key"]
+    search_fields = ["=round__id", "user__username", "ledger_key", "cancel_key"]
     list_select_related = ["round", "user"]
-    fields = ["round", "user", "area", "amount", "net", "ledger", "created_at"]
+    fields = ["round", "user", "area", "amount", "net", "ledger", "cancelled_by", "created_at"]
     readonly_fields = fields
 
     @admin.display(description=_("bet transaction"))
     def ledger(self, obj: Bet) -> str:
         return _ledger_link(obj.ledger_key)
+
+    @admin.display(description=_("cancel transaction"))
+    def cancelled_by(self, obj: Bet) -> str:
+        return _ledger_link(obj.cancel_key)

@@ -172,7 +172,8 @@ def user_stakes(round_id: int | None, user_id: int) -> dict[str, int]:
     if round_id is None:
         return {}
     rows = (
-        Bet.objects.filter(round_id=round_id, user_id=user_id)
+        Bet.objects.standing()
+        .filter(round_id=round_id, user_id=user_id)
         .values("area")
         .annotate(total=Sum("amount"))
         .order_by("area")

@@ -1,7 +1,7 @@
 """The banker table's WebSocket: bets in, the round's state out.
 
 A ``rooms.sockets.GameSocket`` with the banker table's messages (``bet``,
-``resync``). Each change of the table arrives as one ``round.change`` message
+``cancel`` 撤销, ``repeat`` 重复投, ``resync``). Each change of the table arrives as one ``round.change`` message
 (rooms/rounds/broadcast.py): the socket keeps the newest part of its own user
 that a change carried (their stakes and balance) and merges it into each
 public state it sends, so every ``state`` is the viewer's whole view; of a
@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from rooms.rounds import selectors, services
 from rooms.rounds.broadcast import viewer_text
 from rooms.sockets import DATABASE_ERRORS, GameSocket, database
+from rooms.tables import selectors as table_selectors
 from rooms.tables.timers import clock_unwatch, clock_watch
 from rooms.transport import frame_text
 
@@ -26,6 +27,8 @@ SEEN_EVERY = 30.0
 
 SHAPES: dict[str, dict[str, type]] = {
     "bet": {"seq": int, "area": str, "amount": int},
+    "cancel": {"seq": int},
+    "repeat": {"seq": int},
     "resync": {},
     "ping": {},
 }
@@ -34,6 +37,12 @@ SHAPES: dict[str, dict[str, type]] = {
 class RoundConsumer(GameSocket):
     family = "banker"
     shapes = SHAPES
+
+    def table_exists(self) -> bool:
+        return table_selectors.table_exists(self.table_id, self.family)
+
+    def current_seq(self) -> int:
+        return table_selectors.table_seq(self.table_id)
 
     async def opened(self) -> None:
         self.last_bet_seq: int | None = None
@@ -67,13 +76,28 @@ class RoundConsumer(GameSocket):
 
     # --- messages in ----------------------------------------------------------------------
 
-    async def on_bet(self, message: dict) -> None:
-        seq = message["seq"]
+    async def _fresh(self, seq: int) -> bool:
+        """Take a bet, cancel or repeat only with a ``seq`` above the last one (one counter for the three)."""
         if self.last_bet_seq is not None and seq <= self.last_bet_seq:
             await self.error("stale_seq", _("That bet was already sent."), ref=seq)
-            return
+            return False
         self.last_bet_seq = seq
-        await self.call(services.round_bet, ref=seq, area=message["area"], amount=message["amount"])
+        return True
+
+    async def on_bet(self, message: dict) -> None:
+        seq = message["seq"]
+        if await self._fresh(seq):
+            await self.call(services.round_bet, ref=seq, area=message["area"], amount=message["amount"])
+
+    async def on_cancel(self, message: dict) -> None:
+        seq = message["seq"]
+        if await self._fresh(seq):
+            await self.call(services.round_cancel, ref=seq)
+
+    async def on_repeat(self, message: dict) -> None:
+        seq = message["seq"]
+        if await self._fresh(seq):
+            await self.call(services.round_repeat, ref=seq)
 
     async def on_resync(self, message: dict) -> None:
         await self._send_state()

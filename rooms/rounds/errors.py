@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from rooms.tables.errors import TableError, TableNotFound
 
 __all__ = [
+    "AlreadyBet",
     "AreaClosed",
     "BadArea",
     "BadAmount",
@@ -16,6 +17,8 @@ __all__ = [
     "BettingClosed",
     "InsufficientCoins",
     "NotABankerTable",
+    "NothingToCancel",
+    "NothingToRepeat",
     "OverAreaLimit",
     "OverTableLimit",
     "RoundError",
@@ -77,3 +80,20 @@ class BetRefused(RoundError):
 class NotABankerTable(RoundError):
     code = "not_found"
     default_message = _("There is no such banker table.")
+
+
+class NothingToCancel(RoundError):
+    code = "nothing_to_cancel"
+    default_message = _("You have no bets on this round to cancel.")
+
+
+class NothingToRepeat(RoundError):
+    code = "nothing_to_repeat"
+    default_message = _("You have no earlier round at this table to repeat.")
+
+
+class AlreadyBet(RoundError):
+    code = "already_bet"
+    default_message = _(
+        "Repeat places your last round's bets on a round you have not bet on yet: cancel these bets first."
+    )

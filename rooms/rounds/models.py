@@ -1,4 +1,4 @@
-"""Shoes, rounds and bets of the house-banked games (百家乐 and the banker games after it).
+"""Shoes, rounds and bets of the house-banked games (every game of the banker family).
 
 A banker table is a ``rooms.tables.models.Table`` with no seats: any number of
 viewers, any number of bettors. The table deals from one ``Shoe`` (牌靴) at a
@@ -132,6 +132,12 @@ class Round(models.Model):
         return self.phase in self.LIVE_PHASES
 
 
+class BetQuerySet(models.QuerySet):
+    def standing(self):
+        """The bets still in their round: not cancelled (撤销)."""
+        return self.filter(cancel_key="")
+
+
 class Bet(models.Model):
     """One bet on one area: its coins went from the wallet to escrow in the transaction ``ledger_key``."""
 
@@ -145,9 +151,14 @@ class Bet(models.Model):
     area = models.CharField(_("area"), max_length=20)
     amount = models.PositiveBigIntegerField(_("amount"))
     ledger_key = models.CharField(_("bet transaction key"), max_length=80, blank=True)
+    # The transaction that returned the bet from escrow when its player cancelled it (撤销) in the
+    # betting window; a cancelled bet is out of the round (totals, payout, refund).
+    cancel_key = models.CharField(_("cancel transaction key"), max_length=80, blank=True)
     # Coins won (+), lost (−amount) or returned (0), once the round is settled.
     net = models.BigIntegerField(_("net"), null=True, blank=True)
     created_at = models.DateTimeField(_("placed"), auto_now_add=True)
+
+    objects = BetQuerySet.as_manager()
 
     class Meta:
         ordering = ["round", "pk"]
@@ -163,6 +174,10 @@ class Bet(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round_id}/{self.user_id} {self.area} {self.amount}"
+
+    @property
+    def cancelled(self) -> bool:
+        return bool(self.cancel_key)
 
 
 class Viewer(models.Model):

@@ -78,7 +78,8 @@ def coins_bet_in_rounds(*, user) -> list[dict]:
     if user is None or not user.is_authenticated:
         return []
     rows = (
-        Bet.objects.filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
+        Bet.objects.standing()
+        .filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
         .values("round__table_id")
         .annotate(staked=Sum("amount"))
         .order_by("round__table_id")

@@ -25,8 +25,9 @@ import time
 from collections import defaultdict
 from datetime import datetime, timedelta
 
+from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -37,6 +38,7 @@ from rooms.errors import illegal_action_text
 from rooms.rounds.betting import live_round_locked
 from rooms.rounds.broadcast import engine_for, round_changed, tier_config
 from rooms.rounds.errors import (
+    AlreadyBet,
     AreaClosed,
     BadAmount,
     BadArea,
@@ -45,6 +47,8 @@ from rooms.rounds.errors import (
     BettingClosed,
     InsufficientCoins,
     NotABankerTable,
+    NothingToCancel,
+    NothingToRepeat,
     OverAreaLimit,
     OverTableLimit,
 )
@@ -59,8 +63,8 @@ BANKER = "banker"
 
 # The most one round's bets may total, whatever the tier's own table limit (none, or a
 # huge one). A round pays out in ONE ledger transaction whose every leg (the escrow, each
-# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); the
-# games here pay at most 12:1 (Super6), so bets of up to 1/100 of that limit always fit.
+# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); no banker
+# game pays more than 12:1, so bets of up to 1/100 of that limit always fit.
 # Above it a won round could never be paid and its stakes would stay in escrow.
 ROUND_STAKE_CAP = MAX_AMOUNT // 100
 
@@ -174,6 +178,70 @@ def _watched(table_id: int, now: datetime) -> bool:
 # --- betting --------------------------------------------------------------------
 
 
+def _check_betting(rnd: Round | None) -> None:
+    """Refuse unless the locked live round takes bets: phase ``betting`` and its deadline not passed."""
+    if (
+        rnd is None
+        or rnd.phase != Round.Phase.BETTING
+        or rnd.deadline is None
+        or rnd.deadline <= timezone.now()
+    ):
+        raise BettingClosed()
+
+
+def _check_bet(rnd: Round, area: str, amount: int, *, mine: int, staked: int) -> None:
+    """Refuse a bet of ``amount`` on ``area`` the round does not take; ``mine``: the bettor's stake there, ``staked``: the round's.
+
+    In order: the area exists and is open, the engine takes the bet, the
+    minimum bet, the player's limit on the area (限红), the round's table limit
+    (限额). Reads nothing.
+    """
+    offered = {a["area"]: a for a in rnd.areas}
+    if area not in offered:
+        raise BadArea()
+    if not offered[area]["open"]:
+        raise AreaClosed()
+    config = rnd.config
+    try:
+        engine_for(rnd.game_slug).validate_bet(config, rnd.shoe.state, area, amount)
+    except IllegalAction as exc:
+        raise BetRefused(illegal_action_text(exc), code=getattr(exc, "code", None)) from exc
+    minimum = int(config.get("min_bet") or 1)
+    if amount < minimum:
+        raise BelowMinimum(_("The smallest bet at this table is %(minimum)s coins.") % {"minimum": minimum})
+    limit = (config.get("area_limits") or {}).get(area)
+    if limit is not None and mine + amount > limit:
+        raise OverAreaLimit(
+            _(
+                "Your bets on one area may total at most %(limit)s coins a round; you already have %(mine)s on it."
+            )
+            % {"limit": limit, "mine": mine}
+        )
+    table_limit = config.get("table_limit")
+    table_limit = ROUND_STAKE_CAP if table_limit is None else min(table_limit, ROUND_STAKE_CAP)
+    if staked + amount > table_limit:
+        raise OverTableLimit(
+            _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
+            % {"limit": table_limit, "left": max(table_limit - staked, 0)}
+        )
+
+
+def _check_entry(table: Table, user, wallet) -> None:
+    """The tier's entry rule on a player's first bet of a round, on the balance just read.
+
+    As ``tier_entry_check`` reads it: unlocked; the ledger refuses an overdraft anyway.
+    """
+    from rooms.entry import entry_refusal
+
+    refusal = entry_refusal(
+        tier=table.tier,
+        authenticated=bool(user.is_authenticated),
+        balance=wallet.balance if wallet is not None else 0,
+    )
+    if refusal is not None:
+        raise refusal
+
+
 def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     """Place one bet on the table's round in its betting window; return the new event sequence.
 
@@ -198,7 +266,6 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     through ``ledger_post_many`` without a savepoint of its own, and leaves
     the wallet with its balance after the bet for the broadcast.
     """
-    from rooms.entry import entry_refusal
     from rooms.rounds.betting import bet_read, bet_write
     from wallets.errors import InsufficientFunds
     from wallets.models import LedgerTransaction
@@ -212,58 +279,12 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         table = _lock_banker_table(table_id, bump=True)
         read = bet_read(table, user)
         rnd = read.round
-        if (
-            rnd is None
-            or rnd.phase != Round.Phase.BETTING
-            or rnd.deadline is None
-            or rnd.deadline <= timezone.now()
-        ):
-            raise BettingClosed()
-        offered = {a["area"]: a for a in rnd.areas}
-        if area not in offered:
-            raise BadArea()
-        if not offered[area]["open"]:
-            raise AreaClosed()
-        config = rnd.config
-        try:
-            engine_for(rnd.game_slug).validate_bet(config, rnd.shoe.state, area, amount)
-        except IllegalAction as exc:
-            raise BetRefused(illegal_action_text(exc), code=getattr(exc, "code", None)) from exc
-        minimum = int(config.get("min_bet") or 1)
-        if amount < minimum:
-            raise BelowMinimum(
-                _("The smallest bet at this table is %(minimum)s coins.") % {"minimum": minimum}
-            )
+        _check_betting(rnd)
         stakes = read.stakes  # the table lock keeps them from changing meanwhile
-        limit = (config.get("area_limits") or {}).get(area)
-        if limit is not None:
-            mine = stakes.get(area, 0)
-            if mine + amount > limit:
-                raise OverAreaLimit(
-                    _(
-                        "Your bets on one area may total at most %(limit)s coins a round; "
-                        "you already have %(mine)s on it."
-                    )
-                    % {"limit": limit, "mine": mine}
-                )
-        table_limit = config.get("table_limit")
-        table_limit = ROUND_STAKE_CAP if table_limit is None else min(table_limit, ROUND_STAKE_CAP)
-        if rnd.staked + amount > table_limit:
-            raise OverTableLimit(
-                _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
-                % {"limit": table_limit, "left": max(table_limit - rnd.staked, 0)}
-            )
+        _check_bet(rnd, area, amount, mine=stakes.get(area, 0), staked=rnd.staked)
         wallet, escrow = read.wallet, read.escrow
         if not stakes:
-            # The tier's entry rule on the first bet of a round, on the balance just read
-            # (as ``tier_entry_check`` reads it: unlocked; the ledger below refuses an overdraft).
-            refusal = entry_refusal(
-                tier=table.tier,
-                authenticated=bool(user.is_authenticated),
-                balance=wallet.balance if wallet is not None else 0,
-            )
-            if refusal is not None:
-                raise refusal
+            _check_entry(table, user, wallet)
         if wallet is None or escrow is None:
             from wallets.services import house_account, wallet_for_user
 
@@ -301,6 +322,164 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
             rnd=rnd,
             stakes={user.pk: stakes},
             balances={user.pk: wallet.balance},  # the ledger's, under its lock
+            finished_shoe=read.finished_shoe,
+        )
+
+
+def round_cancel(*, table_id: int, user) -> int:
+    """撤销: return all the player's bets of the round from escrow while it still takes bets; return the new seq.
+
+    One ledger transaction of kind ``cancel`` (escrow → wallet, the sum of
+    the bets, reference ``round:<id>``) under the idempotency key
+    ``round:<round>:cancel:<player>:<last bet>``, which names exactly the bets
+    it returns: posted twice, it moves the coins once. The bets stay as rows
+    marked with that key (``Bet.cancel_key``) and leave the round's totals.
+    Refused, with nothing changed, after the betting window (``BettingClosed``)
+    or with no bets to return (``NothingToCancel``: a retry of a cancel that
+    went through).
+    """
+    from wallets.models import LedgerTransaction
+    from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
+
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id, bump=True)
+        rnd = live_round_locked(table)
+        _check_betting(rnd)
+        bets = list(
+            Bet.objects.standing()
+            .select_for_update(of=("self",))
+            .filter(round=rnd, user_id=user.pk)
+            .order_by("pk")
+        )
+        if not bets:
+            raise NothingToCancel()
+        total = sum(bet.amount for bet in bets)
+        key = f"round:{rnd.pk}:cancel:{user.pk}:{bets[-1].pk}"
+        wallet = wallet_for_user(user=user)
+        ledger_post_many(
+            postings=[
+                Posting(
+                    key=key,
+                    kind=LedgerTransaction.Kind.CANCEL,
+                    legs=[(house_account(code="escrow"), -total), (wallet, total)],
+                    reference=f"round:{rnd.pk}",
+                    memo=f"table {table.pk} round {rnd.number}: {len(bets)} bet(s) of {total} cancelled",
+                    game_slug=rnd.game_slug,
+                    tier_id=table.tier_id,
+                )
+            ],
+            savepoint=False,
+        )
+        Bet.objects.filter(pk__in=[bet.pk for bet in bets]).update(cancel_key=key)
+        totals = dict(rnd.area_totals)
+        for bet in bets:
+            totals[bet.area] = totals.get(bet.area, 0) - bet.amount
+        rnd.area_totals = {area: amount for area, amount in totals.items() if amount}
+        rnd.staked -= total
+        rnd.save(update_fields=["area_totals", "staked"])
+        return round_changed(
+            table,
+            users=[user.pk],
+            bumped=True,
+            rnd=rnd,
+            stakes={user.pk: {}},
+            balances={user.pk: wallet.balance},
+        )
+
+
+def previous_stakes(table: Table, user, rnd: Round) -> dict[str, int]:
+    """The player's stakes by area on their last round at ``table`` before ``rnd`` with bets not cancelled ({} if none)."""
+    from rooms.rounds.broadcast import user_stakes
+
+    last = (
+        Bet.objects.standing()
+        .filter(round__table_id=table.pk, user_id=user.pk, round__number__lt=rnd.number)
+        .order_by("-round__number")
+        .values_list("round_id", flat=True)
+        .first()
+    )
+    return user_stakes(last, user.pk) if last is not None else {}
+
+
+def round_repeat(*, table_id: int, user) -> int:
+    """重复投: stake the player's last round's bets again (same areas, same amounts) in one go; return the new seq.
+
+    Every area is checked as a bet is (``_check_bet``, the entry rule, the
+    balance for the whole sum) before anything is staked; any refusal raises
+    out of the one transaction and nothing is staked. Refused when the player
+    already has bets on this round (``AlreadyBet``: repeating is the first
+    action of a round, so a doubled click never stakes twice) or has no
+    earlier round (``NothingToRepeat``). Each area is one ``Bet`` with its own
+    ``bet`` ledger transaction, as a bet placed by hand.
+    """
+    from rooms.rounds.betting import bet_read
+    from wallets.errors import InsufficientFunds
+    from wallets.models import LedgerTransaction
+    from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
+
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id, bump=True)
+        read = bet_read(table, user)
+        rnd = read.round
+        _check_betting(rnd)
+        if read.stakes:
+            raise AlreadyBet()
+        before = previous_stakes(table, user, rnd)
+        if not before:
+            raise NothingToRepeat()
+        order = [a["area"] for a in rnd.areas]
+        areas = sorted(before, key=lambda area: order.index(area) if area in order else len(order))
+        staked = rnd.staked
+        for area in areas:
+            _check_bet(rnd, area, before[area], mine=0, staked=staked)
+            staked += before[area]
+        total = staked - rnd.staked
+        wallet = read.wallet or wallet_for_user(user=user)
+        _check_entry(table, user, wallet)
+        if wallet.balance < total:
+            raise InsufficientCoins(
+                _("You have %(balance)s coins; your last round's bets need %(amount)s.")
+                % {"balance": wallet.balance, "amount": total}
+            )
+        escrow = read.escrow or house_account(code="escrow")
+        bets = [Bet.objects.create(round=rnd, user=user, area=area, amount=before[area]) for area in areas]
+        for bet in bets:
+            bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
+        Bet.objects.bulk_update(bets, ["ledger_key"])
+        totals = dict(rnd.area_totals)
+        for area in areas:
+            totals[area] = totals.get(area, 0) + before[area]
+        rnd.area_totals = totals
+        rnd.staked = staked
+        rnd.save(update_fields=["area_totals", "staked"])
+        try:
+            ledger_post_many(
+                postings=[
+                    Posting(
+                        key=bet.ledger_key,
+                        kind=LedgerTransaction.Kind.BET,
+                        legs=[(wallet, -bet.amount), (escrow, bet.amount)],
+                        reference=f"round:{rnd.pk}",
+                        memo=f"table {table.pk} round {rnd.number}: {bet.amount} on {bet.area} (repeat)",
+                        game_slug=rnd.game_slug,
+                        tier_id=table.tier_id,
+                    )
+                    for bet in bets
+                ],
+                savepoint=False,  # a refusal raises out of the one transaction, rolling it all back
+            )
+        except InsufficientFunds as exc:
+            raise InsufficientCoins(
+                _("You have %(balance)s coins; your last round's bets need %(amount)s.")
+                % {"balance": exc.balance, "amount": total}
+            ) from exc
+        return round_changed(
+            table,
+            users=[user.pk],
+            bumped=True,
+            rnd=rnd,
+            stakes={user.pk: {area: before[area] for area in areas}},
+            balances={user.pk: wallet.balance},
             finished_shoe=read.finished_shoe,
         )
 
@@ -379,8 +558,6 @@ def _reveal(rnd: Round, now: datetime) -> None:
 
 
 def _queue_settlement(round_id: int) -> None:
-    from rooms.rounds.tasks import settle_round
-
     try:
         settle_round.delay(round_id)
     except Exception:  # noqa: BLE001 - the tick re-queues a payout that never ran
@@ -511,7 +688,7 @@ def round_settle(*, round_id: int) -> str | None:
             return None
         _test_pause()
         engine = engine_for(rnd.game_slug)
-        bets = list(Bet.objects.select_for_update(of=("self",)).filter(round=rnd).order_by("pk"))
+        bets = list(Bet.objects.standing().select_for_update(of=("self",)).filter(round=rnd).order_by("pk"))
         try:
             nets = [engine.payout(rnd.config, rnd.result, bet.area, bet.amount) for bet in bets]
         except (ValueError, KeyError, TypeError, IllegalAction):
@@ -565,9 +742,7 @@ def round_settle(*, round_id: int) -> str | None:
                 "user": uid,
                 "round": rnd.pk,
                 "net": net_of[uid],
-                "bets": [
-                    {"area": b.area, "amount": b.amount, "net": b.net} for b in bets if b.user_id == uid
-                ],
+                "bets": per_area((b.area, b.amount, b.net) for b in bets if b.user_id == uid),
             }
             for uid in order
         ]
@@ -583,7 +758,7 @@ def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
     if rnd.status not in (Round.Status.OPEN, Round.Status.DUE):
         return False
     stakes: dict[int, int] = defaultdict(int)
-    for user_id, amount in Bet.objects.filter(round=rnd).values_list("user_id", "amount"):
+    for user_id, amount in Bet.objects.standing().filter(round=rnd).values_list("user_id", "amount"):
         stakes[user_id] += amount
     key = ""
     if stakes:
@@ -602,7 +777,7 @@ def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
             game_slug=rnd.game_slug,
             tier_id=rnd.table.tier_id,
         )
-        Bet.objects.filter(round=rnd).update(net=0)
+        Bet.objects.standing().filter(round=rnd).update(net=0)
     rnd.status = Round.Status.REFUNDED
     rnd.refund_key = key
     rnd.refund_reason = reason[:200]
@@ -614,13 +789,26 @@ def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
     return True
 
 
+def per_area(bets) -> list[dict]:
+    """One ``{"area", "amount", "net"}`` per area of ``(area, amount, net)`` bets, summed, in the order first bet.
+
+    A payout lists a player's result area by area (banker 300: −300), not chip by chip.
+    """
+    rows: dict[str, dict] = {}
+    for area, amount, net in bets:
+        row = rows.setdefault(area, {"area": area, "amount": 0, "net": 0})
+        row["amount"] += amount
+        row["net"] += net
+    return list(rows.values())
+
+
 def _refund_notices(rnd: Round) -> list[dict]:
     """One ``payout`` message per bettor of a refunded round: every bet back, net 0."""
-    bets: dict[int, list[dict]] = defaultdict(list)
-    for user_id, area, amount in rnd.bets.order_by("pk").values_list("user_id", "area", "amount"):
-        bets[user_id].append({"area": area, "amount": amount, "net": 0})
+    bets: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    for user_id, area, amount in rnd.bets.standing().order_by("pk").values_list("user_id", "area", "amount"):
+        bets[user_id].append((area, amount, 0))
     return [
-        {"user": uid, "round": rnd.pk, "net": 0, "refunded": True, "bets": rows}
+        {"user": uid, "round": rnd.pk, "net": 0, "refunded": True, "bets": per_area(rows)}
         for uid, rows in sorted(bets.items())
     ]
 
@@ -640,3 +828,25 @@ def round_refund(*, round_id: int, reason: str, actor=None) -> bool:
             return False
         round_changed(table, payouts=_refund_notices(rnd))
     return True
+
+
+# --- Celery tasks (rooms.rounds.tasks names them for the worker's autodiscovery) -----------
+
+
+@shared_task(
+    name="rounds.settle_round",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=10,
+)
+def settle_round(round_id: int) -> str | None:
+    """Pay out a round (idempotent: a retry or a second worker changes nothing)."""
+    return round_settle(round_id=round_id)
+
+
+@shared_task(name="rounds.tick", acks_late=True, ignore_result=True, expires=5)
+def tick() -> int:
+    """Move due rounds on, open rounds at watched tables, re-queue lost payouts."""
+    return rounds_tick()

@@ -22,7 +22,7 @@ from rooms.tables.clock import engine_for, seat_is_auto, shown_deadline
 from rooms.tables.models import Hand, Seat, Table
 from rooms.transport import frame_text, table_group
 
-__all__ = ["Scene", "frames_message", "snapshot", "table_group", "table_seq"]
+__all__ = ["Scene", "frames_message", "snapshot", "table_group"]
 from wallets.models import Account
 
 logger = logging.getLogger(__name__)
@@ -255,8 +255,3 @@ def frames_message(scene: Scene) -> dict:
         "watch": watch,
         "seat_users": [seat.user_id for seat in scene.seats if seat.user_id],
     }
-
-
-def table_seq(table_id: int) -> int | None:
-    """The table's current event ``seq`` (the ``pong`` that tells a client it fell behind)."""
-    return Table.objects.filter(pk=table_id).values_list("seq", flat=True).first()

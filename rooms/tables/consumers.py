@@ -36,6 +36,12 @@ class TableConsumer(GameSocket):
     family = "seated"
     shapes = SHAPES
 
+    def table_exists(self) -> bool:
+        return selectors.table_exists(self.table_id, self.family)
+
+    def current_seq(self) -> int:
+        return selectors.table_seq(self.table_id)
+
     async def opened(self) -> None:
         self.seat: int | None = None
         self.recorded = False  # this socket's name is on its seat

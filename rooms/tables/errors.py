@@ -2,19 +2,9 @@
 
 from django.utils.translation import gettext_lazy as _
 
+from rooms.errors import TableError
 
-class TableError(Exception):
-    """Base class: the runtime refused the request and changed nothing."""
-
-    code = "error"
-    default_message = _("That is not possible now.")
-
-    def __init__(self, message: str | None = None) -> None:
-        self.message = str(message if message is not None else self.default_message)
-        super().__init__(self.message)
-
-    def __str__(self) -> str:
-        return self.message
+__all__ = ["TableError"]  # the base class lives with the app's errors: rooms.sockets catches it
 
 
 class NotSeated(TableError):

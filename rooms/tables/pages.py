@@ -92,6 +92,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             "wsPath": f"/ws/tables/{table.pk}/",
             "lobbyUrl": lobby_url,
             "historyUrl": reverse("tables:history"),
+            # Per-player settings kept in the browser (the sound switch) are filed under this key.
+            "playerKey": request.user.pk,
             # The result panel links a settled hand's provably-fair check; the client puts the id in.
             "verifyUrl": reverse("tables:verify", kwargs={"hand_id": 0}).replace("/0/", "/{id}/"),
         },

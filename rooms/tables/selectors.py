@@ -4,9 +4,19 @@ from django.db import transaction
 from django.db.models import Count
 
 from rooms.tables.broadcast import snapshot
-from rooms.tables.models import Hand, Seat
+from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.play import read
 from wallets.selectors import wallet_balance
+
+
+def table_exists(table_id: int, family: str) -> bool:
+    """Whether a table of that id runs games of that family (``seated`` or ``banker``)."""
+    return Table.objects.filter(pk=table_id, tier__game__family=family).exists()
+
+
+def table_seq(table_id: int) -> int:
+    """The table's current event ``seq`` (the ``pong`` that tells a client it fell behind)."""
+    return Table.objects.filter(pk=table_id).values_list("seq", flat=True).first() or 0
 
 
 def seated_counts_by_tier() -> dict[int, int]:

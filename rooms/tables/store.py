@@ -17,7 +17,6 @@ database's log.
 from __future__ import annotations
 
 import logging
-import select
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from datetime import datetime
 import orjson
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections, transaction
 
+from rooms.connections import drop_closed_connections
 from rooms.tables.models import Hand, HandAction, Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -160,27 +160,6 @@ def _sql(db, kind: str, arg=None) -> str:
             text = f"INSERT INTO {qn(meta.db_table)} ({columns}) VALUES {rows}"
         _texts[key] = text
     return text
-
-
-def drop_closed_connections() -> None:
-    """Close each of this thread's kept connections (``DB_CONN_MAX_AGE``) that the database ended while
-    it was idle (a restart, a failover, a terminated backend), so the next statement opens a new one.
-
-    The server says goodbye before it closes: an idle connection with anything to read is finished.
-    One poll of its socket, no round trip.
-    """
-    for db in connections.all(initialized_only=True):
-        raw = db.connection
-        if raw is None or db.in_atomic_block or db.vendor != "postgresql":
-            continue
-        try:
-            poller = select.poll()  # not select(): a process may hold more than 1024 descriptors
-            poller.register(raw.fileno(), select.POLLIN)
-            ended = bool(poller.poll(0))
-        except Exception:  # noqa: BLE001 - no usable socket (psycopg: "the connection is lost"): it is gone
-            ended = True
-        if ended:
-            db.close()
 
 
 class GroupCommit:

@@ -9,23 +9,24 @@ does besides, every ``TABLE_TIMER_INTERVAL`` seconds:
   sockets show, each after that table's earlier calls (its ``asyncio.Lock``),
   so a bot's or 托管's quick turn goes out on time from the process that keeps
   the table's play;
-- ``all`` (the embedded default, no beat): run the whole tick, rounds included; its first tick
+- ``all`` (the embedded default, no beat): run every task of beat's schedule
+  that repeats by seconds (the tables' tick and the rounds' tick); its first tick
   (the process started) or one after a stall first resumes the tables (``tables_resume``);
 - ``off``: nothing (beat alone; tests that move the clock themselves).
 
-A deadline fired twice, late or after it moved on does nothing:
-``table_timeout`` checks its token under the table's lock.
+A deadline fired twice, late or after it moved on does nothing: its move
+is written only if the hand still holds that deadline's token.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from rooms.rounds.services import rounds_tick
 from rooms.sockets import database, table_lock
 from rooms.tables import services
 from rooms.tables.errors import TableError
@@ -83,6 +84,17 @@ async def _fire(table_id: int, hand_id: int, token: int) -> None:
 RESUME_GAP = 10.0
 
 
+@functools.cache
+def _beat_ticks() -> list:
+    """The tasks beat would run every few seconds (``CELERY_BEAT_SCHEDULE``): the clocks of each runtime."""
+    from celery import current_app
+
+    current_app.loader.import_default_modules()  # the apps' tasks modules, as a worker loads them
+    schedule = getattr(settings, "CELERY_BEAT_SCHEDULE", {})
+    names = [entry["task"] for entry in schedule.values() if isinstance(entry["schedule"], (int, float))]
+    return [current_app.tasks[name] for name in names]
+
+
 async def _run_clock() -> None:
     interval = float(getattr(settings, "TABLE_TIMER_INTERVAL", 0.25))
     ticked: float | None = None  # when this process's whole tick last ran (loop time)
@@ -99,8 +111,8 @@ async def _run_clock() -> None:
                 if ticked is None or now - ticked > RESUME_GAP:
                     await database(services.tables_resume)()
                 ticked = now
-                await database(services.tables_tick)()
-                await database(rounds_tick)()
+                for task in _beat_ticks():
+                    await database(task.apply)()
                 continue
             for table_id, hand_id, token in await database(services.due_hands)(list(_watched)):
                 await _fire(table_id, hand_id, token)

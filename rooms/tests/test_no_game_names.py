@@ -27,14 +27,6 @@ SEARCHED = ("rooms", "wallets", "platform")
 PAGES = ROOT / "rooms" / "game_pages"
 LEVEL_NAMES = sorted({name for zh, en, _wins in SEED_TABLE for name in (zh, en)}, key=len, reverse=True)
 
-# Files of the house-banked runtime (not this change's to edit) that still name a game in a
-# comment (path → the words found there). The test fails when one is gone, so that this list only
-# shrinks: delete an entry once its file no longer names the game.
-PENDING = {
-    "rooms/rounds/models.py": {"百家乐"},
-    "rooms/rounds/services.py": {"Super6"},
-}
-
 
 def game_words() -> dict[str, str]:
     """Return every word that names a registered game or a thing of its own → the game's slug."""
@@ -88,18 +80,12 @@ def test_every_registered_game_brings_its_words_and_its_page():
 def test_no_platform_file_names_a_game_outside_the_registry_of_pages():
     files = searched_files()
     assert any(path.name == "services.py" for path in files) and len(files) > 50
-    offenders, still_pending = {}, {}
+    offenders = {}
     for path in files:
-        relative = path.relative_to(ROOT).as_posix()
         found = names_in(path.read_text(encoding="utf-8"))
-        if relative in PENDING:
-            still_pending[relative] = set(found)
-            found -= PENDING[relative]
         if found:
-            offenders[relative] = sorted(found)
+            offenders[path.relative_to(ROOT).as_posix()] = sorted(found)
     assert offenders == {}, "game names outside rooms/game_pages/ (say it generically, or ask the game)"
-    done = sorted(path for path, words in PENDING.items() if not words & still_pending.get(path, set()))
-    assert done == [], "these files no longer name a game: delete their PENDING entries"
 
 
 def test_the_search_finds_a_game_word_but_not_a_level_name():

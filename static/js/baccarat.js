@@ -14,6 +14,8 @@ import { $, coins, connectTable, h, renderBalance, root, t, tick } from "./table
 const AREA_ORDER = ["player_pair", "tie", "banker_pair", "player", "banker", "small", "super6", "big"];
 const MAIN_AREAS = new Set(["player", "banker"]);
 const ROAD_ROWS = 6;
+// The roads derived from 大路 (the server derives them: games/baccarat/roads.py), in display order.
+const DERIVED_ROADS = ["big_eye_boy", "small_road", "cockroach_pig"];
 
 /** The round socket: a state may come twice with one seq (a snapshot, then the change it already showed). */
 class RoundSocket extends TableSocket {
@@ -94,6 +96,19 @@ function placeBet(area) {
   render();
 }
 
+/** 撤销 and 重复投: one message each; the server checks the window, the limits and the balance. */
+function sendIntent(type) {
+  const rnd = model.snapshot?.round;
+  if (!rnd || rnd.phase !== "betting") {
+    setMessage(t("betting_closed_note"), "note");
+  } else {
+    model.betSeq += 1;
+    setMessage("");
+    socket.send({ type, seq: model.betSeq });
+  }
+  render();
+}
+
 function chooseChip(value) {
   model.chip = value;
   if (model.messageKind === "note") setMessage("");
@@ -120,6 +135,7 @@ function render() {
   renderDeal(rnd);
   renderAreas(rnd);
   renderChips();
+  renderBetActions(snap, rnd);
   kit.renderMessage();
   renderMyResult(snap, rnd);
   renderRoads(snap?.roads);
@@ -268,6 +284,14 @@ function renderChips() {
   }
 }
 
+/** 撤销 while the viewer has stakes on the betting round; 重复投 while they have none yet. */
+function renderBetActions(snap, rnd) {
+  const betting = rnd?.phase === "betting";
+  const staked = snap?.you?.staked || 0;
+  $("#cancel-bets").disabled = !betting || !staked;
+  $("#repeat-bets").disabled = !betting || Boolean(staked);
+}
+
 /** A chip's colour step: its place among the table's chips (0 the smallest). */
 function chipTier(value, chips) {
   return String([...chips].sort((a, b) => a - b).indexOf(value) % 6);
@@ -282,11 +306,13 @@ function renderMyResult(snap, rnd) {
   const box = $("#my-result");
   const payout = model.payout;
   const staked = snap?.you?.staked || 0;
-  const current = rnd && payout && payout.round === rnd.id;
+  // The payout of the round on the table, or of the last one while the table idles: a new
+  // round's betting window starts clean.
+  const shown = payout && (rnd ? payout.round === rnd.id : true);
   let parts = null;
   let net = "";
   let roundId = "";
-  if (payout && (current || !rnd || rnd.phase === "betting" || rnd.phase === "dealing")) {
+  if (shown) {
     net = payout.net;
     roundId = payout.round;
     let title = net > 0 ? t("you_win", { amount: coins(net) }) : net < 0 ? t("you_lose", { amount: coins(-net) }) : t("you_even");
@@ -317,6 +343,8 @@ function renderMyResult(snap, rnd) {
 function renderRoads(roads) {
   renderBeadPlate(roads?.bead_plate || []);
   renderBigRoad(roads?.big_road || []);
+  for (const name of DERIVED_ROADS) renderDerivedRoad(name, roads?.[name] || []);
+  renderAsk(roads?.ask || {});
 }
 
 function roadLetter(winner) {
@@ -384,6 +412,34 @@ function renderBigRoad(columns) {
   if (grew) box.scrollLeft = box.scrollWidth;
 }
 
+/** 大眼仔路 (hollow circles), 小路 (dots), 曱甴路 (slashes): red or blue marks, placed as the big road is. */
+function renderDerivedRoad(name, columns) {
+  const box = $(`#${name.replaceAll("_", "-")}`);
+  const cells = bigRoadCells(columns).map(({ cell, x, y }) =>
+    h("span", { class: "mark", dataset: { colour: cell }, style: `grid-column:${x + 1};grid-row:${y + 1}` }),
+  );
+  const grew = box.dataset.count !== String(cells.length);
+  box.dataset.count = String(cells.length);
+  box.replaceChildren(...cells);
+  if (grew) box.scrollLeft = box.scrollWidth;
+}
+
+/** 问路: the mark each derived road gets if the next coup is a banker or a player win. */
+function renderAsk(ask) {
+  for (const winner of ["banker", "player"]) {
+    const marks = ask[winner] || {};
+    $(`#ask-${winner} .ask-marks`).replaceChildren(
+      ...DERIVED_ROADS.map((name) =>
+        h("span", {
+          class: "mark",
+          dataset: { road: name, colour: marks[name] || "none" },
+          title: t(`road_${name}`),
+        }),
+      ),
+    );
+  }
+}
+
 function renderShoe(snap, rnd) {
   const hash = rnd?.shoe_seed_sha256 || "";
   const code = $("#shoe-hash");
@@ -399,5 +455,8 @@ function renderShoe(snap, rnd) {
 }
 
 // ---- Wiring -------------------------------------------------------------
+
+$("#cancel-bets").addEventListener("click", () => sendIntent("cancel"));
+$("#repeat-bets").addEventListener("click", () => sendIntent("repeat"));
 
 kit.start();

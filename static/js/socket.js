@@ -108,6 +108,10 @@ export class TableSocket {
       if (last !== null && msg.seq > last + 1) this.send({ type: "resync" });
       this.seq = Math.max(last ?? msg.seq, msg.seq);
     }
+    // The keep-alive's answer carries the table's seq: ahead of ours, a broadcast was lost.
+    if (msg.type === "pong" && typeof msg.seq === "number" && this.seq !== null && msg.seq > this.seq) {
+      this.send({ type: "resync" });
+    }
     this.onMessage(msg);
   }
 

@@ -6,13 +6,24 @@
 // last `state` (plus the last `result`). Messages are described in docs/protocol.md.
 
 import { cardBack, cardElement, sortHighToLow } from "./cards.js";
-import { $, h, root, seatedTable, t, tick } from "./tablekit.js";
+import { soundBoard } from "./sound.js";
+import { $, config, h, root, seatedTable, t, tick } from "./tablekit.js";
 
 const JOKER_NAMES = { DJ: t("big_joker"), XJ: t("small_joker") };
+// The sound switch's icons: a speaker with waves, or crossed out.
+const SPEAKER = '<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">${SPEAKER}<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+const SPEAKER_OFF = `<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">${SPEAKER}<path d="M16 9l6 6M22 9l-6 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg>`;
+// A seat's name is cut after this many characters (the whole name is its title): fewer on a phone.
+const NAME_CHARS = window.matchMedia("(max-width: 700px)").matches ? 6 : 12;
 
 const model = {
   selected: new Set(),
+  hintIndex: 0, // the next 提示 to select, in the view's `hints`
+  breakdownOpen: false,
 };
+
+const sound = soundBoard(config.playerKey);
 
 const kit = seatedTable({
   model,
@@ -23,7 +34,13 @@ const kit = seatedTable({
     for (const card of [...model.selected]) if (!hand.has(card)) model.selected.delete(card);
     // A new turn or hand makes the previous note stale.
     const before = previous?.hand;
-    if (!before || !msg.hand || before.id !== msg.hand.id || before.view?.turn !== view?.turn) setMessage("");
+    if (!before || !msg.hand || before.id !== msg.hand.id || before.view?.turn !== view?.turn) {
+      setMessage("");
+      model.hintIndex = 0; // 提示 starts again from the cheapest play
+    }
+    if (previous) announce(before, msg.hand, msg.you?.seat);
+    // Only a hand seen while it was played is celebrated (not one whose result a reload shows again).
+    if (view && view.phase !== "finished") model.watchedHand = msg.hand.id;
   },
 });
 const { act, button, mySeat, setMessage } = kit;
@@ -42,11 +59,13 @@ function playSelected() {
   act({ type: "play", cards });
 }
 
-/** 提示: select the play the server suggests; the client suggests nothing itself. */
+/** 提示: select the next play the server suggests, cheapest first, round again; the client suggests nothing itself. */
 function showHint() {
   const hand = model.snapshot?.hand;
   const view = currentView();
-  const hint = view && "hint" in view ? view.hint : hand && "hint" in hand ? hand.hint : undefined;
+  const hints = Array.isArray(view?.hints) && view.hints.length ? view.hints : hand && "hint" in hand ? [hand.hint] : undefined;
+  const hint = hints ? hints[model.hintIndex % hints.length] : undefined;
+  model.hintIndex += 1;
   if (hint === undefined) {
     setMessage(t("hint_unavailable"), "note");
   } else if (!hint || hint.type !== "play" || !(hint.cards || []).length) {
@@ -83,6 +102,64 @@ function seatName(index) {
   return seat?.name || t("empty_seat");
 }
 
+/** A name cut to NAME_CHARS characters with an ellipsis, so that a seat always shows a readable start. */
+function shortName(name) {
+  const chars = [...name];
+  return chars.length > NAME_CHARS ? `${chars.slice(0, NAME_CHARS - 1).join("")}…` : name;
+}
+
+/** The view the top bar and the result describe: the live hand's, else the table's last hand's. */
+function shownView() {
+  return currentView() || model.snapshot?.last_hand?.view || null;
+}
+
+// ---- Motion and sound -----------------------------------------------------
+
+/** Play the sound and motion of what changed between two snapshots of a hand (a play, a pass, a turn). */
+function announce(before, after, seat) {
+  if (!after?.view || before?.id !== after.id) return;
+  const was = before.view;
+  const now = after.view;
+  const play = now.last_play;
+  const wasPlay = was?.last_play;
+  if (play && (!wasPlay || wasPlay.seat !== play.seat || wasPlay.cards.join() !== play.cards.join())) {
+    model.freshPlay = play.cards.join();
+    if (play.kind === "rocket" || play.kind === "bomb") {
+      showEffect(play.kind, t(`factor_${play.kind}`));
+      sound.play(play.kind);
+    } else {
+      sound.play("play");
+    }
+  } else if ((now.trick || []).some((entry, i) => entry === "pass" && was?.trick?.[i] !== "pass")) {
+    sound.play("pass");
+  }
+  const mine = typeof seat === "number" && now.phase !== "finished" && (after.actors || []).includes(seat);
+  const mineBefore = typeof seat === "number" && (before.actors || []).includes(seat);
+  if (mine && !mineBefore) sound.play("turn");
+}
+
+/** Flash a word over the felt (炸弹, 火箭, 春天) with its animation; it removes itself when done. */
+function showEffect(kind, text) {
+  const box = $("#effect");
+  const word = h("span", { class: `word ${kind}`, dataset: { effect: kind } }, text);
+  word.addEventListener("animationend", () => word.remove());
+  box.replaceChildren(word);
+  if (kind === "bomb" || kind === "rocket") {
+    root.classList.remove("shake");
+    void root.offsetWidth; // restart the shake when two bombs come close together
+    root.classList.add("shake");
+  }
+}
+
+function renderSound() {
+  const button = $("#sound-toggle");
+  const muted = sound.muted();
+  button.setAttribute("aria-pressed", muted ? "true" : "false");
+  button.innerHTML = muted ? SPEAKER_OFF : SPEAKER_ON;
+  button.title = muted ? t("sound_off") : t("sound_on");
+  button.setAttribute("aria-label", button.title);
+}
+
 // ---- Rendering ----------------------------------------------------------
 
 function render() {
@@ -100,11 +177,62 @@ function render() {
   tick();
 }
 
-function renderInfo(snap, view) {
+function renderInfo(snap, liveView) {
   kit.renderTopBar();
+  const view = liveView || shownView();
   $("#base-stake").textContent = view?.stake ?? snap?.table?.tier?.base_stake ?? "–";
-  $("#multiple").textContent = view?.multiple ? `×${view.multiple}` : "–";
   $("#bid").textContent = view?.bid ? t("bid_points", { points: view.bid }) : "–";
+  // One figure: what this seat's coins move by (the landlord's for a spectator), its breakdown on tap.
+  const stakes = view?.stakes;
+  const figure = $("#multiple");
+  figure.textContent = stakes ? `×${stakes.multiple}` : "–";
+  figure.dataset.value = stakes ? String(stakes.multiple) : "";
+  figure.disabled = !stakes;
+  if (!stakes) model.breakdownOpen = false;
+  figure.setAttribute("aria-expanded", model.breakdownOpen ? "true" : "false");
+  renderBreakdown(view);
+  renderSound();
+}
+
+/** One factor of a multiple as [what, how much]: ["炸弹 ×2", "×4"]. */
+function factorText(factor) {
+  const times = `×${factor.times}`;
+  switch (factor.key) {
+    case "bid":
+      return [t("bid"), t("bid_points", { points: factor.times })];
+    case "bomb":
+    case "rocket":
+    case "rob":
+      return [`${t(`factor_${factor.key}`)} ×${factor.count}`, times];
+    case "cap":
+      return [t("factor_cap"), String(factor.value)];
+    case "doubling_cap":
+      return [t("factor_doubling_cap", { count: factor.count }), ""];
+    case "landlord_cap":
+      return [t("factor_landlord_cap", { value: factor.value }), ""];
+    default:
+      return [t(factor.key === "double" ? "said_double" : factor.key), times];
+  }
+}
+
+/** The 倍数 breakdown (#multiple-breakdown): each part's factors, its figure, and what a hand moves. */
+function renderBreakdown(view) {
+  const box = $("#multiple-breakdown");
+  const stakes = view?.stakes;
+  box.hidden = !(stakes && model.breakdownOpen);
+  if (box.hidden) return;
+  const parts = stakes.parts.map((part) => {
+    const rows = part.factors.map((factor) => {
+      const [what, much] = factorText(factor);
+      return h("li", { dataset: { factor: factor.key } }, h("span", {}, what), h("b", {}, much));
+    });
+    const heading = stakes.role === "landlord" ? h("h4", {}, t("against_farmer", { name: shortName(seatName(part.seat)) })) : null;
+    return h("div", { class: "part" }, heading, h("ul", {}, rows), h("p", { class: "equals" }, `= ×${part.multiple}`));
+  });
+  const total = stakes.role === "landlord" ? h("p", { class: "total" }, t("landlord_total", { multiple: stakes.multiple })) : null;
+  const stake = view.stake ?? 0;
+  const amount = h("p", { class: "amount" }, t("stake_times_multiple", { stake, multiple: stakes.multiple, amount: (stake * stakes.multiple).toLocaleString() }));
+  box.replaceChildren(h("h3", {}, t("multiple_breakdown")), ...parts, total, amount);
 }
 
 function seatPositions(count) {
@@ -142,18 +270,18 @@ function seatInfo(index, seat, snap, view, where) {
   if (seat && seat.connected === false && !seat.is_bot) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
   if (seat?.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
   if (view?.doubles?.[index] === true) badges.push(h("span", { class: "dz-badge multiple" }, t("said_double")));
-  // What this seat plays for if the hand ended now (the engine's per-seat multiple).
-  const own = view?.multiples?.[index];
-  if (typeof own === "number" && view.phase !== "finished") {
-    badges.push(h("span", { class: "dz-badge multiple", title: t("multiple"), dataset: { multiple: own } }, `×${own}`));
-  }
 
   const name = seat?.name || t("empty_seat");
   const avatar = h("div", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1).toUpperCase());
   const lines = h(
     "div",
     { class: "who" },
-    h("div", { class: "name" }, name, where === "bottom" ? h("span", { class: "me-tag" }, ` (${t("you")})`) : null),
+    h(
+      "div",
+      { class: "name-line" },
+      h("span", { class: "name", title: name }, shortName(name)),
+      where === "bottom" ? h("span", { class: "me-tag" }, `(${t("you")})`) : null,
+    ),
     h("div", { class: "level" }, seat?.level || ""),
     h("div", { class: "badges" }, badges),
   );
@@ -174,11 +302,13 @@ function trickFor(index, view, where) {
   const box = h("div", { class: "trick", dataset: { seat: index } });
   if (!view) return box;
   const entry = view.trick?.[index];
+  // The last play is shown large in the centre (#last-play), not again beside its seat.
+  if (view.last_play?.seat === index) return box;
   if (entry && entry !== "pass" && Array.isArray(entry.cards) && entry.cards.length) {
     const cards = h("div", { class: "cards" }, sortHighToLow(entry.cards).map((c) => cardElement(c, { size: "small", names: JOKER_NAMES })));
     box.append(cards);
   } else if (entry === "pass") {
-    box.append(h("span", { class: "said" }, t("said_pass")));
+    box.append(h("span", { class: "said pass", dataset: { said: "pass" } }, t("said_pass")));
   } else if (entry && entry.type) {
     box.append(h("span", { class: "said" }, saidLabel(entry)));
   } else {
@@ -229,6 +359,7 @@ function renderCenter(snap, view) {
     shownBox.querySelector(".cards").replaceChildren(cardElement(shownCard, { size: "small", names: JOKER_NAMES }), holder || "");
   }
 
+  renderLastPlay(view);
   $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
   let status = "";
   if (!snap?.hand) status = t("waiting_players");
@@ -239,6 +370,31 @@ function renderCenter(snap, view) {
   }
   if (snap && mySeat() === null) status = t("spectating");
   $("#status").textContent = status;
+}
+
+/** The play on the table, large in the centre, with who played it; it slides in from that seat when new. */
+function renderLastPlay(view) {
+  const box = $("#last-play");
+  const play = view?.last_play;
+  box.hidden = !play;
+  if (!play) {
+    delete box.dataset.seat;
+    return;
+  }
+  const where = Object.entries(seatPositions(3)).find(([, index]) => index === play.seat)?.[0] || "";
+  box.dataset.seat = play.seat;
+  box.dataset.kind = play.kind;
+  box.dataset.from = where;
+  box.querySelector(".who").textContent = shortName(seatName(play.seat));
+  box.querySelector(".who").title = seatName(play.seat);
+  box.querySelector(".cards").replaceChildren(...sortHighToLow(play.cards).map((c) => cardElement(c, { names: JOKER_NAMES })));
+  const key = play.cards.join();
+  if (model.freshPlay === key) {
+    model.freshPlay = null;
+    box.classList.remove("fresh");
+    void box.offsetWidth; // restart the animation
+    box.classList.add("fresh");
+  }
 }
 
 function choiceButton(choice, phase) {
@@ -331,16 +487,36 @@ function renderResult(liveView) {
   if (!show) return;
   const winner = result?.winner || finished?.winner;
   const titles = { landlord: "landlord_wins", farmers: "farmers_win", void: "hand_void" };
-  panel.querySelector(".title").textContent = t(titles[winner] || "farmers_win");
+  const who = t(titles[winner] || "farmers_win");
+  // The viewer's own result first ("你赢了 +N"), from the settlement's net; who won below it.
+  const mine = (result?.seats || []).find((row) => row.index === mySeat());
+  const title = panel.querySelector(".title");
+  if (mine && mine.delta > 0) title.textContent = t("you_won", { amount: `+${mine.delta.toLocaleString()}` });
+  else if (mine && mine.delta < 0) title.textContent = t("you_lost", { amount: `−${(-mine.delta).toLocaleString()}` });
+  else title.textContent = who;
+  title.dataset.delta = mine ? String(mine.delta) : "";
   const spring = view?.spring ?? result?.details?.spring;
-  const multiple = result?.multiple ?? finished?.multiple;
+  const multiples = finished?.multiples ?? result?.details?.multiples;
+  const landlordSeat = finished?.landlord ?? result?.details?.landlord;
+  const seat = mySeat();
+  const multiple = Array.isArray(multiples) ? multiples[seat ?? landlordSeat] : null;
   const bid = finished?.bid ?? result?.details?.bid;
   const facts = [
+    title.textContent !== who ? who : "",
     spring ? t(spring) : "",
     bid ? `${t("bid")} ${t("bid_points", { points: bid })}` : "",
     multiple ? `${t("multiple")} ×${multiple}` : "",
   ];
   panel.querySelector(".sub").textContent = facts.filter(Boolean).join(" · ");
+  panel.classList.toggle("spring", Boolean(spring));
+  if (result && model.celebrated !== result.hand && model.watchedHand === result.hand) {
+    model.celebrated = result.hand;
+    if (spring) {
+      showEffect("spring", t(spring));
+      sound.play("spring");
+    }
+    else if (mine && mine.delta) sound.play(mine.delta > 0 ? "win" : "lose");
+  }
 
   const landlord = view?.landlord ?? result?.details?.landlord;
   const rows = (result?.seats || (finished?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }))).map((row) => {
@@ -376,4 +552,26 @@ function renderResult(liveView) {
 // ---- Wiring -------------------------------------------------------------
 
 window.addEventListener("resize", fitHand);
+$("#multiple").addEventListener("click", () => {
+  model.breakdownOpen = !model.breakdownOpen;
+  render();
+});
+document.addEventListener("click", (event) => {
+  // A tap anywhere else closes the breakdown.
+  if (model.breakdownOpen && !event.target.closest("#multiple, #multiple-breakdown")) {
+    model.breakdownOpen = false;
+    render();
+  }
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && model.breakdownOpen) {
+    model.breakdownOpen = false;
+    render();
+    $("#multiple").focus();
+  }
+});
+$("#sound-toggle").addEventListener("click", () => {
+  sound.setMuted(!sound.muted());
+  renderSound();
+});
 kit.start();

@@ -175,7 +175,12 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["bet_lines"] = page.locator("#my-result .bet").evaluate_all(
                 "els => els.map(e => [e.dataset.area, Number(e.dataset.net)])"
             )
-            page.wait_for_timeout(200)  # the payout and the state it follows carry the same balance
+            # The payout's balance reaches the top bar (the state after it carries the same).
+            page.wait_for_function(
+                "(v) => Number(document.querySelector('#my-balance').dataset.value) === v",
+                arg=seen["balance_before"] + seen["net"],
+                timeout=15000,
+            )
             seen["balance_after"] = int(page.get_attribute("#my-balance", "data-value"))
             seen["result_shot"] = str(screenshot_dir() / f"baccarat-{size}-result.png")
             page.screenshot(path=seen["result_shot"])

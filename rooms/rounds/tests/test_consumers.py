@@ -9,7 +9,7 @@ from rooms.rounds import services
 from rooms.rounds.models import Bet, Viewer
 from rooms.rounds.tests.conftest import PLAYER_NATURAL_9, live_round, run_to, stack_shoe, tick
 from rooms.tables.tests.helpers import inject
-from rooms.tables.tests.test_consumers import latest_state, next_of  # noqa: F401 - shared socket readers
+from rooms.tables.tests.test_consumers import latest_state, next_of, nothing_before_pong
 from wallets.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_rounds")]
@@ -121,7 +121,15 @@ async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player)
     assert rnd["areas"][0] == {"area": "banker", "odds": "1:0.95", "open": True, "total": 0, "mine": 0}
     assert [a["area"] for a in rnd["areas"]] == ["banker", "player", "tie", "banker_pair", "player_pair"]
     assert rnd["cards"] == {} and rnd["totals"] == {}
-    assert state["roads"] == {"bead_plate": [], "big_road": []}
+    none = {"big_eye_boy": None, "small_road": None, "cockroach_pig": None}
+    assert state["roads"] == {
+        "bead_plate": [],
+        "big_road": [],
+        "big_eye_boy": [],
+        "small_road": [],
+        "cockroach_pig": [],
+        "ask": {"banker": none, "player": none},
+    }
     await comm.disconnect()
 
 
@@ -175,10 +183,67 @@ async def test_a_refused_bet_is_an_error_to_the_sender_only(bacc_tier, make_play
         error = await next_of(comm, "error")
         assert (error["code"], error["ref"], error["seq"]) == (code, ref, state["seq"]), message
         assert error["message"]
-    assert await comm.receive_nothing(timeout=0.2)  # no state: nothing changed
-    assert await watcher.receive_nothing(timeout=0.1)
+    assert await nothing_before_pong(comm)  # no state: nothing changed
+    assert await nothing_before_pong(watcher)
     assert await sync_to_async(wallet_balance)(user=alice) == 1000
     assert not await sync_to_async(Bet.objects.exists)()
+    await comm.disconnect()
+    await watcher.disconnect()
+
+
+async def state_where(comm, wanted) -> dict:
+    """The next ``state`` for which ``wanted(state)`` holds (the states before it are passed over)."""
+    while not wanted(state := await next_of(comm, "state")):
+        pass
+    return state
+
+
+async def test_cancel_and_repeat_over_the_socket(bacc_tier, make_player):
+    """撤销 returns the stakes and tells every viewer; a repeated cancel and a stale seq are errors; 重复投 restakes."""
+    alice, bob = await sync_to_async(make_player)(coins=1000), await sync_to_async(make_player)(coins=1000)
+    table, comm, _ = await betting_table(bacc_tier, alice)
+    watcher = await connected(table.pk, bob)
+    await next_of(watcher, "state")
+    await comm.send_json_to({"type": "bet", "seq": 1, "area": "banker", "amount": 100})
+    await comm.send_json_to({"type": "bet", "seq": 2, "area": "banker", "amount": 100})
+    await comm.send_json_to({"type": "bet", "seq": 3, "area": "tie", "amount": 10})
+    staked = await state_where(comm, lambda s: s["you"]["staked"] == 210)
+    assert staked["you"] == {"balance": 790, "stakes": {"banker": 200, "tie": 10}, "staked": 210}
+
+    await comm.send_json_to({"type": "cancel", "seq": 4})
+    cancelled = await state_where(comm, lambda s: s["you"]["staked"] == 0)
+    assert cancelled["you"] == {"balance": 1000, "stakes": {}, "staked": 0}
+    assert [(a["area"], a["total"], a["mine"]) for a in cancelled["round"]["areas"][:3]] == [
+        ("banker", 0, 0),
+        ("player", 0, 0),
+        ("tie", 0, 0),
+    ]
+    theirs = await state_where(watcher, lambda s: s["seq"] == cancelled["seq"])
+    assert theirs["round"]["areas"][0]["total"] == 0 and theirs["you"]["balance"] == 1000
+
+    await comm.send_json_to({"type": "cancel", "seq": 5})  # again: nothing left to cancel
+    error = await next_of(comm, "error")
+    assert (error["code"], error["ref"]) == ("nothing_to_cancel", 5) and error["message"]
+    await comm.send_json_to({"type": "cancel", "seq": 5})  # the same seq again: a replay
+    assert (await next_of(comm, "error"))["code"] == "stale_seq"
+    await comm.send_json_to({"type": "repeat", "seq": 6})  # the table's first round: nothing to repeat
+    assert (await next_of(comm, "error"))["code"] == "nothing_to_repeat"
+    await comm.send_json_to({"type": "repeat", "seq": 7, "extra": 1})
+    assert (await next_of(comm, "error"))["code"] == "malformed"
+    assert await sync_to_async(wallet_balance)(user=alice) == 1000
+
+    # Play the round with one bet, then repeat it on the next.
+    await comm.send_json_to({"type": "bet", "seq": 8, "area": "player", "amount": 50})
+    await state_where(comm, lambda s: s["you"]["staked"] == 50)
+    rnd = await sync_to_async(live_round)(table)
+    await sync_to_async(stack_shoe)(rnd, PLAYER_NATURAL_9)
+    await sync_to_async(run_to)(rnd, "over")
+    nxt = await sync_to_async(live_round)(table)
+    assert nxt.pk != rnd.pk and nxt.phase == "betting"
+    await comm.send_json_to({"type": "repeat", "seq": 9})
+    state = await state_where(comm, lambda s: s["round"]["id"] == nxt.pk and s["you"]["staked"])
+    assert state["round"]["id"] == nxt.pk
+    assert state["you"] == {"balance": 1050 - 50, "stakes": {"player": 50}, "staked": 50}
     await comm.disconnect()
     await watcher.disconnect()
 
@@ -277,7 +342,7 @@ async def test_a_payout_overtaken_by_a_later_change_still_comes_and_keeps_the_se
     inject(table_group(table.pk), change_message(public, parts={}, payouts={alice.pk: payout}))
     got = await next_of(comm, "payout")
     assert got == {**payout, "seq": state["seq"]}
-    assert await comm.receive_nothing(timeout=0.1)  # the older state itself is not sent
+    assert await nothing_before_pong(comm)  # the older state itself is not sent
     await comm.disconnect()
 
 
@@ -312,7 +377,7 @@ async def test_a_change_ahead_of_an_earlier_one_goes_out_and_the_late_one_only_l
         "you": {"balance": 900, "stakes": {"banker": 100}, "staked": 100},
     }
     inject(table_group(table.pk), change(seq + 1, 100, {alice.pk: part}))  # Alice's own, late
-    assert await comm.receive_nothing(timeout=0.3)
+    assert await nothing_before_pong(comm)
     inject(table_group(table.pk), change(seq + 3, 350, {}))
     later = await next_of(comm, "state")
     assert later["seq"] == seq + 3 and later["you"] == part["you"]

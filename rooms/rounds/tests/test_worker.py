@@ -6,7 +6,6 @@ queue of their own, pointed at the pytest test database, receive
 the workers do.
 """
 
-import time
 from unittest import mock
 
 import pytest
@@ -79,7 +78,7 @@ def test_two_workers_paying_the_same_round_at_once_post_one_payout(bacc_tier, ma
     settle_round.apply_async(args=(rnd.pk,), queue=workers.queue)
 
     assert wait_for(lambda: settled(rnd), 60)
-    time.sleep(2.5)  # give the second delivery time to run (and find nothing to do)
+    assert wait_for(workers.drained, 60)  # the second delivery ran too (and found nothing to do)
     assert payouts(rnd) == 1
     assert wallet_balance(user=alice) == 1000 + 100 - 10
     assert wallet_balance(user=bob) == 800

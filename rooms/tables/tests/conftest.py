@@ -155,13 +155,13 @@ def ddz_tier(db):
 def human_table(ddz_tier, make_player):
     """A 斗地主 table of three connected humans (no bots), its first hand dealt."""
     from rooms.tables import services
-    from rooms.tables.tests.helpers import open_hand
+    from rooms.tables.models import Hand
 
     ddz_tier.bots_enabled = False
     ddz_tier.save(update_fields=["bots_enabled"])
     for user in [make_player(coins=5000) for _ in range(3)]:
         table = services.table_quick_start(tier_id=ddz_tier.pk, user=user)
         services.table_presence(table_id=table.pk, user=user, connected=True)
-    hand = open_hand(table)
-    assert hand is not None and hand.status == "playing"
+    hand = Hand.objects.filter(table=table, status="playing").first()
+    assert hand is not None
     return table

@@ -1,8 +1,26 @@
 """Shared steps for the runtime tests."""
 
+import asyncio
+import time
+
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat
 from rooms.tables.tests.conftest import run_clock
+
+
+async def lease_lapsed(user, timeout: float = 30) -> None:
+    """Wait until ``user``'s seat's presence lease has lapsed (nothing renews it any more)."""
+
+    def lapsed() -> bool:
+        return Seat.objects.filter(user=user, present_until__lt=timezone.now()).exists()
+
+    deadline = time.monotonic() + timeout
+    while not await sync_to_async(lapsed)():
+        assert time.monotonic() < deadline, "the seat's presence lease never lapsed"
+        await asyncio.sleep(0.05)
 
 
 def sit_connected(user, tier):

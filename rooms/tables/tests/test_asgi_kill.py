@@ -31,7 +31,7 @@ from rooms.tables import services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
-from rooms.tables.tests.helpers import play_until_over
+from rooms.tables.tests.helpers import lease_lapsed, play_until_over
 from rooms.tables.tests.servers import ChildServer, port_open
 from rooms.tables.tests.test_abuse import game_tier
 from rooms.tables.tests.test_consumers import session_cookie
@@ -239,7 +239,7 @@ async def test_a_killed_asgi_server_loses_no_hand_and_its_dead_sockets_go_away(
 
     # Nothing renews carol's lease now; alice's new socket renews hers. Once it lapses, the
     # tick's sweep takes carol's names off her seat: she is away.
-    await asyncio.sleep(LEASE + 0.5)
+    await lease_lapsed(carol)
     for client in (player, watcher):
         await client.pump(quiet=0.1)
     await sync_to_async(services.tables_tick)()

@@ -41,6 +41,16 @@ WAIT_FOR_ANSWER = """(seq) => {
   return document.querySelector('#hand-message').dataset.kind === 'error';
 }"""
 
+# The last state after the result has painted: the result's own row and the top bar show one balance.
+RESULT_PAINTED = """() => {
+  const row = document.querySelector('#result tbody tr.me');
+  const bar = document.querySelector('#my-balance');
+  if (!row || !bar || row.querySelector('td.delta')?.dataset.delta === undefined) return false;
+  return row.querySelector('td.balance').innerText.replace(/[^0-9-]/g, '') === String(bar.dataset.value);
+}"""
+# One layout and paint after a change of the viewport.
+NEXT_PAINT = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
 
 def screenshot_dir() -> Path:
     path = Path(os.environ.get("BROWSER_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "table-screenshots")
@@ -198,7 +208,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
                     break
                 play_turn(page, seen, size)
 
-            page.wait_for_timeout(300)  # let the last state after the result paint
+            page.wait_for_function(RESULT_PAINTED, timeout=15000)
             seen["result_shot"] = str(screenshot_dir() / f"table-{size}-result.png")
             page.screenshot(path=seen["result_shot"])
             me = page.locator("#result tbody tr.me")

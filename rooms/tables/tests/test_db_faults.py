@@ -22,7 +22,7 @@ from django.db import connection
 
 from rooms.tables import services, store
 from rooms.tables.models import Hand, HandAction, Seat, Table
-from rooms.tables.tests.helpers import inject
+from rooms.tables.tests.helpers import inject, lease_lapsed
 from rooms.tables.tests.test_consumers import (  # noqa: F401 - fixtures
     long_tier,
     next_of,
@@ -215,7 +215,7 @@ async def test_a_close_the_database_could_not_record_ends_with_the_seat_s_lease(
     assert failing.killed
     seat = await sync_to_async(Seat.objects.get)(user=alice)
     assert seat.connected and len(seat.sockets) == 1  # the close is not recorded
-    await asyncio.sleep(0.6)  # the lease its socket would have renewed lapses
+    await lease_lapsed(alice)  # the lease its socket would have renewed
     await sync_to_async(run_clock)()  # the sweep: she is away, and the hand is played out for her
     seat = await sync_to_async(Seat.objects.get)(table=table, index=seat.index)
     assert seat.sockets == [] and not seat.connected

@@ -17,6 +17,8 @@ import pytest
 from rooms.rounds.tests.test_browser import BETTING_WITH_TIME, baccarat_tier  # noqa: F401 - a fixture
 from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi and doudizhu_tier are fixtures
     CHROMIUM_ARGS,
+    NEXT_PAINT,
+    RESULT_PAINTED,
     chromium_executable,
     doudizhu_tier,
     live_asgi,
@@ -89,7 +91,7 @@ def reach_at_every_size(
             found["hand_number_lightness"] = page.evaluate(HAND_NUMBER_LIGHTNESS)
             for width, height in SCREENS:
                 page.set_viewport_size({"width": width, "height": height})
-                page.wait_for_timeout(150)  # one layout after the resize
+                page.evaluate(NEXT_PAINT)  # one layout after the resize
                 found[(width, height)] = page.evaluate(OUT_OF_REACH, controls)
                 found[(width, height)]["title_broken"] = page.evaluate(TITLE_BROKEN)
                 page.screenshot(path=str(screenshot_dir() / f"layout-{game}-{width}x{height}.png"))
@@ -119,7 +121,7 @@ def bet_and_see_the_result_on_the_smallest_phone(page, found: dict) -> None:
     page.set_viewport_size({"width": width, "height": height})
     page.locator("#actions button:not([disabled])").first.click(timeout=5000)
     page.wait_for_function(RESULT_SHOWN, timeout=60000)
-    page.wait_for_timeout(300)  # let the last state after the result paint
+    page.wait_for_function(RESULT_PAINTED, timeout=15000)
     page.screenshot(path=str(screenshot_dir() / f"layout-texas-result-{width}x{height}.png"))
     found["result"] = page.evaluate(
         OUT_OF_REACH, "#result [data-action=next-hand], #result [data-action=leave]"

@@ -9,7 +9,13 @@ from rooms.tables import services
 from rooms.tables.clock import seat_is_auto
 from rooms.tables.models import Seat
 from rooms.tables.tests.helpers import inject
-from rooms.tables.tests.test_consumers import long_tier, open_socket, seated  # noqa: F401
+from rooms.tables.tests.test_consumers import (  # noqa: F401 - long_tier is a fixture
+    frame_waiting,
+    long_tier,
+    nothing_before_pong,
+    open_socket,
+    seated,
+)
 from rooms.transport import table_group
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -24,7 +30,7 @@ async def test_closing_one_of_two_sockets_leaves_the_seat_connected(long_tier, m
     alice = await sync_to_async(make_player)()
     table, first = await seated(alice, long_tier)
     second = await open_socket(table.pk, alice)
-    await second.receive_nothing(timeout=0.2)
+    await frame_waiting(second)
 
     await first.disconnect()
     seat = await sync_to_async(_seat)(alice)
@@ -94,11 +100,11 @@ async def test_a_socket_sends_its_table_s_changes_in_seq_order_and_never_an_olde
     await send(
         seq, {"type": "state", "seq": seq}, {"type": "result", "seq": seq, "hand": 1}
     )  # the snapshot's
-    assert await comm.receive_nothing(timeout=0.2)
+    assert await nothing_before_pong(comm)
     await send(seq + 2, {"type": "state", "seq": seq + 2})  # ahead of a change still on its way
     assert (await comm.receive_json_from(timeout=2))["seq"] == seq + 2
     await send(seq + 1, {"type": "state", "seq": seq + 1}, {"type": "result", "seq": seq + 1, "hand": 1})
-    assert await comm.receive_nothing(timeout=0.3)
+    assert await nothing_before_pong(comm)
     await comm.disconnect()
 
 
@@ -131,7 +137,7 @@ async def test_a_spectator_socket_that_sits_down_counts_for_the_seat(long_tier, 
     bob = await sync_to_async(make_player)()
     table, comm = await seated(alice, long_tier)
     watcher = await open_socket(table.pk, bob)
-    await watcher.receive_nothing(timeout=0.2)
+    await frame_waiting(watcher)
     await sync_to_async(services.table_quick_start)(tier_id=long_tier.pk, user=bob)
     for _ in range(20):  # the socket sees bob in a seat and follows it
         seat = await sync_to_async(_seat)(bob)

@@ -19,7 +19,13 @@ from rooms import sockets, transport
 from rooms.tables import play, services, timers
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.helpers import fail_socket
-from rooms.tables.tests.test_consumers import long_tier, open_socket, seated  # noqa: F401 - fixture
+from rooms.tables.tests.test_consumers import (  # noqa: F401 - long_tier is a fixture
+    frame_waiting,
+    long_tier,
+    nothing_before_pong,
+    open_socket,
+    seated,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
@@ -57,10 +63,10 @@ async def test_tables_shown_and_left_keep_no_lock_clock_or_socket_count(long_tie
         table, comm = await seated(player, long_tier)
         tables.add(table.pk)
         spectator = await open_socket(table.pk, watcher)
-        await spectator.receive_nothing(timeout=0.2)
+        await frame_waiting(spectator)
         assert kept_for({table.pk}, users)["clocks"] == [table.pk]  # in use while the table is shown
         await comm.send_json_to({"type": "resync"})
-        await comm.receive_nothing(timeout=0.2)
+        assert await nothing_before_pong(comm) is False  # the resync's state came first
         await comm.disconnect()
         await spectator.disconnect()
         await sync_to_async(close_table)(table, player)
@@ -97,7 +103,7 @@ async def seated_behind(app, user, tier):
     headers = [(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())]
     comm = WebsocketCommunicator(app, f"/ws/tables/{table.pk}/", headers=headers)
     assert (await comm.connect())[0]
-    await comm.receive_nothing(timeout=0.2)
+    await frame_waiting(comm)
     return table, comm
 
 
@@ -134,7 +140,7 @@ async def test_a_round_socket_that_fails_stops_watching(make_player):
     tier = await sync_to_async(make_tier)()
     table = await sync_to_async(round_enter)(tier_id=tier.pk, user=alice)
     comm = await connected(table.pk, alice)
-    await comm.receive_nothing(timeout=0.2)
+    await frame_waiting(comm)
     viewer = await sync_to_async(Viewer.objects.get)(table_id=table.pk)
     await fail_socket(comm, alice.pk)
 

@@ -15,6 +15,7 @@ import pytest
 import games
 from rooms.tables.tests.test_browser import (
     CHROMIUM_ARGS,
+    RESULT_PAINTED,
     SIZES,
     WAIT_FOR_ANSWER,
     WAIT_FOR_SOMETHING_TO_DO,
@@ -112,7 +113,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str = "en-US")
                     "#hand-message"
                 )
 
-            page.wait_for_timeout(300)  # let the last state after the result paint
+            page.wait_for_function(RESULT_PAINTED, timeout=15000)
             seen["result_shot"] = str(screenshot_dir() / f"texas-{size}-result.png")
             page.screenshot(path=seen["result_shot"])
             me = page.locator("#result tbody tr.me")

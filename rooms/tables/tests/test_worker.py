@@ -125,7 +125,7 @@ def test_two_workers_settling_the_same_hand_at_once_post_one_transaction(ddz_tie
     workers.send_settle(hand.pk)
 
     assert wait_for(lambda: settled(hand), 60)
-    time.sleep(2.5)  # give the second delivery time to run (and find nothing to do)
+    assert wait_for(workers.drained, 60)  # the second delivery ran too (and found nothing to do)
     assert settlements(hand) == 1
     assert Account.objects.get(code="escrow").balance == 0
 
@@ -144,8 +144,8 @@ def test_a_worker_killed_mid_settlement_is_redelivered_and_settles_exactly_once(
     assert not settled(hand) and settlements(hand) == 0  # the killed transaction rolled back
 
     # Redis hands an unacknowledged message out again once it is older than the visibility
-    # timeout, checked when a worker starts polling (then only every ~100 s): wait past it first.
-    time.sleep(4)
+    # timeout, checked when a worker starts polling (then only every ~100 s): wait until it is.
+    assert wait_for(lambda: workers.lost_visible(visibility_timeout=3), 30)
     workers.start(CELERY_VISIBILITY_TIMEOUT="3")
     assert wait_for(lambda: settled(hand), 90), "the task was not redelivered"
     assert settlements(hand) == 1

@@ -12,7 +12,6 @@ finds nothing.
 
 import random
 import signal
-import time
 from collections import Counter
 from unittest import mock
 
@@ -91,7 +90,8 @@ def test_a_worker_killed_mid_batch_loses_no_hand_and_settles_none_twice(ddz_tier
         LedgerTransaction.objects.filter(kind="settlement").count() == before
     )  # the killed batch rolled back
 
-    time.sleep(4)  # past the visibility timeout, so the killed worker's task is handed out again
+    # The next worker hands the killed worker's task out again once it is past its visibility timeout.
+    assert wait_for(lambda: workers.lost_visible(visibility_timeout=3), 30)
     workers.start(**queue)
     assert wait_for(lambda: settled_count(hands) == HANDS, 60), (
         f"{HANDS - settled_count(hands)} hands unsettled"

@@ -15,6 +15,7 @@ import pytest
 from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fixture
     CHROMIUM_ARGS,
     PASSWORD,
+    RESULT_PAINTED,
     SIZES,
     WAIT_FOR_ANSWER,
     WAIT_FOR_SOMETHING_TO_DO,
@@ -113,7 +114,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
                     break
                 play_turn(page, seen, size)
 
-            page.wait_for_timeout(300)
+            page.wait_for_function(RESULT_PAINTED, timeout=15000)
             seen["result_shot"] = str(screenshot_dir() / f"zjh-{size}-result.png")
             page.screenshot(path=seen["result_shot"])
             me = page.locator("#result tbody tr.me")
