@@ -27,24 +27,28 @@ def user_payout(*, round_id: int | None, user_id: int) -> dict | None:
     """The ``payout`` notice the user got for the round (None: no bet in it, or not paid yet)."""
     from django.db.models import Sum
 
-    from rooms.rounds.models import Bet, Round
+    from rooms.rounds.models import Round
+    from rooms.rounds.services import per_area
     from wallets.models import LedgerEntry
 
     rnd = Round.objects.filter(pk=round_id).first() if round_id is not None else None
     if rnd is None or rnd.status not in (Round.Status.SETTLED, Round.Status.REFUNDED):
         return None
-    bets = list(Bet.objects.filter(round=rnd, user_id=user_id).order_by("pk").values("area", "amount", "net"))
+    bets = list(
+        rnd.bets.standing().filter(user_id=user_id).order_by("pk").values_list("area", "amount", "net")
+    )
     if not bets:
         return None
     if rnd.status == Round.Status.REFUNDED:
-        rows = [{**bet, "net": 0} for bet in bets]
+        rows = per_area((area, amount, 0) for area, amount, _net in bets)
         return {"type": "payout", "round": rnd.pk, "net": 0, "refunded": True, "bets": rows}
-    # What the payout paid into the wallet, less the stakes: the net after the rake, as the notice had it.
+    # What the payout paid into the wallet, less the stakes: the net after the fee, as the notice had it.
     paid = LedgerEntry.objects.filter(transaction__key=rnd.settle_key, account__user_id=user_id).aggregate(
         total=Sum("amount")
     )["total"]
-    net = int(paid or 0) - sum(bet["amount"] for bet in bets)
-    return {"type": "payout", "round": rnd.pk, "net": net, "bets": bets}
+    net = int(paid or 0) - sum(amount for _area, amount, _net in bets)
+    rows = per_area((area, amount, bet_net or 0) for area, amount, bet_net in bets)
+    return {"type": "payout", "round": rnd.pk, "net": net, "bets": rows}
 
 
 def open_table_for_tier(*, tier_id: int) -> Table | None:
