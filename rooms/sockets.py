@@ -250,6 +250,7 @@ class GameSocket(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         """The socket closed: stop its clock, leave its channels, forget it (safe to run twice)."""
+        self.close_code = code
         if self.watch is not None:
             self.watch.cancel()
             self.watch = None

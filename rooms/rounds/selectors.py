@@ -12,13 +12,43 @@ def round_snapshot(*, table_id: int, user) -> dict:
 
     table = Table.objects.select_related("tier__game").get(pk=table_id)
     public = public_state(table)
-    part = user_part(
-        seq=public["seq"],
-        round_id=public["round"]["id"] if public["round"] else None,
-        user_id=user.pk,
-        balance=wallet_balance(user=user),
+    round_id = public["round"]["id"] if public["round"] else None
+    part = user_part(seq=public["seq"], round_id=round_id, user_id=user.pk, balance=wallet_balance(user=user))
+    state = merge(public, part)
+    # A page opened or reloaded after the round was paid shows the same result line as one that
+    # saw the ``payout`` notice.
+    payout = user_payout(round_id=round_id, user_id=user.pk)
+    if payout is not None:
+        state["you"] = {**state["you"], "payout": payout}
+    return state
+
+
+def user_payout(*, round_id: int | None, user_id: int) -> dict | None:
+    """The ``payout`` notice the user got for the round (None: no bet in it, or not paid yet)."""
+    from django.db.models import Sum
+
+    from rooms.rounds.models import Round
+    from rooms.rounds.services import per_area
+    from wallets.models import LedgerEntry
+
+    rnd = Round.objects.filter(pk=round_id).first() if round_id is not None else None
+    if rnd is None or rnd.status not in (Round.Status.SETTLED, Round.Status.REFUNDED):
+        return None
+    bets = list(
+        rnd.bets.standing().filter(user_id=user_id).order_by("pk").values_list("area", "amount", "net")
     )
-    return merge(public, part)
+    if not bets:
+        return None
+    if rnd.status == Round.Status.REFUNDED:
+        rows = per_area((area, amount, 0) for area, amount, _net in bets)
+        return {"type": "payout", "round": rnd.pk, "net": 0, "refunded": True, "bets": rows}
+    # What the payout paid into the wallet, less the stakes: the net after the fee, as the notice had it.
+    paid = LedgerEntry.objects.filter(transaction__key=rnd.settle_key, account__user_id=user_id).aggregate(
+        total=Sum("amount")
+    )["total"]
+    net = int(paid or 0) - sum(amount for _area, amount, _net in bets)
+    rows = per_area((area, amount, bet_net or 0) for area, amount, bet_net in bets)
+    return {"type": "payout", "round": rnd.pk, "net": net, "bets": rows}
 
 
 def open_table_for_tier(*, tier_id: int) -> Table | None:

@@ -19,6 +19,9 @@ from rooms.tables.errors import TableError
 from rooms.tables.play import amove
 from rooms.tables.timers import clock_unwatch, clock_watch
 
+# The close code an ASGI server gives its sockets when it shuts down (uvicorn: 1012, Service Restart).
+SERVER_RESTART = 1012
+
 SHAPES: dict[str, dict[str, type]] = {
     "act": {"seq": int, "action": dict},
     "resync": {},
@@ -51,6 +54,11 @@ class TableConsumer(GameSocket):
 
     async def closed(self) -> None:
         clock_unwatch(self.table_id)
+        if self.recorded and getattr(self, "close_code", None) == SERVER_RESTART:
+            # This server is stopping (a restart, a deploy), not the player leaving: the socket's name
+            # stays on the seat, as a killed process's would, and the seat's presence lease keeps the
+            # player seated while their page reconnects to the server that comes back.
+            self.recorded = False
         if self.recorded:
             self.recorded = False
             try:

@@ -25,7 +25,7 @@ from rooms.tables.bots import bot_choose_action
 from rooms.tables.clock import due_seats, seat_is_auto, setting
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
-from rooms.tables.play import Play, Step, changing, hand_step, move, reschedule
+from rooms.tables.play import Play, Step, changing, forget_all, hand_step, move, reschedule
 from rooms.tables.seating import table_fill_bots, table_leave, table_quick_start, table_ready
 from rooms.tables.settlement import hand_settle, settle_hand
 
@@ -244,6 +244,21 @@ def table_presence(*, table_id: int, user, connected: bool, channel: str | None 
     except Unchanged:
         return False
     return True
+
+
+def tables_resume() -> int:
+    """The table clock runs again after a time it did not run (its process started, or stalled).
+
+    Nobody's page could reach a server meanwhile, so that time counts as no player's absence:
+    each present seat's presence lease starts anew (a page has a lease's time to reconnect, as
+    after any process's death), and an away player's absence counts from now. Return the seats.
+    """
+    now = timezone.now()
+    humans = Seat.objects.filter(is_bot=False, user__isnull=False)
+    seats = humans.filter(connected=True).update(present_until=now + presence_lease())
+    seats += humans.filter(connected=False, away_since__isnull=False).update(away_since=now)
+    forget_all()  # the plays this process kept hold the old times
+    return seats
 
 
 def presence_renew(*, table_id: int, user) -> None:

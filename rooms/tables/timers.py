@@ -10,7 +10,8 @@ does besides, every ``TABLE_TIMER_INTERVAL`` seconds:
   so a bot's or 托管's quick turn goes out on time from the process that keeps
   the table's play;
 - ``all`` (the embedded default, no beat): run every task of beat's schedule
-  that repeats by seconds (the tables' tick and the rounds' tick);
+  that repeats by seconds (the tables' tick and the rounds' tick); its first tick
+  (the process started) or one after a stall first resumes the tables (``tables_resume``);
 - ``off``: nothing (beat alone; tests that move the clock themselves).
 
 A deadline fired twice, late or after it moved on does nothing: its move
@@ -79,6 +80,10 @@ async def _fire(table_id: int, hand_id: int, token: int) -> None:
         pass  # the table kept moving on: the next tick sees the deadline again if it is still due
 
 
+# A pause of the whole clock longer than this is time the site did not run (see ``_run_clock``).
+RESUME_GAP = 10.0
+
+
 @functools.cache
 def _beat_ticks() -> list:
     """The tasks beat would run every few seconds (``CELERY_BEAT_SCHEDULE``): the clocks of each runtime."""
@@ -92,6 +97,7 @@ def _beat_ticks() -> list:
 
 async def _run_clock() -> None:
     interval = float(getattr(settings, "TABLE_TIMER_INTERVAL", 0.25))
+    ticked: float | None = None  # when this process's whole tick last ran (loop time)
     while True:
         await asyncio.sleep(interval)
         timers = getattr(settings, "TABLE_TIMERS", "shown")
@@ -99,6 +105,12 @@ async def _run_clock() -> None:
             if timers == "off":
                 continue
             if timers == "all":
+                # This process is the site's only clock: its first tick (a restart) or one after a
+                # stall resumes it, so the time it was down counts as nobody's absence.
+                now = asyncio.get_running_loop().time()
+                if ticked is None or now - ticked > RESUME_GAP:
+                    await database(services.tables_resume)()
+                ticked = now
                 for task in _beat_ticks():
                     await database(task.apply)()
                 continue

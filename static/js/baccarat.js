@@ -64,6 +64,8 @@ function applyState(msg) {
   const before = model.snapshot?.round;
   model.snapshot = msg;
   if (typeof msg.you?.balance === "number") model.balance = msg.you.balance;
+  // A reloaded page gets the round's payout in the snapshot (connect, resync), not as a notice.
+  if (msg.you?.payout && model.payout?.round !== msg.you.payout.round) model.payout = msg.you.payout;
   const rnd = msg.round;
   if (rnd?.areas?.length) model.areas = rnd.areas;
   // Betting has closed or a new round opened: the last note or refusal is stale.

@@ -162,7 +162,7 @@ export function connectTable({ model, onMessage, render, Socket = TableSocket })
  * (selected cards, an open picker, a note); `onAct()` runs before an action is sent.
  */
 export function seatedTable({ model, render, onState = () => {}, onAct = () => {} }) {
-  Object.assign(model, { snapshot: null, result: null, resultDismissed: null, balance: null, ...model });
+  Object.assign(model, { snapshot: null, result: null, resultDismissed: null, restoredHand: null, balance: null, ...model });
   const kit = connectTable({ model, onMessage: handleMessage, render });
   const { socket, setMessage } = kit;
 
@@ -183,10 +183,37 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     model.balance = shownBalance(msg) ?? model.balance;
     onState(msg, previous);
     if (model.result && msg.hand && msg.hand.id !== model.result.hand) model.result = null;
+    restoreLastHand(msg);
     render();
   }
 
+  /**
+   * Between hands the snapshot carries the last hand's result (`last_hand.result`), so a page
+   * opened or reloaded after a settlement, or one whose `result` notice got lost, shows the same
+   * result panel as one that saw the notice; a player who had pressed Ready sees it dismissed,
+   * and a cancelled hand's reason comes back as the note it was.
+   */
+  function restoreLastHand(msg) {
+    const last = msg.last_hand;
+    if (msg.hand || !last || model.restoredHand === last.id) return;
+    model.restoredHand = last.id;
+    const seat = msg.you?.seat;
+    const ready = typeof seat === "number" && msg.table?.seats?.[seat]?.ready;
+    if (last.result && model.result?.hand !== last.id) {
+      takeResult(last.result);
+      if (ready) model.resultDismissed = last.id;
+    } else if (last.status === "cancelled" && last.cancel_reason && !ready && !model.message) {
+      setMessage(last.cancel_reason, "note");
+    }
+  }
+
   function applyResult(msg) {
+    takeResult(msg);
+    model.restoredHand = msg.hand;
+    render();
+  }
+
+  function takeResult(msg) {
     model.result = msg;
     const verify = document.querySelector('#result [data-testid="verify-link"]');
     if (verify && config.verifyUrl && Number.isInteger(msg.hand)) {
@@ -195,7 +222,6 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     }
     const mine = (msg.seats || []).find((row) => row.index === mySeat());
     if (mine && typeof mine.balance === "number") model.balance = mine.balance;
-    render();
   }
 
   function applyCancelled(msg) {
@@ -291,6 +317,45 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     const seat = mySeat();
     $("#my-level").textContent = seat === null ? "–" : snap?.table?.seats?.[seat]?.level || "–";
     $("#leave").hidden = seat === null || !between();
+    renderSeedHash();
+  }
+
+  /**
+   * The hand's seed hash (provably fair): published from the deal on, kept between hands for the
+   * last hand, short until tapped; a tap shows all 64 digits and copies them.
+   */
+  function renderSeedHash() {
+    const snap = model.snapshot;
+    const hash = snap?.hand?.seed_sha256 || snap?.last_hand?.seed_sha256 || "";
+    const box = $("#seed-hash");
+    if (!box) return;
+    box.hidden = !hash;
+    const code = box.querySelector("code");
+    const button = box.querySelector("button");
+    if (box.dataset.hash !== hash) {
+      box.dataset.hash = hash;
+      button.setAttribute("aria-expanded", "false");
+      box.querySelector(".copied").hidden = true;
+    }
+    const full = button.getAttribute("aria-expanded") === "true";
+    code.textContent = full ? hash : `${hash.slice(0, 12)}…`;
+    button.title = hash;
+  }
+
+  function toggleSeedHash() {
+    const box = $("#seed-hash");
+    const button = box.querySelector("button");
+    const full = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(full));
+    renderSeedHash();
+    const hash = box.dataset.hash;
+    const copied = box.querySelector(".copied");
+    copied.hidden = true;
+    if (full && hash && navigator.clipboard?.writeText) {
+      // Copying needs a secure context (https or localhost); the whole hash is shown and selectable anyway.
+      navigator.clipboard.writeText(hash).then(() => { copied.hidden = false; }, () => {});
+    }
+    if (full) window.getSelection()?.selectAllChildren(box.querySelector("code"));
   }
 
   /** The Ready button, when the seat may start the next hand and no result panel covers it. */
@@ -317,6 +382,7 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     $("#trustee").addEventListener("click", () => socket.send({ type: "trustee", on: !model.snapshot?.you?.trustee }));
     $("#trustee-cancel").addEventListener("click", () => socket.send({ type: "trustee", on: false }));
     $("#leave").addEventListener("click", leaveTable);
+    $("#seed-hash button").addEventListener("click", toggleSeedHash);
     $("#result").querySelector('[data-action="next-hand"]').addEventListener("click", sendReady);
     $("#result").querySelector('[data-action="leave"]').addEventListener("click", leaveTable);
     kit.start();

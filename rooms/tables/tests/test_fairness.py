@@ -65,3 +65,42 @@ def test_hand_verify_refuses_an_unknown_or_unfinished_hand(ddz_tier, make_player
     assert Hand.objects.get(pk=hand.pk).status == "playing"
     with pytest.raises(CommandError):
         call_command("hand_verify", hand.pk)
+
+
+def _seated_slugs() -> list[str]:
+    import games
+
+    return sorted(slug for slug, info in games.REGISTRY.items() if info.family == "seated")
+
+
+@pytest.mark.parametrize("slug", _seated_slugs())
+def test_every_seated_game_shows_the_seed_hash_from_the_deal_and_never_the_seed_during_the_hand(
+    make_player, slug
+):
+    import json
+
+    from rooms.tables import services
+    from rooms.tables.tests.conftest import expire, run_clock
+    from rooms.tables.tests.test_abuse import game_tier
+
+    alice = make_player(coins=20000)
+    table = sit_connected(alice, game_tier(slug))
+    hand = open_hand(table)
+    seed = bytes(hand.seed)
+    digest = hashlib.sha256(seed).hexdigest()
+    services.table_trustee(table_id=table.pk, user=alice, on=True)
+    states = 0
+    while hand.status == Hand.Status.PLAYING:
+        play = load_context(table.pk)
+        for viewer in [*(s.index for s in play.seats), None]:
+            state = snapshot(play, seat_index=viewer, balance=None)
+            assert state["hand"]["seed_sha256"] == digest
+            assert "seed" not in state["hand"] and state["last_hand"] is None
+            assert seed.hex() not in json.dumps(state)
+            states += 1
+        expire(hand)
+        run_clock(1)
+        hand.refresh_from_db()
+    assert states > len(hand.players)
+    after = snapshot(load_context(table.pk), seat_index=my_seat(alice).index, balance=0)
+    assert after["last_hand"]["seed"] == seed.hex() and after["last_hand"]["seed_sha256"] == digest
