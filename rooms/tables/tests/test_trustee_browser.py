@@ -17,8 +17,10 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi and doud
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-VISIBLE_CANCELS = """() => [...document.querySelectorAll('button')]
-  .filter((b) => b.offsetParent !== null && b.textContent.trim() === '取消托管').length"""
+# The buttons that turn 托管 off: the banner's, and the toggle while it reads "取消托管".
+VISIBLE_CANCELS = """() => [document.querySelector('#trustee-cancel'), document.querySelector('#trustee')]
+  .filter((b) => b.offsetParent !== null && (b.id === 'trustee-cancel' || b.dataset.on === 'yes')).length"""
+LOCALES = {"desktop": "zh-CN", "phone": "en-US"}
 DEALT = (
     "() => ['bidding', 'doubling', 'playing'].includes(document.querySelector('#table-app').dataset.phase)"
 )
@@ -33,7 +35,7 @@ def test_trustee_shows_one_cancel_button_and_it_takes_control_back(live_asgi, do
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": width, "height": height})
+            page = browser.new_page(viewport={"width": width, "height": height}, locale=LOCALES[size])
             sign_up_and_enter(
                 page, live_asgi, f"tr{uuid.uuid4().hex[:10]}", "doudizhu", doudizhu_tier.pk, "**/tables/*/"
             )
