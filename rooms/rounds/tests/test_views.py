@@ -35,7 +35,8 @@ def test_entering_needs_a_signed_in_post(client, bacc_tier):
 
 
 @pytest.mark.parametrize(
-    ("language", "words"), [("en", "Baccarat · Classic room · round {n}"), ("zh-hans", "百家乐 · 经典场 · 第{n}局")]
+    ("language", "words"),
+    [("en", "Baccarat · Classic room · round {n}"), ("zh-hans", "百家乐 · 经典场 · 第{n}局")],
 )
 def test_the_wallet_says_which_round_took_a_bet(client, bacc_tier, make_player, language, words):
     from rooms.rounds import services
