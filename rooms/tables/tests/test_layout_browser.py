@@ -155,7 +155,12 @@ def test_doudizhu_keeps_the_bids_on_screen(live_asgi, doudizhu_tier):  # noqa: F
 
 def test_zhajinhua_with_five_seats_keeps_the_actions_on_screen(live_asgi, zjh_browser_tier):  # noqa: F811
     found = reach_at_every_size(
-        live_asgi, "zhajinhua", zjh_browser_tier.pk, "**/tables/*/", MY_TURN, "#actions button, #my-hand, #ante"
+        live_asgi,
+        "zhajinhua",
+        zjh_browser_tier.pk,
+        "**/tables/*/",
+        MY_TURN,
+        "#actions button, #my-hand, #ante",
     )
     assert_in_reach(found)
 
