@@ -26,6 +26,7 @@ from rooms import transport
 from rooms.rounds.models import Bet, Round, Shoe
 from rooms.tables.models import Table
 from rooms.transport import frame_text, table_group
+from wallets.models import Account
 
 logger = logging.getLogger(__name__)
 
@@ -220,7 +221,6 @@ def viewer_text(public: dict, part: dict | None) -> str:
 
 
 def balances_of(user_ids) -> dict[int, int]:
-    from wallets.models import Account
 
     return dict(Account.objects.filter(user_id__in=list(user_ids)).values_list("user_id", "balance"))
 

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from django.db.models import Count, Sum
+from django.utils import timezone
+
 from rooms.rounds.broadcast import merge, public_state, user_part
+from rooms.rounds.models import Bet, Round, Viewer
+from rooms.rounds.services import per_area, viewers_fresh_since
 from rooms.tables.models import Table
+from wallets.models import LedgerEntry
+from wallets.selectors import wallet_balance
 
 
 def round_snapshot(*, table_id: int, user) -> dict:
     """Return the full ``state`` message for ``user`` at this banker table (connect, resync)."""
-    from wallets.selectors import wallet_balance
-
     table = Table.objects.select_related("tier__game").get(pk=table_id)
     public = public_state(table)
     round_id = public["round"]["id"] if public["round"] else None
@@ -25,12 +30,6 @@ def round_snapshot(*, table_id: int, user) -> dict:
 
 def user_payout(*, round_id: int | None, user_id: int) -> dict | None:
     """The ``payout`` notice the user got for the round (None: no bet in it, or not paid yet)."""
-    from django.db.models import Sum
-
-    from rooms.rounds.models import Round
-    from rooms.rounds.services import per_area
-    from wallets.models import LedgerEntry
-
     rnd = Round.objects.filter(pk=round_id).first() if round_id is not None else None
     if rnd is None or rnd.status not in (Round.Status.SETTLED, Round.Status.REFUNDED):
         return None
@@ -58,12 +57,6 @@ def open_table_for_tier(*, tier_id: int) -> Table | None:
 
 def viewer_counts_by_tier() -> dict[int, int]:
     """Return tier id → players with a banker table of that tier open now (one per user, stale sockets aside)."""
-    from django.db.models import Count
-    from django.utils import timezone
-
-    from rooms.rounds.models import Viewer
-    from rooms.rounds.services import viewers_fresh_since
-
     rows = (
         Viewer.objects.filter(left_at__isnull=True, seen_at__gte=viewers_fresh_since(timezone.now()))
         .values("table__tier_id")
@@ -75,10 +68,6 @@ def viewer_counts_by_tier() -> dict[int, int]:
 
 def coins_bet_in_rounds(*, user) -> list[dict]:
     """Return the user's banker tables with bets not yet paid out or refunded (the coins sit in escrow)."""
-    from django.db.models import Sum
-
-    from rooms.rounds.models import Bet, Round
-
     if user is None or not user.is_authenticated:
         return []
     rows = (

@@ -24,9 +24,11 @@ import secrets
 import time
 from collections import defaultdict
 from datetime import datetime, timedelta
+from platform.accounts.services import stats_record_hand
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, OperationalError, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
@@ -35,8 +37,8 @@ from django.utils.translation import gettext as _
 import games
 from games.base import IllegalAction, SeededRng, apply_rake
 from rooms.errors import illegal_action_text
-from rooms.rounds.betting import live_round_locked
-from rooms.rounds.broadcast import engine_for, round_changed, tier_config
+from rooms.rounds.betting import bet_read, bet_write, live_round_locked
+from rooms.rounds.broadcast import engine_for, round_changed, tier_config, user_stakes
 from rooms.rounds.errors import (
     AlreadyBet,
     AreaClosed,
@@ -55,7 +57,9 @@ from rooms.rounds.errors import (
 from rooms.rounds.models import Bet, Round, Shoe, Viewer
 from rooms.tables.errors import TableError, TableNotFound
 from rooms.tables.models import Table
-from wallets.models import MAX_AMOUNT
+from wallets.errors import InsufficientFunds
+from wallets.models import MAX_AMOUNT, LedgerTransaction
+from wallets.services import Posting, house_account, ledger_post, ledger_post_many, wallet_for_user
 
 logger = logging.getLogger(__name__)
 
@@ -266,11 +270,6 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
     through ``ledger_post_many`` without a savepoint of its own, and leaves
     the wallet with its balance after the bet for the broadcast.
     """
-    from rooms.rounds.betting import bet_read, bet_write
-    from wallets.errors import InsufficientFunds
-    from wallets.models import LedgerTransaction
-    from wallets.services import Posting, ledger_post_many
-
     if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
         raise BadAmount()
     if not isinstance(area, str):
@@ -286,8 +285,6 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         if not stakes:
             _check_entry(table, user, wallet)
         if wallet is None or escrow is None:
-            from wallets.services import house_account, wallet_for_user
-
             wallet = wallet or wallet_for_user(user=user)
             escrow = escrow or house_account(code="escrow")
         # The round's new totals go in with the bet (the ledger's refusal below rolls both back).
@@ -338,9 +335,6 @@ def round_cancel(*, table_id: int, user) -> int:
     or with no bets to return (``NothingToCancel``: a retry of a cancel that
     went through).
     """
-    from wallets.models import LedgerTransaction
-    from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
-
     with transaction.atomic(durable=True):
         table = _lock_banker_table(table_id, bump=True)
         rnd = live_round_locked(table)
@@ -389,8 +383,6 @@ def round_cancel(*, table_id: int, user) -> int:
 
 def previous_stakes(table: Table, user, rnd: Round) -> dict[str, int]:
     """The player's stakes by area on their last round at ``table`` before ``rnd`` with bets not cancelled ({} if none)."""
-    from rooms.rounds.broadcast import user_stakes
-
     last = (
         Bet.objects.standing()
         .filter(round__table_id=table.pk, user_id=user.pk, round__number__lt=rnd.number)
@@ -412,11 +404,6 @@ def round_repeat(*, table_id: int, user) -> int:
     earlier round (``NothingToRepeat``). Each area is one ``Bet`` with its own
     ``bet`` ledger transaction, as a bet placed by hand.
     """
-    from rooms.rounds.betting import bet_read
-    from wallets.errors import InsufficientFunds
-    from wallets.models import LedgerTransaction
-    from wallets.services import Posting, house_account, ledger_post_many, wallet_for_user
-
     with transaction.atomic(durable=True):
         table = _lock_banker_table(table_id, bump=True)
         read = bet_read(table, user)
@@ -639,8 +626,6 @@ def rounds_tick() -> int:
             continue
     lost = Round.objects.filter(status=Round.Status.DUE, result_at__lte=now - timedelta(seconds=30))
     for round_id in list(lost.values_list("pk", flat=True)[:100]):
-        from django.core.cache import cache
-
         # At most once a minute per round, so a worker outage does not pile up copies.
         if cache.add(f"rounds:settle-requeued:{round_id}", 1, timeout=60):
             _queue_settlement(round_id)
@@ -673,11 +658,6 @@ def round_settle(*, round_id: int) -> str | None:
     payout transaction key, or None if there was nothing to do. A result the
     engine cannot pay refunds the round instead.
     """
-    from platform.accounts.services import stats_record_hand
-
-    from wallets.models import LedgerTransaction
-    from wallets.services import house_account, ledger_post, wallet_for_user
-
     table_id = Round.objects.filter(pk=round_id).values_list("table_id", flat=True).first()
     if table_id is None:
         return None
@@ -752,9 +732,6 @@ def round_settle(*, round_id: int) -> str | None:
 
 def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
     """Return every bet of the locked round from escrow in one transaction; end the round."""
-    from wallets.models import LedgerTransaction
-    from wallets.services import house_account, ledger_post, wallet_for_user
-
     if rnd.status not in (Round.Status.OPEN, Round.Status.DUE):
         return False
     stakes: dict[int, int] = defaultdict(int)

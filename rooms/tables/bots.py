@@ -18,6 +18,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import IntegrityError, transaction
 
+from wallets.selectors import wallet_balance
+from wallets.services import wallet_grant
+
 BOT_PREFIX = BOT_USERNAME_PREFIX
 
 
@@ -32,9 +35,6 @@ def bot_bankroll(tier) -> int:
 
 def bot_acquire(*, tier, exclude: set[int]):
     """Return a bot user seated nowhere (creating one if none is free), topped up for ``tier``."""
-    from wallets.selectors import wallet_balance
-    from wallets.services import wallet_grant
-
     User = get_user_model()
     free = (
         User.objects.select_for_update(of=("self",), skip_locked=True)

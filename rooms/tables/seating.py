@@ -27,6 +27,7 @@ from rooms.errors import EntryRefused
 from rooms.models import Game, RoomTier
 from rooms.services import tier_entry_check
 from rooms.tables.bots import bot_acquire
+from rooms.tables.broadcast import balances_and_wins
 from rooms.tables.clock import setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.hands import hand_start, lock_wallets
@@ -86,7 +87,6 @@ def _sit(play: Play, user) -> None:
 
 
 def _counts(play: Play):
-    from rooms.tables.broadcast import balances_and_wins
 
     return balances_and_wins(play.table.tier.game.slug, play.users())
 

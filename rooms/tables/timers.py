@@ -24,6 +24,7 @@ import asyncio
 import functools
 import logging
 
+from celery import current_app
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -87,8 +88,6 @@ RESUME_GAP = 10.0
 @functools.cache
 def _beat_ticks() -> list:
     """The tasks beat would run every few seconds (``CELERY_BEAT_SCHEDULE``): the clocks of each runtime."""
-    from celery import current_app
-
     current_app.loader.import_default_modules()  # the apps' tasks modules, as a worker loads them
     schedule = getattr(settings, "CELERY_BEAT_SCHEDULE", {})
     names = [entry["task"] for entry in schedule.values() if isinstance(entry["schedule"], (int, float))]
