@@ -12,6 +12,7 @@ is what it is.
 
 import re
 from html.parser import HTMLParser
+from platform.browser_pages import CHROMIUM_ARGS, chromium_executable, signed_in_page
 from platform.tests.test_audit import admin_form_data
 
 import pytest
@@ -211,7 +212,7 @@ def test_staff_pages_read_in_chinese_in_a_browser(
     from django.contrib.auth.models import Group
     from playwright.sync_api import sync_playwright
 
-    from rooms.tables.tests.test_browser import CHROMIUM_ARGS, chromium_executable, screenshot_dir
+    from rooms.tables.tests.test_browser import screenshot_dir
 
     alice = make_player(coins=5000)
     hand = play_whole_hand(sit_connected(alice, ddz_tier), alice)
@@ -232,22 +233,7 @@ def test_staff_pages_read_in_chinese_in_a_browser(
         browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
             for size, (width, height) in {"laptop": (1280, 800), "phone": (390, 844)}.items():
-                context = browser.new_context(viewport={"width": width, "height": height})
-                context.add_cookies(
-                    [
-                        {
-                            "name": django_settings.SESSION_COOKIE_NAME,
-                            "value": session,
-                            "url": live_server.url,
-                        },
-                        {
-                            "name": django_settings.LANGUAGE_COOKIE_NAME,
-                            "value": "zh-hans",
-                            "url": live_server.url,
-                        },
-                    ]
-                )
-                page = context.new_page()
+                page = signed_in_page(browser, live_server.url, session, (width, height))
                 for name, path in pages.items():
                     page.goto(f"{live_server.url}{path}", timeout=15000)
                     page.wait_for_load_state("networkidle")
@@ -260,7 +246,7 @@ def test_staff_pages_read_in_chinese_in_a_browser(
                     )
                     if found:
                         english[(name, size)] = sorted(found)
-                context.close()
+                page.context.close()
         finally:
             browser.close()
 

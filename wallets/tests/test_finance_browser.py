@@ -1,9 +1,9 @@
 """Finance pages in Chromium, laptop and phone: the statement's columns say what they hold, the chart its axes."""
 
 import os
-import shutil
 import tempfile
 from pathlib import Path
+from platform.browser_pages import CHROMIUM_ARGS, chromium_executable, signed_in_page
 
 import pytest
 from django.conf import settings as django_settings
@@ -17,7 +17,6 @@ from wallets.tests.finance_books import build_books
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844)}
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 # What a finance officer reads: the filter's labels, the table's heads and cells, the chart's words.
 READ_PAGE = """() => ({
   labels: [...document.querySelectorAll('.finance-filter label')].map((l) => l.childNodes[0].textContent.trim()),
@@ -43,12 +42,6 @@ READ_PAGE = """() => ({
 })"""
 
 
-def _chromium() -> str:
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    assert path, "Chromium is missing (the browser marker should have skipped this test)"
-    return path
-
-
 def test_the_statement_and_the_rake_chart_read_in_words(live_server, client, monkeypatch, settings):
     from playwright.sync_api import sync_playwright
 
@@ -69,30 +62,15 @@ def test_the_statement_and_the_rake_chart_read_in_words(live_server, client, mon
     shots.mkdir(parents=True, exist_ok=True)
     seen = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
             for size, (width, height) in VIEWPORTS.items():
-                context = browser.new_context(viewport={"width": width, "height": height})
-                context.add_cookies(
-                    [
-                        {
-                            "name": django_settings.SESSION_COOKIE_NAME,
-                            "value": session,
-                            "url": live_server.url,
-                        },
-                        {
-                            "name": django_settings.LANGUAGE_COOKIE_NAME,
-                            "value": "zh-hans",
-                            "url": live_server.url,
-                        },
-                    ]
-                )
-                page = context.new_page()
+                page = signed_in_page(browser, live_server.url, session, (width, height))
                 for name, path in pages.items():
                     page.goto(f"{live_server.url}{path}", timeout=15000)
                     page.screenshot(path=str(shots / f"finance-{name}-{size}.png"), full_page=True)
                     seen[(name, size)] = page.evaluate(READ_PAGE)
-                context.close()
+                page.context.close()
         finally:
             browser.close()
 

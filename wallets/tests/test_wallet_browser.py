@@ -1,9 +1,9 @@
 """The wallet page in Chromium, on a laptop and on a phone: one line per hand, the balance during a hand."""
 
 import os
-import shutil
 import tempfile
 from pathlib import Path
+from platform.browser_pages import CHROMIUM_ARGS, chromium_executable, signed_in_page
 
 import pytest
 from django.conf import settings as django_settings
@@ -16,7 +16,6 @@ from wallets.sources import CoinsAtTable, LedgerSource, ReferenceLabel
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 VIEWPORTS = {"laptop": (1280, 800), "phone": (390, 844)}
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 # What a player reads, cell by cell: every history line, and the balance block.
 READ_PAGE = """() => ({
   balance: document.querySelector('.wallet-balance-amount').innerText,
@@ -53,12 +52,6 @@ class Tables(LedgerSource):
         ]
 
 
-def _chromium() -> str:
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    assert path, "Chromium is missing (the browser marker should have skipped this test)"
-    return path
-
-
 def test_the_wallet_reads_one_line_per_hand_and_the_balance_during_a_hand(
     live_server, client, make_player, monkeypatch
 ):
@@ -86,29 +79,14 @@ def test_the_wallet_reads_one_line_per_hand_and_the_balance_during_a_hand(
     shots.mkdir(parents=True, exist_ok=True)
     seen = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
         try:
             for name, (width, height) in VIEWPORTS.items():
-                context = browser.new_context(viewport={"width": width, "height": height})
-                context.add_cookies(
-                    [
-                        {
-                            "name": django_settings.SESSION_COOKIE_NAME,
-                            "value": session,
-                            "url": live_server.url,
-                        },
-                        {
-                            "name": django_settings.LANGUAGE_COOKIE_NAME,
-                            "value": "zh-hans",
-                            "url": live_server.url,
-                        },
-                    ]
-                )
-                page = context.new_page()
+                page = signed_in_page(browser, live_server.url, session, (width, height))
                 page.goto(f"{live_server.url}{reverse('wallets:wallet')}", timeout=15000)
                 page.screenshot(path=str(shots / f"wallet-{name}.png"), full_page=True)
                 seen[name] = page.evaluate(READ_PAGE)
-                context.close()
+                page.context.close()
         finally:
             browser.close()
 
