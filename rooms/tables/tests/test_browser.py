@@ -9,13 +9,13 @@ only clicks what a player can click: it never calls a service or the socket.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
+from platform.browser_pages import CHROMIUM_ARGS, chromium_executable  # noqa: F401 - the other browser tests import them from here
 
 import pytest
 
@@ -24,7 +24,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 PASSWORD = "Table-Test-4821"
 HAND_TIMEOUT_S = 180
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 # What the page says once it has something to do: the result panel, or a turn with live buttons.
 WAIT_FOR_SOMETHING_TO_DO = """() => {
@@ -140,12 +139,6 @@ def sign_up_and_enter(page, base_url: str, username: str, game: str, tier_id: in
     page.click(f"a.game-link[href$='/games/{game}/']")
     page.click(f"li.tier-card[data-tier='{tier_id}'] form button[type=submit]")
     page.wait_for_url(landing)
-
-
-def chromium_executable() -> str:
-    path = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    assert path, "Chromium is missing (the browser marker should have skipped this test)"
-    return path
 
 
 def play_turn(page, shots: dict, name: str) -> None:
