@@ -62,23 +62,27 @@ TABLES = {
 }
 
 
+_POINTS = {r + s: min(i + 1, 10) for i, r in enumerate(RANKS) for s in SUITS}
+_KEYS = {r + s: (i, j) for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+_TRIPLES = tuple(combinations(range(5), 3))
+
+
 def points(card: str) -> int:
     """The card's count when making a niu: A is 1, 2–9 their face, 10/J/Q/K are 10."""
-    rank = card[0]
-    return 10 if rank in "TJQK" else RANKS.index(rank) + 1
+    return _POINTS[card]
 
 
 def card_key(card: str) -> tuple[int, int]:
     """Order one card for comparing: rank (K high, A low), then suit (♠ > ♥ > ♣ > ♦)."""
-    return RANKS.index(card[0]), SUITS.index(card[1])
+    return _KEYS[card]
 
 
 def _check(cards: Sequence[str]) -> list[str]:
     hand = list(cards)
-    if len(hand) != 5 or len(set(hand)) != 5:
+    if len(hand) != 5 or len(set(map(str, hand))) != 5:
         raise ValueError(f"a 牛牛 hand is five different cards, not {hand!r}")
     for card in hand:
-        if not isinstance(card, str) or len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
+        if not isinstance(card, str) or card not in _POINTS:
             raise ValueError(f"not a card: {card!r}")
     return hand
 
@@ -86,13 +90,14 @@ def _check(cards: Sequence[str]) -> list[str]:
 def niu_splits(cards: Sequence[str]) -> list[tuple[str, ...]]:
     """Every three of the cards (in the hand's order) whose points sum to a multiple of ten."""
     hand = _check(cards)
-    return [three for three in combinations(hand, 3) if sum(map(points, three)) % 10 == 0]
+    v = [_POINTS[c] for c in hand]
+    return [(hand[a], hand[b], hand[c]) for a, b, c in _TRIPLES if (v[a] + v[b] + v[c]) % 10 == 0]
 
 
 def category(cards: Sequence[str]) -> str:
     """Name the hand's category (001:414-421): the special hands first, then the niu."""
     hand = _check(cards)
-    values = [points(c) for c in hand]
+    values = [_POINTS[c] for c in hand]
     ranks = [c[0] for c in hand]
     if all(v < 5 for v in values) and sum(values) <= 10:
         return "five_small"
@@ -103,7 +108,7 @@ def category(cards: Sequence[str]) -> str:
         return "five_face"
     if faces == 4 and "T" in ranks:
         return "four_face"
-    if not niu_splits(hand):
+    if not any((values[a] + values[b] + values[c]) % 10 == 0 for a, b, c in _TRIPLES):
         return "no_niu"
     left = sum(values) % 10
     return "niuniu" if left == 0 else f"niu_{left}"
