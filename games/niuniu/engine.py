@@ -4,7 +4,7 @@
 (抢庄) at once, the highest bid banks (a tie is broken by the hand's seeded draw
 and shown to all), the other seats choose their bet multiple, five cards are
 dealt to each, every seat shows (摊牌) and the banker settles with each player.
-``NiuniuEngine("tongbi")`` plays 通比牛牛 (001:572-627): no bank, every seat bets,
+``NiuniuEngine("tongbi")`` plays 通比牛牛 (001:572-628): no bank, every seat bets,
 and the best hand takes from every other. Each phase is a simultaneous countdown;
 a seat whose time runs out bids nothing, bets the least and shows its best
 split. Rules, seed lines and readings: docs/rules/niuniu.md.
@@ -193,7 +193,7 @@ class NiuniuEngine(SeatedEngine):
         state["phase"] = "bet"
 
     def auto_action(self, state: State, seat: int) -> Action:
-        """托管 / time out: 不抢 (no bid), the least bet (001:453 自动下注), the best split (001:455)."""
+        """托管 / time out: 不抢 (no bid), the least bet (001:452 自动下注), the best split (001:454)."""
         phase = state["phase"]
         if phase == "grab":
             return {"type": "grab", "multiple": 0}

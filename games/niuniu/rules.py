@@ -8,9 +8,9 @@ Public API, shared by 牛牛 (抢庄), 通比牛牛 and 百人牛牛 (seed 001; 
 - :func:`best_split` — ``(three, two)`` as 摊牌 (show) lays the hand out.
 - :func:`niu_splits` — every three cards that make a niu.
 - :func:`multiplier` — the category's multiple in the table a room tier names
-  (``"niuniu"``: 001:426-449, ``"tongbi"``: 001:596-610).
+  (``"niuniu"``: 001:426-449, ``"tongbi"``: 001:596-611).
 
-A, 2–9 and 10/J/Q/K count 1, face value and 10 (001:584, 001:420). Every split
+A, 2–9 and 10/J/Q/K count 1, face value and 10 (001:424, 001:575). Every split
 whose three cards make a multiple of ten scores the same: the two left over sum
 to the five cards' total less a multiple of ten, so the niu a hand makes does not
 depend on which three cards the player picks (docs/rules/niuniu.md).
@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-RANKS = "A23456789TJQK"  # low to high for comparing: K>Q>J>10>…>2>A (001:420)
-SUITS = "dchs"  # low to high: ♠ > ♥ > ♣ > ♦ (001:421)
+RANKS = "A23456789TJQK"  # low to high for comparing: K>Q>J>10>…>2>A (001:424)
+SUITS = "dchs"  # low to high: ♠ > ♥ > ♣ > ♦ (001:425)
 FACES = frozenset("JQK")
 CATEGORIES = (  # high to low (001:423, 001:588)
     "five_small",
@@ -48,7 +48,7 @@ TABLES = {
         "four_bomb": 8,
         "five_small": 10,
     },
-    # 通比牛牛, 001:596-610.
+    # 通比牛牛, 001:596-611.
     "tongbi": {
         "no_niu": 1,
         **{f"niu_{k}": 1 for k in range(1, 7)},
@@ -95,7 +95,7 @@ def niu_splits(cards: Sequence[str]) -> list[tuple[str, ...]]:
 
 
 def category(cards: Sequence[str]) -> str:
-    """Name the hand's category (001:414-421): the special hands first, then the niu."""
+    """Name the hand's category (001:414-420): the special hands first, then the niu."""
     hand = _check(cards)
     values = [_POINTS[c] for c in hand]
     ranks = [c[0] for c in hand]
@@ -115,7 +115,7 @@ def category(cards: Sequence[str]) -> str:
 
 
 def strength(cards: Sequence[str]) -> tuple[int, tuple[int, int]]:
-    """A sortable key: the category, then the highest card by rank and suit (001:419)."""
+    """A sortable key: the category, then the highest card by rank and suit (001:422)."""
     return _STRENGTH[category(cards)], max(card_key(c) for c in cards)
 
 

@@ -1,8 +1,8 @@
 """牛牛 and 通比牛牛 settlement under 有限责任制 (limited liability), before the house's rake.
 
-001:457 (牛牛) and 001:626-627 (通比牛牛) say only that nobody wins or loses more
+001:457 (牛牛) and 001:627-628 (通比牛牛) say only that nobody wins or loses more
 than the coins they carried into the hand. Where a side cannot cover every
-claim, the coins it has are shared in proportion to the claims (as 001:569
+claim, the coins it has are shared in proportion to the claims (as 001:570
 says for 十三水, "按比例"), rounded down; the coins rounding leaves go one each,
 in seat order from ``order``'s first seat, to the claims that lost a fraction.
 The reading is in docs/rules/niuniu.md ("Limited liability").
@@ -53,12 +53,12 @@ def banker_settle(claims: Sequence[int], coins: Sequence[int], banker: int) -> l
 
 
 def tongbi_claims(base: int, multiple: int, bets: Sequence[int], winner: int) -> list[int]:
-    """What each other seat owes the best hand: 底分 A × its multiple B × its bet C × the loser's bet D (001:611-617)."""
+    """What each other seat owes the best hand: 底分 A × its multiple B × its bet C × the loser's bet D (001:612-617)."""
     return [0 if j == winner else base * multiple * bets[winner] * bets[j] for j in range(len(bets))]
 
 
 def tongbi_settle(claims: Sequence[int], coins: Sequence[int], winner: int) -> list[int]:
-    """Settle 通比牛牛: the best hand takes ``claims[j]`` from every other seat ``j`` (001:611-617).
+    """Settle 通比牛牛: the best hand takes ``claims[j]`` from every other seat ``j`` (001:612-617).
 
     A loser pays at most what it carried; a winner takes at most what it carried,
     the losers then paying in proportion to what they owed.

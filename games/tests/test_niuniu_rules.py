@@ -25,15 +25,15 @@ def h(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("line", "cards", "expected"),
     [
-        # 牛牛游戏规则 (001:414-420) and 通比牛牛 (001:589-595): ranks only, suits chosen here.
+        # 牛牛游戏规则 (001:414-420) and 通比牛牛 (001:579-595): ranks only, suits chosen here.
         ("001:414 32211", "3s 2s 2h Ad Ac", "five_small"),
         ("001:415 88886", "8s 8h 8c 8d 6s", "four_bomb"),
         ("001:416 KKQQJ", "Ks Kh Qs Qh Js", "five_face"),
         ("001:417 KKQJ10", "Ks Kh Qs Js Ts", "four_face"),
         ("001:418 J5546", "Js 5s 5h 4s 6s", "niuniu"),
         ("001:593 785K10", "7s 8s 5s Ks Th", "niuniu"),
-        ("001:586 46Q99 牛8", "4s 6s Qs 9s 9h", "niu_8"),
-        ("001:587 78A4J", "7s 8s As 4s Js", "no_niu"),
+        ("001:579 46Q99 牛8", "4s 6s Qs 9s 9h", "niu_8"),
+        ("001:580 78A4J", "7s 8s As 4s Js", "no_niu"),
         # 百人牛牛 examples with their suits (001:109-115).
         ("001:109", "3h 2s 2h As Ah", "five_small"),
         ("001:110", "Ks Kh Kc Kd 8h", "four_bomb"),
@@ -107,7 +107,7 @@ def test_order_is_the_seeds_ladder():
 
 
 def test_same_category_compares_highest_card_then_its_suit():
-    # 001:419-421: rank K>Q>J>10>…>A, then ♠ > ♥ > ♣ > ♦.
+    # 001:422-425: rank K>Q>J>10>…>A, then ♠ > ♥ > ♣ > ♦.
     assert category(h("Ks 9h As 2d 7c")) == category(h("Qs Th 7s 3d 9c")) == "niu_9"
     assert compare(h("Ks 9h As 2d 7c"), h("Qs Th 7s 3d 9c")) == 1  # K beats Q
     assert compare(h("Kh 9s Ad 2h 7d"), h("Ks 9d Ac 2c 7h")) == -1  # K♥ loses to K♠
@@ -167,7 +167,7 @@ def test_niu_splits_lists_every_ten():
 def test_multiplier_tables_of_both_games():
     # 牛牛 (抢庄), 001:426-449.
     assert [multiplier(c, "niuniu") for c in CATEGORIES] == [10, 8, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1, 1, 1, 1]
-    # 通比牛牛, 001:596-610.
+    # 通比牛牛, 001:596-611.
     assert [multiplier(c, "tongbi") for c in CATEGORIES] == [6, 5, 5, 4, 3, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1]
     assert multiplier("niu_8") == 3
     with pytest.raises(ValueError, match="no multiple"):

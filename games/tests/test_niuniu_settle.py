@@ -18,7 +18,7 @@ def test_tongbi_example_1_two_players():
 
 
 def test_tongbi_example_2_three_players():
-    # 001:621-623: a ×5 小牛牛 against b ×3 and c ×3, both 无牛.
+    # 001:621-624: a ×5 小牛牛 against b ×3 and c ×3, both 无牛.
     claims = tongbi_claims(100, multiplier("five_small", "tongbi"), [5, 3, 3], winner=0)
     deltas = tongbi_settle(claims, [RICH] * 3, winner=0)
     net, rake = apply_rake(deltas, 500)

@@ -2,7 +2,7 @@
 
 Its own game in the lobby (seed INDEX slug ``tongbi_niuniu``), played by the 牛牛
 engine without the bank (``NiuniuEngine("tongbi")``) and the same hand rules,
-with 通比牛牛's own multiplier table (001:596-610) by default.
+with 通比牛牛's own multiplier table (001:596-611) by default.
 """
 
 from games import register

@@ -20,6 +20,7 @@ const kit = seatedTable({
   model,
   render,
   onState(msg, previous) {
+    if (!previous) settleRevealed(msg); // what was face up before the page opened is not turned again
     if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) {
       kit.setMessage("");
       model.selected = [];
@@ -79,6 +80,17 @@ function saidText(view, index) {
 }
 
 // ---- Card by card -------------------------------------------------------
+
+/** Mark every hand face up in the page's first state as turned long ago (a reload shows them at once). */
+function settleRevealed(msg) {
+  const view = msg.hand?.view || msg.last_hand?.view;
+  const id = msg.hand?.id ?? msg.last_hand?.id;
+  (view?.hands || []).forEach((cards, index) => {
+    if (Array.isArray(cards) && (view.shown?.[index] || view.phase === "finished")) {
+      model.revealedAt[`${id}:${index}`] = -REVEAL_MS;
+    }
+  });
+}
 
 /** Milliseconds since this seat's hand was first drawn face up here (0 the first time). */
 function sinceRevealed(index) {
