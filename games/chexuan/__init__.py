@@ -1,0 +1,1 @@
+"""扯旋 Che Xuan (32 cards, head and tail); its rules are docs/rules/chexuan.md."""
