@@ -37,6 +37,12 @@ _SHAPES = {
 }
 
 
+def pair_label(cards: list[str]) -> str:
+    """Name two cards for a page: a named pair of 003 ("tian"), else "points_<n>" ("points_7")."""
+    rank = rules.pair_rank(cards)
+    return f"points_{rank.points}" if rank.name == "points" else rank.name
+
+
 class ChexuanEngine(SeatedEngine):
     """扯旋 Che Xuan for 2–6 seats."""
 
@@ -268,7 +274,7 @@ class ChexuanEngine(SeatedEngine):
             for i in in_hand:
                 head, tail = state["splits"][i]
                 specials[i] = rules.four_card_hand(state["_hands"][i])
-                names[i] = [rules.pair_rank(head).name, rules.pair_rank(tail).name]
+                names[i] = [pair_label(head), pair_label(tail)]
             showdown = [i for i in in_hand if specials[i] not in SANHUA]
         splits = state["splits"]
 
@@ -374,13 +380,18 @@ class ChexuanEngine(SeatedEngine):
             "coins": list(state["coins"]),
             "split_done": [s is not None for s in state["splits"]],
             "splits": splits,
-            "split_names": [[rules.pair_rank(p).name for p in s] if s is not None else None for s in splits],
+            "split_names": [[pair_label(p) for p in s] if s is not None else None for s in splits],
+            "split_options": [],
             "log": copy.deepcopy(state["log"]),
             "choices": self.legal_actions(state, seat) if seat is not None else [],
             "call_cost": None,
             "left": None,
             "result": copy.deepcopy(state["result"]),
         }
+        if seat is not None and state["phase"] == "split" and state["splits"][seat] is None:
+            view["split_options"] = [
+                [pair_label(p) for p in split] for split in rules.splits(state["_hands"][seat])
+            ]
         if seat is not None and state["bobo"][seat] is not None:
             view["left"] = state["bobo"][seat] - state["bets"][seat]
             if state["phase"] == "betting" and state["turn"] == seat:

@@ -157,6 +157,7 @@ def test_the_split_and_the_showdown_pay_pairwise_within_each_stake():
     assert outcome.deltas == [100 + 320, -100, -320]
     assert outcome.winners == [0]
     assert outcome.details["names"][0] == ["tian", "meishi"]
+    assert outcome.details["names"][2] == ["ren", "points_2"]
     assert ENGINE.view(state, 2)["hands"][0] == TIAN.split()  # the showdown shows every hand still in
 
 
