@@ -29,8 +29,8 @@ def demo_tiers(minimum_multiplier: int, options: dict) -> tuple[dict, ...]:
         }
         for code, name, name_en, base in (
             ("novice", "初级场", "Novice room", 1),
-            ("middle", "中级场", "Intermediate room", 10),
-            ("senior", "高级场", "Senior room", 100),
+            ("middle", "中级场", "Intermediate room", 5),
+            ("senior", "高级场", "Senior room", 20),
         )
     )
 
