@@ -185,11 +185,13 @@ class ErbagangEngine(SeatedEngine):
         return legal[0] if legal else {"type": "grab", "multiple": 0}
 
     def hint(self, state: State, seat: int) -> Action | None:
-        """提示: bid the smallest multiple for the bank, bet the smallest amount."""
+        """提示: bid up to 10× for the bank (as far as the coins cover it), bet the smallest amount."""
         legal = self.legal_actions(state, seat)
         if not legal:
             return None
-        return legal[1] if state["phase"] == "grab" and len(legal) > 1 else legal[0]
+        if state["phase"] == "grab":
+            return [a for a in legal if a["multiple"] <= 10][-1]
+        return legal[0]
 
     # -- the end -----------------------------------------------------------
     def _finish(self, state: State) -> None:
