@@ -42,6 +42,8 @@ _SWEEPS = {
 class ErbagangPresentation:
     """二八杠's finished hands as the record, verify and replay pages show them."""
 
+    pieces = "tiles"
+
     def __init__(self, engine) -> None:
         self.engine = engine
 

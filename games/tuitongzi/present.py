@@ -39,6 +39,8 @@ SUMMARY_KEYS = ("phase", "wheel", "start", "antes", "raises", "ante_pool", "rais
 class TuitongziPresentation:
     """推筒子's finished hands as the record, verify and replay pages show them."""
 
+    pieces = "tiles"
+
     def __init__(self, engine) -> None:
         self.engine = engine
 

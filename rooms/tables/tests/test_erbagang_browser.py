@@ -176,8 +176,12 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
     ("size", "locale"), [("desktop", "en-US"), pytest.param("phone", "zh-CN", marks=pytest.mark.zh)]
 )
 def test_a_new_player_plays_a_whole_erbagang_hand_against_bots(
-    live_asgi, erbagang_tier, settings, size, locale
-):  # noqa: F811
+    live_asgi,  # noqa: F811 - the fixture
+    erbagang_tier,
+    settings,
+    size,
+    locale,
+):
     import re
     from platform.accounts.models import User
 
