@@ -41,6 +41,15 @@ def test_every_pair_of_hands_compares_as_the_table_says():
         assert compare(list(reversed(a)), b) == expected
 
 
+def test_every_two_tiles_of_the_forty_are_a_hand_of_the_table():
+    """All 780 two-tile combinations of the 40 tiles: each ranks as its row of the table."""
+    row_of = {tuple(sorted(h)): row for row, (_, hands, _) in enumerate(ORDER) for h in hands}
+    first = {row: rank(hands[0]) for row, (_, hands, _) in enumerate(ORDER)}
+    for a, b in itertools.combinations(range(len(TILES)), 2):
+        hand = [TILES[a], TILES[b]]
+        assert rank(hand) == first[row_of[tuple(sorted(hand))]], hand
+
+
 def test_every_hand_has_the_documented_kind_and_points():
     for kind, hands, points in ORDER:
         for hand in hands:

@@ -151,6 +151,12 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 )
                 if len(seen["clicked"]) == 1:
                     seen["reloads"].append(reload_same(page))
+                elif page.get_attribute("#table-app", "data-phase") != "finished":
+                    try:  # a picture of the die on the table, for a person to look at
+                        page.wait_for_selector("#table-app[data-phase=dice] #die svg", timeout=3000)
+                        page.screenshot(path=str(screenshot_dir() / f"erbagang-{size}-dice.png"))
+                    except PlaywrightTimeoutError:
+                        pass
             page.wait_for_function(RESULT_PAINTED, timeout=15000)
             seen["result_shot"] = str(screenshot_dir() / f"erbagang-{size}-result.png")
             page.screenshot(path=seen["result_shot"])
