@@ -19,6 +19,7 @@ import pytest
 
 import games
 from games.base import SeatSpec, SeededRng
+from games.chexuan import rules as chexuan_rules
 from games.doudizhu import rules as ddz_rules
 from games.erbagang import rules as ebg_rules
 from games.testing import random_playout
@@ -96,12 +97,26 @@ def redeal_tuitongzi(seed: bytes, config: dict, players: int, redeal: int, shown
     return hands, []
 
 
+def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The dealer is drawn first (if not given), then the 32 cards in docs/rules/chexuan.md's
+    order are shuffled and dealt one at a time from the dealer, four each."""
+    rng = _rng(seed)
+    dealer = _dealer(rng, config, players)
+    deck = list(chexuan_rules.DECK)
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(4 * players):
+        hands[(dealer + i) % players].append(deck[i])
+    return hands, []
+
+
 REDEAL = {
     "doudizhu": redeal_doudizhu,
     "zhajinhua": redeal_zhajinhua,
     "texas": redeal_texas,
     "erbagang": redeal_erbagang,
     "tuitongzi": redeal_tuitongzi,
+    "chexuan": redeal_chexuan,
 }
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
@@ -109,6 +124,7 @@ CONFIGS = {
     "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
     "erbagang": [{"base_stake": 1}, {"base_stake": 2}],
     "tuitongzi": [{"base_stake": 1}, {"base_stake": 5}],
+    "chexuan": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
 }
 # How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
 COPIES = {"erbagang": 4, "tuitongzi": 4}
@@ -211,7 +227,7 @@ def random_playout_from(engine, state: dict, choices: random.Random) -> tuple[di
     return state, steps
 
 
-@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas", "erbagang", "tuitongzi"])
+@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas", "erbagang", "tuitongzi", "chexuan"])
 def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     """The record of a hand: a row per seat, and no card that the rules keep from this player."""
     info = games.REGISTRY[slug]
