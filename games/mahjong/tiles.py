@@ -1,0 +1,260 @@
+"""Mahjong tiles in the notation of DESIGN.md, and the hand shapes every variant shares.
+
+A tile is a string ``"1m".."9m"`` (万), ``"1p".."9p"`` (筒), ``"1s".."9s"`` (条) or
+``"1z".."7z"`` (东 南 西 北 白 发 中). Inside, a tile is an index 0..33 and a hand a
+list of 34 counts. Sets in the hand are pungs (刻子) and chows (顺子): both variants
+here allow a chow formed by the player's own tiles, though neither lets a player
+claim one (吃).
+
+``wild`` is 推倒胡's 鬼牌: every copy of that tile stands for any tile, with 001:297's
+first restriction (a wild never makes a fifth copy of a tile). The other two
+restrictions (001:298-299) are about claiming and discarding: see the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+SUITS = "mps"
+HONOR = "z"
+TILES: tuple[str, ...] = tuple(f"{n}{s}" for s in "mpsz" for n in range(1, 10 if s != "z" else 8))
+INDEX = {t: i for i, t in enumerate(TILES)}
+ORPHANS = tuple(
+    INDEX[t] for t in ("1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z")
+)
+WINDS = tuple(range(27, 31))
+DRAGONS = tuple(range(31, 34))
+# 001:296: the wild is the flipped tile + 1 "in the order 1~9, 东南西北中发白" (中 = 7z, 白 = 5z).
+_HONOR_ORDER = ("1z", "2z", "3z", "4z", "7z", "6z", "5z")
+
+
+def parse(tiles: str | Iterable[str]) -> list[str]:
+    """Return tiles from ``"123m 55z"`` shorthand or an iterable of tile strings; refuse unknown ones."""
+    if isinstance(tiles, str):
+        out: list[str] = []
+        digits = ""
+        for ch in tiles.replace(" ", ""):
+            if ch.isdigit():
+                digits += ch
+            elif ch in "mpsz" and digits:
+                out.extend(d + ch for d in digits)
+                digits = ""
+            else:
+                raise ValueError(f"cannot read tiles {tiles!r}")
+        if digits:
+            raise ValueError(f"cannot read tiles {tiles!r}")
+        tiles = out
+    result = list(tiles)
+    for t in result:
+        if t not in INDEX:
+            raise ValueError(f"{t!r} is not a tile")
+    return result
+
+
+def suit(tile: str) -> str:
+    return tile[1]
+
+
+def is_terminal(index: int) -> bool:
+    return index < 27 and index % 9 in (0, 8)
+
+
+def is_honor(index: int) -> bool:
+    return index >= 27
+
+
+def next_tile(tile: str) -> str:
+    """Return the tile after ``tile`` in 001:296's order: the 鬼牌 when ``tile`` is flipped."""
+    if suit(tile) == HONOR:
+        return _HONOR_ORDER[(_HONOR_ORDER.index(tile) + 1) % 7]
+    return f"{int(tile[0]) % 9 + 1}{suit(tile)}"
+
+
+def wall(honors: bool) -> list[str]:
+    """Return the 108 suited tiles (血战) or all 136 (推倒胡), four of each, in notation order."""
+    return [t for t in TILES if honors or suit(t) != HONOR for _ in range(4)]
+
+
+def counts(tiles: Iterable[str]) -> list[int]:
+    c = [0] * 34
+    for t in tiles:
+        c[INDEX[t]] += 1
+    return c
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A claimed or declared set: ``kind`` is "pung" (碰) or "kong" (杠); ``concealed`` for 暗杠."""
+
+    kind: str
+    tile: str
+    concealed: bool = False
+
+
+@dataclass(frozen=True)
+class Group:
+    """One set or the pair of a reading; ``tiles`` are concrete (a wild stands as the tile it plays).
+
+    ``tiles`` is empty for a set made only of wilds (``free``): the fan count chooses its tile.
+    """
+
+    kind: str  # "pair", "pung", "chow"
+    tiles: tuple[int, ...]
+    wilds: int = 0
+
+    @property
+    def free(self) -> bool:
+        return not self.tiles
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read a winning hand: its shape and groups (empty for 七对 and 十三幺)."""
+
+    shape: str  # "standard", "seven_pairs", "thirteen_orphans"
+    groups: tuple[Group, ...] = ()
+
+
+def _split(hand: Sequence[str], wild: str | None) -> tuple[list[int], int]:
+    c = counts(hand)
+    if wild is None:
+        return c, 0
+    w = INDEX[wild]
+    n, c[w] = c[w], 0
+    return c, n
+
+
+def _room(c: list[int], melds: Sequence[Meld]) -> list[int]:
+    """How many wilds each tile may still take: 001:297, never a fifth copy."""
+    room = [4 - n for n in c]
+    for m in melds:
+        room[INDEX[m.tile]] -= 4 if m.kind == "kong" else 3
+    return room
+
+
+def _standard(
+    c: list[int], w: int, room: list[int], sets: int, pair: bool, found: list, acc: list, first: bool
+):
+    """Collect the set-and-pair readings of counts ``c`` with ``w`` wilds (all of them, or the first)."""
+    i = next((k for k in range(34) if c[k]), -1)
+    if i < 0:
+        # Only wilds are left: they form sets of any tile, and the pair if it is missing.
+        need = 3 * sets + (0 if pair else 2)
+        if w == need:
+            free = [Group("pung", (), 3)] * sets + ([] if pair else [Group("pair", (), 2)])
+            found.append(Reading("standard", tuple(acc + free)))
+        return
+    if sets == 0 and pair:
+        return
+    options = []
+    if not pair:
+        for real in (2, 1):
+            if c[i] >= real and w >= 2 - real and room[i] >= 2 - real:
+                options.append(("pair", ((i, real),), 2 - real))
+    if sets:
+        for real in (3, 2, 1):
+            if c[i] >= real and w >= 3 - real and room[i] >= 3 - real:
+                options.append(("pung", ((i, real),), 3 - real))
+        if i < 27:
+            pos = i % 9
+            for start in (i - 2, i - 1, i):
+                if start < i - pos or start + 2 > i - pos + 8:
+                    continue
+                run = (start, start + 1, start + 2)
+                # Tiles below ``i`` are all used up, so a wild plays each of them; above, a real one if held.
+                take = tuple((t, 1) for t in run if t >= i and c[t])
+                missing = [t for t in run if not (t >= i and c[t])]
+                if len(missing) <= w and all(room[t] >= 1 for t in missing):
+                    options.append(("chow", take, len(missing), run))
+    for option in options:
+        kind, take, used = option[0], option[1], option[2]
+        for t, n in take:
+            c[t] -= n
+        filled = []
+        if kind == "chow":
+            filled = [t for t in option[3] if (t, 1) not in take]
+            tiles = option[3]
+        else:
+            tiles = (i,) * (2 if kind == "pair" else 3)
+            filled = [i] * used
+        for t in filled:
+            room[t] -= 1
+        acc.append(Group(kind, tiles, used))
+        _standard(c, w - used, room, sets - (kind != "pair"), pair or kind == "pair", found, acc, first)
+        acc.pop()
+        for t in filled:
+            room[t] += 1
+        for t, n in take:
+            c[t] += n
+        if first and found:
+            return
+
+
+def decompositions(
+    hand: Sequence[str], melds: Sequence[Meld] = (), wild: str | None = None, *, orphans: bool = False
+) -> list[Reading]:
+    """Return every reading of ``hand`` (with ``melds`` laid down) as a winning hand; empty if none.
+
+    Readings: four sets and a pair (melds count as sets), 七对 seven pairs (no melds;
+    four of a kind counts as two pairs) and, when ``orphans``, 十三幺.
+    """
+    return _readings(list(hand), melds, wild, orphans, first=False)
+
+
+def _readings(
+    hand: list[str], melds: Sequence[Meld], wild: str | None, orphans: bool, first: bool
+) -> list[Reading]:
+    c, w = _split(hand, wild)
+    size = sum(c) + w
+    sets = 4 - len(melds)
+    if sets < 0 or size != 3 * sets + 2:
+        return []
+    found: list[Reading] = []
+    _standard(c, w, _room(c, melds), sets, False, found, [], first)
+    if found and first:
+        return found
+    if not melds and size == 14:
+        singles = sum(n % 2 for n in c)
+        if singles <= w and (w - singles) % 2 == 0:
+            found.append(Reading("seven_pairs"))
+        if orphans and all(c[k] == 0 for k in range(34) if k not in ORPHANS):
+            # Thirteen different orphans and one of them twice; wilds fill what is missing
+            # (the size check above already makes the wilds exactly enough).
+            extra = sum(c) - sum(1 for k in ORPHANS if c[k])
+            if extra <= 1 and max(c) <= 2:
+                found.append(Reading("thirteen_orphans"))
+    return found
+
+
+def is_win(
+    hand: Sequence[str], melds: Sequence[Meld] = (), wild: str | None = None, *, orphans: bool = False
+) -> bool:
+    """Say whether ``hand`` (with ``melds`` laid down) is a complete, winning hand (胡牌 shape)."""
+    return bool(_readings(list(hand), melds, wild, orphans, first=True))
+
+
+def waits(
+    hand: Sequence[str],
+    melds: Sequence[Meld] = (),
+    wild: str | None = None,
+    *,
+    orphans: bool = False,
+    honors: bool = True,
+) -> list[str]:
+    """Return the tiles that complete ``hand`` (听牌: what it waits on), in notation order.
+
+    A tile of which the player already holds four (hand and melds) cannot be drawn
+    and is left out. With ``honors`` False (108 tiles) no honor is a candidate.
+    """
+    held = counts(hand)
+    for m in melds:
+        held[INDEX[m.tile]] += 4 if m.kind == "kong" else 3
+    hand = list(hand)
+    out = []
+    for i, t in enumerate(TILES):
+        if (not honors and i >= 27) or held[i] >= 4:
+            continue
+        if _readings([*hand, t], melds, wild, orphans, first=True):
+            out.append(t)
+    return out
