@@ -202,6 +202,83 @@ def decompositions(
     return _readings(list(hand), melds, wild, orphans, first=False)
 
 
+def _sets_only(c: list[int]) -> bool:
+    """Say whether counts ``c`` split into pungs and chows (greedy on the lowest tile is exact)."""
+    c = list(c)
+    for i in range(34):
+        n = c[i]
+        if n >= 3:
+            n -= 3
+        if n:
+            if i >= 27 or i % 9 > 6 or c[i + 1] < n or c[i + 2] < n:
+                return False
+            c[i + 1] -= n
+            c[i + 2] -= n
+    return True
+
+
+def _plain_win(c: list[int]) -> bool:
+    """Sets and a pair without wilds, trying each pair: the fast path of ``is_win``."""
+    for i in range(34):
+        if c[i] >= 2:
+            c[i] -= 2
+            ok = _sets_only(c)
+            c[i] += 2
+            if ok:
+                return True
+    return False
+
+
+def _can(c: list[int], w: int, room: list[int], sets: int, pair: bool, i: int = 0) -> bool:
+    """Say whether counts ``c`` and ``w`` wilds make ``sets`` sets (and the pair unless ``pair``)."""
+    if w == 0:
+        return _sets_only(c) if pair else _plain_win(c)
+    while i < 34 and not c[i]:
+        i += 1
+    if i == 34:
+        return w == 3 * sets + (0 if pair else 2)
+    n = c[i]
+    if not pair:
+        for real in (2, 1):
+            if n >= real and w >= 2 - real and room[i] >= 2 - real:
+                c[i] -= real
+                ok = _can(c, w - 2 + real, room, sets, True, i)
+                c[i] += real
+                if ok:
+                    return True
+    if not sets:
+        return False
+    for real in (3, 2, 1):
+        if n >= real and w >= 3 - real and room[i] >= 3 - real:
+            c[i] -= real
+            ok = _can(c, w - 3 + real, room, sets - 1, pair, i)
+            c[i] += real
+            if ok:
+                return True
+    if i < 27:
+        low = i - i % 9
+        for start in (i - 2, i - 1, i):
+            if start < low or start + 2 > low + 8:
+                continue
+            run = (start, start + 1, start + 2)
+            real = [t for t in run if t >= i and c[t]]
+            missing = [t for t in run if t not in real]
+            if len(missing) > w or any(room[t] < 1 for t in missing):
+                continue
+            for t in real:
+                c[t] -= 1
+            for t in missing:
+                room[t] -= 1
+            ok = _can(c, w - len(missing), room, sets - 1, pair, i)
+            for t in real:
+                c[t] += 1
+            for t in missing:
+                room[t] += 1
+            if ok:
+                return True
+    return False
+
+
 def _readings(
     hand: list[str], melds: Sequence[Meld], wild: str | None, orphans: bool, first: bool
 ) -> list[Reading]:
@@ -210,10 +287,11 @@ def _readings(
     sets = 4 - len(melds)
     if sets < 0 or size != 3 * sets + 2:
         return []
+    if first and _can(c, w, _room(c, melds), sets, False):
+        return [Reading("standard")]
     found: list[Reading] = []
-    _standard(c, w, _room(c, melds), sets, False, found, [], first)
-    if found and first:
-        return found
+    if not first:
+        _standard(c, w, _room(c, melds), sets, False, found, [], first)
     if not melds and size == 14:
         singles = sum(n % 2 for n in c)
         if singles <= w and (w - singles) % 2 == 0:

@@ -1,0 +1,18 @@
+"""血战到底 Sichuan "bloody battle" mahjong (001, 003): the mahjong core's 108-tile variant.
+
+Not registered yet (its page is still to come): ``ENGINE`` plays whole hands.
+"""
+
+from games.mahjong.engine import MahjongEngine
+
+DEFAULT_OPTIONS = {
+    "fan_table": "001",  # or "003": 003's table, 3 番 cap, 自摸 0 番
+    "exchange": True,  # 换三张 (001:675)
+    "pass_blocks_win": False,  # 003:40 过手: True makes a passed 胡 wait for the seat's own draw
+    "refund_kongs_not_ready": False,  # 003:36: True returns a not-ready seat's kong money at a drawn end
+    "turn_seconds": 15,
+    "claim_seconds": 8,
+}
+VARIANTS = {"001": {}, "003": {"fan_table": "003", "pass_blocks_win": True, "refund_kongs_not_ready": True}}
+
+ENGINE = MahjongEngine("xuezhan", DEFAULT_OPTIONS)
