@@ -89,14 +89,14 @@ class MahjongEngine(SeatedEngine):
             "_hands": hands,
             "_wall": rest,
             "_picks": [None] * SEATS,
-            "_direction": 1 + rng.randbelow(3),  # 换三张: 1 下家, 2 对家, 3 上家 (001:698)
+            "_direction": 1 + rng.randbelow(3),  # 换三张: 1 下家, 2 对家, 3 上家 (001:671, 001:707)
             "exchange": None,
         }
         if xuezhan:
             state["phase"] = "exchange" if cfg.get("exchange", True) else "void"
             state["turn"] = None
         else:
-            state["indicator"] = rest.pop(0)  # 001:296: the tile flipped at the dealer's side
+            state["indicator"] = rest.pop(0)  # 001:299: the tile flipped at the dealer's side
             state["wild"] = next_tile(state["indicator"])
             self._draw(state, dealer)
         return state
@@ -144,7 +144,7 @@ class MahjongEngine(SeatedEngine):
         result = fan(hand, melds, tile, ctx, state["table"])
         if result is None:
             return None
-        # 001:300, 001:303: 鸡胡 wins only by 自摸 or 抢杠胡.
+        # 001:298, 001:308: 鸡胡 wins only by 自摸 or 抢杠胡.
         if state["table"] == "tuidaohu" and result.plain and not (ctx["self_drawn"] or ctx["robbed_kong"]):
             return None
         return result
@@ -223,7 +223,7 @@ class MahjongEngine(SeatedEngine):
             rest.remove(drawn)
             if self._score(state, seat, rest, drawn, self._context(state, seat, True)) is not None:
                 out.append({"type": "win"})
-        # 001:299: a hand of wilds only that draws a wild must win (no tile may be discarded).
+        # 001:302: a hand of wilds only that draws a wild must win (no tile may be discarded).
         discardable = [t for t in dict.fromkeys(_sorted(hand)) if t != wild]
         if state["_wall"]:
             void = state["voids"][seat]
@@ -273,7 +273,7 @@ class MahjongEngine(SeatedEngine):
         return gettext_noop("That move is not allowed now.")
 
     def _exchange(self, state: State) -> None:
-        """换三张: every seat gives its three to the seat ``direction`` places on (001:698)."""
+        """换三张: every seat gives its three to the seat ``direction`` places on (001:671, 001:707)."""
         d = state["_direction"]
         picks = state["_picks"]
         for s in range(SEATS):
@@ -307,7 +307,7 @@ class MahjongEngine(SeatedEngine):
                 n = hand.count(tile)
                 if n == 3 and state["_wall"]:
                     opts.append("kong")
-                # 001:298: no 碰 that would leave only wilds to discard.
+                # 001:301: no 碰 that would leave only wilds to discard.
                 if n >= 2:
                     rest = list(hand)
                     rest.remove(tile)
@@ -368,7 +368,7 @@ class MahjongEngine(SeatedEngine):
         self._draw(state, seat, replacement=True)
 
     def _pay_kong(self, state: State, seat: int, kind: str, source: int | None) -> None:
-        """刮风下雨 / 杠 payments, at once (001:679-681, 001:294-296, 003:32-34)."""
+        """刮风下雨 / 杠 payments, at once (001:673-675, 001:716-718, 001:295-297, 003:31-33)."""
         units = scoring.KONG_UNITS[self.variant][kind]
         amount = units * state["base"]
         payers = [source] if source is not None else [s for s in self._in(state) if s != seat]
@@ -385,7 +385,7 @@ class MahjongEngine(SeatedEngine):
         if winners:
             if claim["kind"] == "discard":
                 state["discards"][source].pop()
-            else:  # the robbed kong stays a pung and scores nothing (001:320)
+            else:  # the robbed kong stays a pung and scores nothing (001:322, 003:37)
                 meld = next(m for m in state["melds"][source] if m["kind"] == "kong" and m["tile"] == tile)
                 meld["kind"] = "pung"
             for s in winners:
@@ -435,7 +435,7 @@ class MahjongEngine(SeatedEngine):
         return [(source + k) % SEATS for k in range(1, SEATS)]
 
     def _transfer(self, state: State, source: int, winners: list[int]) -> None:
-        """呼叫转移: a kong's winnings go to whoever wins on the konger's next discard (001:682, 003:38)."""
+        """呼叫转移: a kong's winnings go to whoever wins on the konger's next discard (001:676, 001:719, 003:37)."""
         income = state["last_kong"]["income"]
         share = income // len(winners)
         if share:
@@ -494,7 +494,7 @@ class MahjongEngine(SeatedEngine):
 
     # -- the end -----------------------------------------------------------
     def _drawn_end(self, state: State) -> None:
-        """The wall is empty: 血战 settles 查花猪 and 查大叫 (001:727-729); 推倒胡 ends drawn."""
+        """The wall is empty: 血战 settles 查花猪 and 查大叫 (001:722-725); 推倒胡 ends drawn."""
         if self.variant == "xuezhan" and len(state["won"]) < 3:
             self._check_players(state)
         self._finish(state, "drawn")
@@ -517,7 +517,7 @@ class MahjongEngine(SeatedEngine):
         idle = [s for s in left if s not in pigs and s not in fans]
         base = state["base"]
         if state["refund_kongs"]:
-            # 003:36: a player without a ready hand at a drawn end gives back every kong's winnings.
+            # 003:37: a player without a ready hand at a drawn end gives back every kong's winnings.
             for s in [*idle, *pigs]:
                 back = [(s, p, a) for p, a in state["kong_income"][s]]
                 if back:

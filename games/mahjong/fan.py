@@ -53,7 +53,7 @@ class Table:
         return next(r for r in self.rows if r.key == key)
 
 
-# 血战到底 as 001:697-716 lists it: the 翻倍 (doublings) are one 番 each, no cap (001:665).
+# 血战到底 as 001:680-701 lists it: the 翻倍 (doublings) are one 番 each, no cap (001:665).
 XUEZHAN_001 = Table(
     rows=(
         Row("root", "根", "Root", 1, per_root=True, hand=False),
@@ -100,7 +100,7 @@ XUEZHAN_001 = Table(
     orphans=False,
 )
 
-# 血战 as 003:12-29 lists it: 自摸 scores nothing itself, 3 番 at most (003:3, 003:10).
+# 血战 as 003:13-26 lists it: 自摸 scores nothing itself, 3 番 at most (003:3, 003:11).
 XUEZHAN_003 = Table(
     rows=(
         Row("self_drawn", "自摸", "Self-drawn", 0, hand=False),
@@ -121,7 +121,7 @@ XUEZHAN_003 = Table(
     orphans=False,
 )
 
-# 广东推倒胡 as 001:300-324: cap 7 番; 鸡胡 may win only by 自摸 or 抢杠胡 (the engine's rule).
+# 广东推倒胡 as 001:303-326: cap 7 番; 鸡胡 may win only by 自摸 or 抢杠胡 (the engine's rule).
 TUIDAOHU = Table(
     rows=(
         Row("plain", "鸡胡", "Chicken hand", 0),
@@ -331,7 +331,7 @@ def fan(
         room[i] -= 4 if m.kind == "kong" else 3
         meld_groups.append((m.kind, (i,) * (4 if m.kind == "kong" else 3)))
     best: FanResult | None = None
-    # 七对 first: 001:705 counts a hand that reads as both 七对 and 全带幺 as 七对.
+    # 七对 first: 001:691 counts a hand that reads as both 七对 and 全带幺 as 七对.
     for reading in sorted(readings, key=lambda r: r.shape != "seven_pairs"):
         for groups in _concrete(reading, real, room, wilds):
             facts, roots = _facts(reading.shape, groups + meld_groups, melds, ctx)

@@ -1,7 +1,7 @@
 """Who pays whom: win and kong payments, 查大叫 / 查花猪, and limited liability by proportion.
 
-Amounts are integers (coins); every fraction is rounded down (舍去小数, 001:326,
-001:690) and the coin left over stays with the payer, as 001:690's example says
+Amounts are integers (coins); every fraction is rounded down (舍去小数, 001:328,
+001:678) and the coin left over stays with the payer, as 001:678's example says
 ("用户自身留1分"). Seed lines: docs/rules/xuezhan.md, docs/rules/tuidaohu.md.
 """
 
@@ -10,25 +10,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 # Kong payments in 底分 (base) units: (from whom, how much).
-# 血战 001:679-681 / 003:32-34: 直杠 (刮风) 2 from the discarder, 暗杠 (下雨) 2 from each
-# player still in, 补杠 1 from each player still in. 推倒胡 001:294-296: 点杠 3, 补杠 1, 暗杠 2.
+# 血战 001:716-718 / 003:31-33: 直杠 (刮风) 2 from the discarder, 暗杠 (下雨) 2 from each
+# player still in, 补杠 1 from each player still in. 推倒胡 001:295-297: 点杠 3, 补杠 1, 暗杠 2.
 KONG_UNITS = {
     "xuezhan": {"exposed": 2, "concealed": 2, "added": 1},
     "tuidaohu": {"exposed": 3, "concealed": 2, "added": 1},
 }
-PIG_UNITS = 16  # 查花猪: 16 × 底分 to each player (001:689)
+PIG_UNITS = 16  # 查花猪: 16 × 底分 to each player (001:678, 001:725)
 
 
 def win_unit(base: int, fan_total: int) -> int:
-    """Return what one payer pays for a win of ``fan_total`` 番: 底分 × 2^N (001:719-720, 001:301-302)."""
+    """Return what one payer pays for a win of ``fan_total`` 番: 底分 × 2^N (001:714-715, 001:304-305)."""
     return base * 2**fan_total
 
 
 def win_demands(winner: int, payers: Sequence[int], base: int, fan_total: int) -> list[tuple[int, int, int]]:
     """Return ``(payer, payee, amount)`` for one win: each of ``payers`` pays 底分 × 2^N.
 
-    A 自摸 is paid by every player still in (血战, 001:719) or all three (推倒胡's ×3,
-    001:301); a discard (炮胡) or a robbed kong by the one who let it go.
+    A 自摸 is paid by every player still in (血战, 001:714) or all three (推倒胡's ×3,
+    001:304); a discard (炮胡) or a robbed kong by the one who let it go.
     """
     unit = win_unit(base, fan_total)
     return [(p, winner, unit) for p in payers if p != winner]
@@ -39,8 +39,8 @@ def pay(
 ) -> list[tuple[int, int, int]]:
     """Move ``demands`` into ``deltas`` under 有限责任制; return the amounts actually paid.
 
-    A payer short of coins pays each payee in proportion to what it owes (001:327,
-    001:692); a payee who would win more than it carried receives its payers' shares
+    A payer short of coins pays each payee in proportion to what it owes (001:329,
+    001:727); a payee who would win more than it carried receives its payers' shares
     in the same proportion. Nobody's ``deltas`` ever leaves ``[-coins, +coins]``.
     """
     paid = [list(d) for d in demands if d[2] > 0]
@@ -65,7 +65,7 @@ def pay(
 
 
 def ready_claims(balance: int, fans: dict[int, int], base: int) -> dict[int, int]:
-    """查大叫: what a player without a ready hand pays each ready player (001:688, 001:728).
+    """查大叫: what a player without a ready hand pays each ready player (001:677, 001:724).
 
     Each ready seat is owed 底分 × 2^N for the best hand it waits on. When ``balance``
     cannot cover them, 001's formula shares it by 番: ``balance / total 番 × its 番``
@@ -81,7 +81,7 @@ def ready_claims(balance: int, fans: dict[int, int], base: int) -> dict[int, int
 
 
 def pig_claims(balance: int, owed: dict[int, int]) -> dict[int, int]:
-    """查花猪: a 花猪 short of coins shares ``balance`` equally, rounded down (001:689-690)."""
+    """查花猪: a 花猪 short of coins shares ``balance`` equally, rounded down (001:678, 001:725)."""
     if sum(owed.values()) <= balance:
         return dict(owed)
     share = balance // len(owed)

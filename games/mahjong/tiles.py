@@ -6,9 +6,9 @@ list of 34 counts. Sets in the hand are pungs (刻子) and chows (顺子): both 
 here allow a chow formed by the player's own tiles, though neither lets a player
 claim one (吃).
 
-``wild`` is 推倒胡's 鬼牌: every copy of that tile stands for any tile, with 001:297's
+``wild`` is 推倒胡's 鬼牌: every copy of that tile stands for any tile, with 001:300's
 first restriction (a wild never makes a fifth copy of a tile). The other two
-restrictions (001:298-299) are about claiming and discarding: see the engine.
+restrictions (001:301-302) are about claiming and discarding: see the engine.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ ORPHANS = tuple(
 )
 WINDS = tuple(range(27, 31))
 DRAGONS = tuple(range(31, 34))
-# 001:296: the wild is the flipped tile + 1 "in the order 1~9, 东南西北中发白" (中 = 7z, 白 = 5z).
+# 001:299: the wild is the flipped tile + 1 "in the order 1~9, 东南西北中发白" (中 = 7z, 白 = 5z).
 _HONOR_ORDER = ("1z", "2z", "3z", "4z", "7z", "6z", "5z")
 
 
@@ -65,7 +65,7 @@ def is_honor(index: int) -> bool:
 
 
 def next_tile(tile: str) -> str:
-    """Return the tile after ``tile`` in 001:296's order: the 鬼牌 when ``tile`` is flipped."""
+    """Return the tile after ``tile`` in 001:299's order: the 鬼牌 when ``tile`` is flipped."""
     if suit(tile) == HONOR:
         return _HONOR_ORDER[(_HONOR_ORDER.index(tile) + 1) % 7]
     return f"{int(tile[0]) % 9 + 1}{suit(tile)}"
@@ -126,7 +126,7 @@ def _split(hand: Sequence[str], wild: str | None) -> tuple[list[int], int]:
 
 
 def _room(c: list[int], melds: Sequence[Meld]) -> list[int]:
-    """How many wilds each tile may still take: 001:297, never a fifth copy."""
+    """How many wilds each tile may still take: 001:300, never a fifth copy."""
     room = [4 - n for n in c]
     for m in melds:
         room[INDEX[m.tile]] -= 4 if m.kind == "kong" else 3

@@ -1,4 +1,4 @@
-"""The shared wall/draw/discard/claim machine, rule by rule, on set-up hands (001:293-329, 001:663-729, 003)."""
+"""The shared wall/draw/discard/claim machine, rule by rule, on set-up hands (001:292-329, 001:663-727, 003)."""
 
 import pytest
 
@@ -117,7 +117,7 @@ def test_robbing_an_added_kong():
     state = act(XUEZHAN, state, 1, type="win")
     win = next(p for p in state["payments"] if p["kind"] == "win")
     assert win["robbed"] and win["source"] == 0
-    assert state["melds"][0][0]["kind"] == "pung"  # the robbed kong is no kong (001:320, 003:36)
+    assert state["melds"][0][0]["kind"] == "pung"  # the robbed kong is no kong (001:322, 003:37)
     assert not any(p["kind"] == "kong" for p in state["payments"])
 
 
@@ -128,7 +128,7 @@ def test_kongs_pay_at_once_and_call_transfer():
     state = act(XUEZHAN, state, 0, type="kong", tile="5m")
     assert state["deltas"] == [60, -20, -20, -20]
     # The replacement comes from the wall's end: 3s. Seat 0 throws 7p after its kong; seat 1 wins: 杠上炮
-    # and 呼叫转移, the kong's 60 go to the winner (001:682).
+    # and 呼叫转移, the kong's 60 go to the winner (001:676).
     assert state["drawn"] == "3s" and state["after_kong"]
     state = act(XUEZHAN, state, 0, type="discard", tile="7p")
     for seat in XUEZHAN.actors(state):
@@ -169,7 +169,7 @@ def test_three_winners_end_the_bloody_battle():
 
 
 def test_drawn_end_checks_flower_pigs_and_ready_hands():
-    """001:727-729: at a drawn end the 花猪 pays 16 底分 (+ what a ready hand is owed); the not ready pay 查大叫."""
+    """001:677-678, 001:722-725: at a drawn end the 花猪 pays 16 底分 (+ what a ready hand is owed); the not ready pay 查大叫."""
     hands = ["123m456m789m1p2p5s7s", "1112223334449p", "123m456m789m11p3s", "1m4m7m1p4p7p2m5m8m2p5p8p9m"]
     state = playing(XUEZHAN, hands, "", turn=0, drawn="7s", voids=("s", "s", "s", "s"))
     state = act(XUEZHAN, state, 0, type="discard", tile="7s")
@@ -201,7 +201,7 @@ def test_tuidaohu_wild_is_never_discarded_and_chicken_needs_self_draw():
     assert {"type": "discard", "tile": "5z"} not in TUIDAOHU.legal_actions(state, 0)
     with pytest.raises(IllegalAction):
         act(TUIDAOHU, state, 0, type="discard", tile="5z")
-    # Seat 1 (a 鸡胡 waiting with a wild) may not win on seat 0's 3p (001:303: 鸡胡 only by 自摸).
+    # Seat 1 (a 鸡胡 waiting with a wild) may not win on seat 0's 3p (001:298: 鸡胡 only by 自摸).
     state = act(TUIDAOHU, state, 0, type="discard", tile="3p")
     assert state["claim"] is None or "1" not in state["claim"]["options"]
     assert state["turn"] == 1
@@ -219,7 +219,7 @@ def test_tuidaohu_forced_win_on_a_wild_with_a_hand_of_wilds():
     state["turn"] = 3
     state["_hands"][3] = parse("789m1p")
     state = act(TUIDAOHU, state, 3, type="discard", tile="1p")
-    # Seat 0 (one wild) may win on any discard or pass (001:299); it passes.
+    # Seat 0 (one wild) may win on any discard or pass (001:302); it passes.
     assert state["claim"]["options"]["0"] == ["win", "pass"]
     state = act(TUIDAOHU, state, 0, type="pass")
     assert state["turn"] == 0 and state["drawn"] == "5z"

@@ -1,4 +1,4 @@
-"""Every row of the three fan tables, and the seeds' scoring examples (001:697-724, 001:300-324, 003:3-29)."""
+"""Every row of the three fan tables, and the seeds' scoring examples (001:680-721, 001:303-326, 003:3-26)."""
 
 import pytest
 
@@ -195,12 +195,12 @@ def test_the_cases_cover_every_row_of_every_table():
 
 
 def test_caps_and_exclusions():
-    # 003:10: a 清对 with three kongs' roots is still 3 番.
+    # 003:11: a 清对 with three kongs' roots is still 3 番.
     r = fan(parse("2226669p"), [kong("3p"), kong("5p")], "9p", {"kong_draw": True}, "xuezhan_003")
     assert (r.total, r.uncapped) == (3, 6)
-    # 001:313: 清幺九 counts neither 碰碰胡 nor 混幺九; 001:319: 大四喜 no 碰碰胡.
+    # 001:318: 清幺九 counts neither 碰碰胡 nor 混幺九; 001:321: 大四喜 no 碰碰胡.
     assert fan(parse("111m999m111p999p1s"), [], "1s", {}, "tuidaohu").patterns == (("pure_orphans", 6),)
-    # 龙七对 takes away its own root (001:710): no extra 根.
+    # 龙七对 takes away its own root (001:694, 001:699): no extra 根.
     assert fan(parse("22333366s33778p"), [], "8p", {}, "xuezhan_001").roots == 0
     assert fan(parse("12345688p34578s"), [], "5s", {}, "xuezhan_001") is None
 
@@ -214,7 +214,7 @@ def test_the_wild_plays_the_tile_that_scores_best():
 
 
 def test_001_example_base_100_three_fan_first_win_pays_2400():
-    """001:721-724: 底分 100, 3 番, 一胡 (the first win: three players still in) → 2,400."""
+    """001:720-721: 底分 100, 3 番, 一胡 (the first win: three players still in) → 2,400."""
     r = fan(parse("2223335556669p"), [], "9p", {"self_drawn": True}, "xuezhan_003")
     assert r.total == 3  # 清对, 自摸 0 番 in 003's table
     demands = win_demands(0, [1, 2, 3], 100, r.total)
@@ -233,7 +233,7 @@ def test_003_example_room_10_self_drawn_3_fan():
 
 
 def test_tuidaohu_payments():
-    """001:301-302: 自摸 = 底分 × 2^N × 3, 炮胡 = 底分 × 2^N."""
+    """001:304-305: 自摸 = 底分 × 2^N × 3, 炮胡 = 底分 × 2^N."""
     deltas = [0] * 4
     pay(deltas, [10**6] * 4, win_demands(1, [0, 2, 3], 5, 4))
     assert deltas == [-80, 240, -80, -80]
@@ -252,13 +252,13 @@ def test_limited_liability_by_proportion():
 
 
 def test_chajiao_formula_shares_by_fan():
-    """001:688: 听牌玩家赢利 = 赔付玩家余额 / 所有听牌玩家总番 × 该听牌玩家番数."""
+    """001:677, 001:724: 听牌玩家赢利 = 赔付玩家余额 / 所有听牌玩家总番 × 该听牌玩家番数."""
     assert ready_claims(10**6, {1: 2, 2: 1}, 10) == {1: 40, 2: 20}
     assert ready_claims(30, {1: 2, 2: 1}, 10) == {1: 20, 2: 10}
     assert ready_claims(15, {1: 0, 2: 0}, 10) == {1: 7, 2: 7}
 
 
 def test_huazhu_example_100_over_three():
-    """001:690: a 花猪 with 100 owing three players pays 33 each and keeps 1."""
+    """001:678, 001:725: a 花猪 with 100 owing three players pays 33 each and keeps 1."""
     assert pig_claims(100, {0: 1600, 1: 1600, 3: 1700}) == {0: 33, 1: 33, 3: 33}
     assert pig_claims(10**6, {0: 1600}) == {0: 1600}

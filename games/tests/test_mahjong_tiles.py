@@ -1,4 +1,4 @@
-"""The mahjong core's hand shapes: is_win, waits, decompositions, the 鬼牌 (001:293-299, 003:14-29)."""
+"""The mahjong core's hand shapes: is_win, waits, decompositions, the 鬼牌 (001:293-302, 003:15-26)."""
 
 import pytest
 
@@ -6,7 +6,7 @@ from games.mahjong.tiles import Meld, decompositions, is_win, next_tile, parse, 
 
 
 def test_walls_hold_four_of_each_tile():
-    assert len(wall(honors=False)) == 108  # 001:667
+    assert len(wall(honors=False)) == 108  # 001:668
     assert len(wall(honors=True)) == 136  # 001:293
     assert wall(honors=True).count("7z") == 4
 
@@ -14,9 +14,9 @@ def test_walls_hold_four_of_each_tile():
 @pytest.mark.parametrize(
     ("hand", "expected"),
     [
-        ("12345688p34578s", ["6s", "9s"]),  # 003:14, first 平胡 example
-        ("234567p4566789s", ["3s", "6s", "9s"]),  # 003:14, second
-        ("1234567p345789s", ["1p", "4p", "7p"]),  # 003:14, third (吊将)
+        ("12345688p34578s", ["6s", "9s"]),  # 003:15, first 平胡 example
+        ("234567p4566789s", ["3s", "6s", "9s"]),  # 003:15, second
+        ("1234567p345789s", ["1p", "4p", "7p"]),  # 003:15, third (吊将)
         ("1112345678999m", [f"{n}m" for n in range(1, 10)]),  # nine gates waits on every 万
     ],
 )
@@ -79,7 +79,7 @@ def test_the_wild_stands_for_any_tile():
 
 
 def test_the_wild_never_makes_a_fifth_copy():
-    # 001:297: with 1111m in hand the wild may not be a fifth 1m (111m + 1m·wild as the pair).
+    # 001:300: with 1111m in hand the wild may not be a fifth 1m (111m + 1m·wild as the pair).
     assert not is_win(parse("1111m234p567p789p5z"), wild="5z")
     assert is_win(parse("1112m234p567p789p5z"), wild="5z")  # here it is 2m: the pair 2m·wild
     assert not is_win(parse("11m5z"), [Meld("kong", "1m"), Meld("pung", "2m"), Meld("pung", "3m")], wild="5z")

@@ -7,9 +7,9 @@ from games.mahjong.engine import MahjongEngine
 
 DEFAULT_OPTIONS = {
     "fan_table": "001",  # or "003": 003's table, 3 番 cap, 自摸 0 番
-    "exchange": True,  # 换三张 (001:675)
-    "pass_blocks_win": False,  # 003:40 过手: True makes a passed 胡 wait for the seat's own draw
-    "refund_kongs_not_ready": False,  # 003:36: True returns a not-ready seat's kong money at a drawn end
+    "exchange": True,  # 换三张 (001:671)
+    "pass_blocks_win": False,  # 003:42 过手: True makes a passed 胡 wait for the seat's own draw
+    "refund_kongs_not_ready": False,  # 003:37: True returns a not-ready seat's kong money at a drawn end
     "turn_seconds": 15,
     "claim_seconds": 8,
 }
