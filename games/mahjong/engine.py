@@ -67,6 +67,10 @@ class MahjongEngine(SeatedEngine):
             "claim_seconds": int(cfg["claim_seconds"]),
             "pass_blocks_win": bool(cfg.get("pass_blocks_win")),
             "refund_kongs": bool(cfg.get("refund_kongs_not_ready")),
+            "feeder_pays": bool(cfg.get("kong_feeder_pays")),
+            # 003:9: nobody collects more than this many 底分 from any one player in a hand (None: no cap).
+            "pair_cap": None if cfg.get("pair_cap_units") is None else int(cfg["pair_cap_units"]) * base,
+            "collected": [[0] * SEATS for _ in range(SEATS)],
             "phase": "turn",
             "turn": dealer,
             "drawn": None,
@@ -80,7 +84,7 @@ class MahjongEngine(SeatedEngine):
             "wild": None,
             "indicator": None,
             "after_kong": False,  # the seat on turn drew a kong's replacement tile
-            "last_kong": None,  # {"seat", "income"}: 呼叫转移 until that seat's discard is settled
+            "last_kong": None,  # {"seat", "income", "feeder"}: 呼叫转移 until that seat's discard is settled
             "fresh": True,  # no claim or kong yet: 天胡 / 地胡 possible
             "discarded": [0] * SEATS,
             "blocked": [],  # seats that passed a 胡 on a discard (过水), until they draw
@@ -170,7 +174,12 @@ class MahjongEngine(SeatedEngine):
         return None
 
     def _record(self, state: State, kind: str, seat: int, demands: list, **extra: Any) -> int:
+        cap, collected = state["pair_cap"], state["collected"]
+        if cap is not None and kind not in ("refund", "transfer"):
+            demands = [(p, q, min(a, max(cap - collected[q][p], 0))) for p, q, a in demands]
         paid = scoring.pay(state["deltas"], state["coins"], demands)
+        for p, q, a in paid:
+            collected[q][p] += a
         state["payments"].append({"kind": kind, "seat": seat, "paid": [list(p) for p in paid], **extra})
         return sum(a for _, q, a in paid if q == seat)
 
@@ -374,7 +383,7 @@ class MahjongEngine(SeatedEngine):
         payers = [source] if source is not None else [s for s in self._in(state) if s != seat]
         income = self._record(state, "kong", seat, [(p, seat, amount) for p in payers], kong=kind)
         state["kong_income"][seat].extend([p, a] for p, q, a in state["payments"][-1]["paid"] if q == seat)
-        state["last_kong"] = {"seat": seat, "income": income}
+        state["last_kong"] = {"seat": seat, "income": income, "feeder": source}
 
     def _resolve(self, state: State) -> None:
         claim = state["claim"]
@@ -448,6 +457,10 @@ class MahjongEngine(SeatedEngine):
         rest.remove(tile)
         result = self._score(state, seat, rest, tile, self._context(state, seat, True))
         payers = [s for s in self._in(state) if s != seat]
+        feeder = (state["last_kong"] or {}).get("feeder")
+        if state["feeder_pays"] and state["after_kong"] and feeder is not None and feeder in payers:
+            # 003:40: 杠上花 on a kong of another's discard: its feeder pays the whole 自摸.
+            payers = [feeder] * len(payers)
         self._win(state, seat, tile, result, payers, self_drawn=True)
         state["last_kong"] = None
         if state["phase"] != "finished":

@@ -31,7 +31,11 @@ def win_demands(winner: int, payers: Sequence[int], base: int, fan_total: int) -
     001:304); a discard (炮胡) or a robbed kong by the one who let it go.
     """
     unit = win_unit(base, fan_total)
-    return [(p, winner, unit) for p in payers if p != winner]
+    owed: dict[int, int] = {}
+    for p in payers:  # a payer named twice pays twice (003:40: the kong's feeder pays a whole 自摸)
+        if p != winner:
+            owed[p] = owed.get(p, 0) + unit
+    return [(p, winner, a) for p, a in owed.items()]
 
 
 def pay(

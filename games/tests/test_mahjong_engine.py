@@ -253,3 +253,37 @@ def test_limited_liability_caps_every_payment():
     state["deltas"] = [0, -40, 0, 0]
     state = act(XUEZHAN, state, 0, type="kong", tile="5m")
     assert state["deltas"][1] == -50  # it had 10 left of the 50 it carried
+
+
+def test_003_kong_feeder_pays_the_whole_self_drawn_win_on_its_kong():
+    """003:38-41: 杠上花 after a kong of another's discard: the feeder pays the kong and the 自摸."""
+    hands = [
+        "123m456m789m1p3s9p",
+        "5p5p5p1m2m3m4m5m6m7m8m9m1p",
+        "2345678m22p3456s",
+        "1m1m1m9m9m9m2p2p3p3p4p4p6s",
+    ]
+    state = playing(
+        XUEZHAN, hands, "9s8s7s1p", turn=0, drawn="9p", voids=("s", "s", "z", "z"), config=VARIANTS["003"]
+    )
+    state["_hands"][0] = parse("123m456m789m5p3p9p")
+    state = act(XUEZHAN, state, 0, type="discard", tile="5p")
+    for seat in XUEZHAN.actors(state):
+        state = act(XUEZHAN, state, seat, type="kong" if seat == 1 else "pass")
+    assert state["drawn"] == "1p"  # the replacement completes 123456789m 11p
+    state = act(XUEZHAN, state, 1, type="win")
+    win = state["payments"][-1]
+    assert [p[:2] for p in win["paid"]] == [[0, 1]]  # seat 0 alone pays
+    assert win["paid"][0][2] == 3 * 10 * 2 ** win["fan"]
+
+
+def test_003_caps_what_one_player_collects_from_another():
+    """003:9: at most 24 底分 from any one player in a hand."""
+    hands = ["111m222m333p444p5p", "1122m", "3344m", "5566m"]
+    state = playing(XUEZHAN, hands, "9s9s9s", turn=0, drawn="5p", voids=("s",) * 4, config=VARIANTS["003"])
+    state["_hands"][0] = parse("111m222m333p444p5p5p")
+    state["collected"][0][1] = 230
+    state = act(XUEZHAN, state, 0, type="win")
+    win = state["payments"][-1]
+    assert win["fan"] == 1  # 对对 (自摸 is 0 番 in 003)
+    assert sorted(map(tuple, win["paid"])) == [(1, 0, 10), (2, 0, 20), (3, 0, 20)]

@@ -10,9 +10,20 @@ DEFAULT_OPTIONS = {
     "exchange": True,  # 换三张 (001:671)
     "pass_blocks_win": False,  # 003:42 过手: True makes a passed 胡 wait for the seat's own draw
     "refund_kongs_not_ready": False,  # 003:37: True returns a not-ready seat's kong money at a drawn end
+    "kong_feeder_pays": False,  # 003:40: True makes 杠上花 on a 直杠 paid whole by the kong's feeder
+    "pair_cap_units": None,  # 003:9: 24 caps what one player collects from another in a hand, in 底分
     "turn_seconds": 15,
     "claim_seconds": 8,
 }
-VARIANTS = {"001": {}, "003": {"fan_table": "003", "pass_blocks_win": True, "refund_kongs_not_ready": True}}
+VARIANTS = {
+    "001": {},
+    "003": {
+        "fan_table": "003",
+        "pass_blocks_win": True,
+        "refund_kongs_not_ready": True,
+        "kong_feeder_pays": True,
+        "pair_cap_units": 24,
+    },
+}
 
 ENGINE = MahjongEngine("xuezhan", DEFAULT_OPTIONS)
