@@ -91,6 +91,7 @@ class MahjongEngine(SeatedEngine):
             "kong_income": [[] for _ in range(SEATS)],
             "result": None,
             "_hands": hands,
+            "_dealt": [list(h) for h in hands],
             "_wall": rest,
             "_picks": [None] * SEATS,
             "_direction": 1 + rng.randbelow(3),  # 换三张: 1 下家, 2 对家, 3 上家 (001:671, 001:707)
