@@ -224,32 +224,51 @@ class MahjongEngine(SeatedEngine):
         return self._turn_actions(state, seat)
 
     def _turn_actions(self, state: State, seat: int) -> list[Action]:
-        hand = state["_hands"][seat]
+        out: list[Action] = [{"type": "win"}] if self._can_self_win(state, seat) else []
+        out.extend({"type": "kong", "tile": t} for t in self._kong_tiles(state, seat))
         wild = state["wild"]
-        out: list[Action] = []
-        drawn = state["drawn"]
-        if drawn is not None and seat not in state["blocked"]:
-            rest = list(hand)
-            rest.remove(drawn)
-            if self._score(state, seat, rest, drawn, self._context(state, seat, True)) is not None:
-                out.append({"type": "win"})
-        # 001:302: a hand of wilds only that draws a wild must win (no tile may be discarded).
-        discardable = [t for t in dict.fromkeys(_sorted(hand)) if t != wild]
-        if state["_wall"]:
-            void = state["voids"][seat]
-            counts = {t: hand.count(t) for t in discardable}
-            for t, n in counts.items():
-                if n == 4 and t[1] != void:
-                    out.append({"type": "kong", "tile": t})
-            for m in state["melds"][seat]:
-                if m["kind"] == "pung" and m["tile"] in counts:
-                    out.append({"type": "kong", "tile": m["tile"]})
-        out.extend({"type": "discard", "tile": t} for t in discardable)
+        out.extend(
+            {"type": "discard", "tile": t} for t in dict.fromkeys(_sorted(state["_hands"][seat])) if t != wild
+        )
         return out
+
+    def _can_self_win(self, state: State, seat: int) -> bool:
+        drawn = state["drawn"]
+        if drawn is None or seat in state["blocked"]:
+            return False
+        rest = list(state["_hands"][seat])
+        rest.remove(drawn)
+        return self._score(state, seat, rest, drawn, self._context(state, seat, True)) is not None
+
+    def _kong_tiles(self, state: State, seat: int) -> list[str]:
+        """The tiles ``seat`` may declare a kong of now: four in hand (暗杠) or a pung's fourth (补杠)."""
+        if not state["_wall"]:
+            return []
+        hand = state["_hands"][seat]
+        wild, void = state["wild"], state["voids"][seat]
+        out = [t for t in dict.fromkeys(_sorted(hand)) if t != wild and t[1] != void and hand.count(t) == 4]
+        out.extend(m["tile"] for m in state["melds"][seat] if m["kind"] == "pung" and m["tile"] in hand)
+        return out
+
+    def _allowed(self, state: State, seat: int, action: object) -> bool:
+        """Say whether ``action`` is one ``legal_actions`` lists, by the same rules, without listing them all."""
+        if not isinstance(action, dict) or seat not in self.actors(state):
+            return False
+        if state["phase"] != "turn":
+            return action in self.legal_actions(state, seat)
+        kind, tile = action.get("type"), action.get("tile")
+        if kind == "win":
+            return action == {"type": "win"} and self._can_self_win(state, seat)
+        if set(action) != {"type", "tile"} or not isinstance(tile, str):
+            return False
+        if kind == "kong":
+            return tile in self._kong_tiles(state, seat)
+        # 001:299, 001:302: a wild is never discarded (a hand of wilds only that draws a wild must win).
+        return kind == "discard" and tile in state["_hands"][seat] and tile != state["wild"]
 
     # -- acting ------------------------------------------------------------
     def apply(self, state: State, seat: int, action: Action) -> State:
-        if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
+        if not self._allowed(state, seat, action):
             raise IllegalAction(self._refusal(state, seat, action))
         new = marshal.loads(marshal.dumps(state))  # plain data: a deep copy, many times faster
         kind = action["type"]

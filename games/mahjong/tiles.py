@@ -217,6 +217,51 @@ def _sets_only(c: list[int]) -> bool:
     return True
 
 
+_POW5 = tuple(5**k for k in range(9))
+_SUIT_SHAPES: dict[int, int] = {}  # a suit's nine counts in base 5 -> 1 (sets only) | 2 (sets and the pair)
+
+
+def _suit_shape(key: int) -> int:
+    """Return the shapes one suit's counts (``key``, base 5) can take: bit 1 sets only, bit 2 with the pair."""
+    found = _SUIT_SHAPES.get(key)
+    if found is None:
+        c = [(key // _POW5[k]) % 5 for k in range(9)] + [0] * 25
+        found = 1 if _sets_only(c) else 0
+        for i in range(9):
+            if c[i] >= 2:
+                c[i] -= 2
+                ok = _sets_only(c)
+                c[i] += 2
+                if ok:
+                    found |= 2
+                    break
+        _SUIT_SHAPES[key] = found
+    return found
+
+
+def _keys(c: list[int]) -> list[int]:
+    return [sum(c[9 * s + k] * _POW5[k] for k in range(9)) for s in range(3)]
+
+
+def _keyed_win(keys: list[int], c: list[int]) -> bool:
+    """Four sets and a pair from the suits' keys and the honor counts: a few look-ups per hand."""
+    pairs = 0
+    for n in c[27:]:
+        if n == 2:
+            pairs += 1
+        elif n == 1 or n == 4:
+            return False
+    for key in keys:
+        shape = _suit_shape(key)
+        if shape & 1:
+            continue
+        if shape & 2:
+            pairs += 1
+        else:
+            return False
+    return pairs == 1
+
+
 def _plain_win(c: list[int]) -> bool:
     """Sets and a pair without wilds, trying each pair: the fast path of ``is_win``."""
     for i in range(34):
@@ -229,10 +274,24 @@ def _plain_win(c: list[int]) -> bool:
     return False
 
 
+def _lonely(c: list[int]) -> int:
+    """Count the single tiles with no tile of their suit within two: each needs a wild to be used."""
+    n = 0
+    for i in range(34):
+        if c[i] == 1:
+            if i >= 27:
+                n += 1
+                continue
+            pos = i % 9
+            if not any(c[j] for j in range(i - min(pos, 2), i + min(8 - pos, 2) + 1) if j != i):
+                n += 1
+    return n
+
+
 def _can(c: list[int], w: int, room: list[int], sets: int, pair: bool, i: int = 0) -> bool:
     """Say whether counts ``c`` and ``w`` wilds make ``sets`` sets (and the pair unless ``pair``)."""
     if w == 0:
-        return _sets_only(c) if pair else _plain_win(c)
+        return _sets_only(c) if pair else _keyed_win(_keys(c), c)
     while i < 34 and not c[i]:
         i += 1
     if i == 34:
@@ -283,11 +342,16 @@ def _readings(
     hand: list[str], melds: Sequence[Meld], wild: str | None, orphans: bool, first: bool
 ) -> list[Reading]:
     c, w = _split(hand, wild)
+    return _counted(c, w, melds, orphans, first)
+
+
+def _counted(c: list[int], w: int, melds: Sequence[Meld], orphans: bool, first: bool) -> list[Reading]:
+    """``_readings`` of counts ``c`` (wilds left out) and ``w`` wilds."""
     size = sum(c) + w
     sets = 4 - len(melds)
     if sets < 0 or size != 3 * sets + 2:
         return []
-    if first and _can(c, w, _room(c, melds), sets, False):
+    if first and _lonely(c) <= w and _can(c, w, _room(c, melds), sets, False):
         return [Reading("standard")]
     found: list[Reading] = []
     if not first:
@@ -328,11 +392,83 @@ def waits(
     held = counts(hand)
     for m in melds:
         held[INDEX[m.tile]] += 4 if m.kind == "kong" else 3
-    hand = list(hand)
+    c, w = _split(list(hand), wild)
+    if w == 0 and sum(c) == 3 * (4 - len(melds)) + 1:
+        found = _plain_waits(c, not melds and sum(c) == 13, orphans)
+        if wild is not None and held[INDEX[wild]] < 4 and _counted(c, 1, melds, orphans, True):
+            found.append(INDEX[wild])  # drawing the wild itself
+        return [TILES[i] for i in sorted(set(found)) if (honors or i < 27) and held[i] < 4]
+    wild_index = INDEX[wild] if wild is not None else -1
     out = []
     for i, t in enumerate(TILES):
         if (not honors and i >= 27) or held[i] >= 4:
             continue
-        if _readings([*hand, t], melds, wild, orphans, first=True):
+        if i == wild_index:
+            if _counted(c, w + 1, melds, orphans, True):
+                out.append(t)
+            continue
+        c[i] += 1
+        if _counted(c, w, melds, orphans, True):
             out.append(t)
+        c[i] -= 1
+    return out
+
+
+_SUIT_WAITS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _suit_waits(key: int) -> tuple[tuple[int, int], ...]:
+    """For one suit's counts (``key``): each position a tile may be added at, with the suit's shape then."""
+    found = _SUIT_WAITS.get(key)
+    if found is None:
+        found = tuple(
+            (pos, shape)
+            for pos in range(9)
+            if (key // _POW5[pos]) % 5 < 4 and (shape := _suit_shape(key + _POW5[pos]))
+        )
+        _SUIT_WAITS[key] = found
+    return found
+
+
+def _plain_waits(c: list[int], closed: bool, orphans: bool) -> list[int]:
+    """The waits of a hand without wilds, from each suit's waits looked up once.
+
+    A suit's shape is 1 (sets only) or 2 (sets and the pair) or 0 (neither); a hand wins when
+    every suit and the honors have a shape and exactly one holds the pair. ``closed``: no melds
+    and 13 tiles, so 七对 (and with ``orphans`` 十三幺) may complete it.
+    """
+    keys = _keys(c)
+    shapes = [_suit_shape(k) for k in keys]
+    honor_bad = 0
+    honor_pairs = 0
+    for n in c[27:]:
+        if n == 2:
+            honor_pairs += 1
+        elif n == 1 or n == 4:
+            honor_bad += 1
+    out = []
+    if honor_bad <= 1:
+        for s in range(3):
+            others = [shapes[k] for k in range(3) if k != s]
+            if honor_bad or not all(others):
+                continue
+            pairs = honor_pairs + others.count(2)
+            out.extend(9 * s + pos for pos, shape in _suit_waits(keys[s]) if pairs + (shape == 2) == 1)
+        if all(shapes):
+            pairs = shapes.count(2)
+            for i in range(27, 34):
+                n = c[i]
+                bad = honor_bad - (n == 1) + (n in (0, 3))  # the tile makes a single or a fourth
+                if n < 4 and bad == 0 and pairs + honor_pairs - (n == 2) + (n == 1) == 1:
+                    out.append(i)
+    if closed:
+        odd = [i for i in range(34) if c[i] % 2]
+        if len(odd) == 1:
+            out.append(odd[0])  # 七对 (a four of a kind counts as two pairs)
+        if orphans and all(c[i] == 0 for i in range(34) if i not in ORPHANS):
+            for i in ORPHANS:
+                c[i] += 1
+                if _counted(c, 0, (), True, True):
+                    out.append(i)
+                c[i] -= 1
     return out

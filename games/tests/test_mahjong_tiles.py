@@ -1,8 +1,10 @@
 """The mahjong core's hand shapes: is_win, waits, decompositions, the 鬼牌 (001:293-302, 003:15-26)."""
 
+import random
+
 import pytest
 
-from games.mahjong.tiles import Meld, decompositions, is_win, next_tile, parse, waits, wall
+from games.mahjong.tiles import TILES, Meld, decompositions, is_win, next_tile, parse, waits, wall
 
 
 def test_walls_hold_four_of_each_tile():
@@ -93,3 +95,49 @@ def test_decompositions_list_every_reading():
     shapes = decompositions(parse("111222333m789p99s"))
     assert len(shapes) == 2  # three pungs, or three 123 chows
     assert {g.kind for r in shapes for g in r.groups} == {"pung", "chow", "pair"}
+
+
+def test_the_fast_check_agrees_with_every_reading_on_random_hands():
+    """``is_win`` (pruned, first answer) and ``decompositions`` (every reading) decide alike."""
+    rng = random.Random(5)
+    tiles = wall(honors=True)
+    checked = wins = 0
+    for k in range(3000):
+        wild = rng.choice(["5z", "3m", None])
+        hand = rng.sample(tiles, 14)
+        if k % 3 == 0:  # near-complete hands too, so that both answers occur often
+            base = parse("123m456p789s11z") + [rng.choice(["5m", "5z", "3m", "9s"]) for _ in range(3)]
+            hand = base[:14]
+        fast = is_win(hand, wild=wild, orphans=True)
+        full = bool(decompositions(hand, wild=wild, orphans=True))
+        assert fast == full, (hand, wild)
+        melds = [Meld("pung", "7z")]
+        assert is_win(hand[:11], melds, wild) == bool(decompositions(hand[:11], melds, wild)), (
+            hand[:11],
+            wild,
+        )
+        checked += 1
+        wins += fast
+    assert wins > 50 and checked == 3000
+
+
+def test_waits_agree_with_trying_every_tile():
+    rng = random.Random(9)
+    tiles = wall(honors=True)
+    for k in range(300):
+        wild = [None, "5z", "2p"][k % 3]
+        hand = rng.sample(tiles, 13) if k % 2 else parse("1123456789m") + rng.sample(tiles, 2)
+        held = {t: hand.count(t) for t in set(hand)}
+        tried = [
+            t
+            for t in dict.fromkeys(TILES)
+            if held.get(t, 0) < 4 and is_win([*hand, t], wild=wild, orphans=True)
+        ]
+        assert waits(hand, wild=wild, orphans=True) == tried
+        plain = [t for t in dict.fromkeys(TILES) if held.get(t, 0) < 4 and is_win([*hand, t], wild=wild)]
+        assert waits(hand, wild=wild) == plain
+        melds = [Meld("pung", "7z")]
+        short = hand[:10]
+        seen = {t: short.count(t) + 3 * (t == "7z") for t in TILES}
+        tried = [t for t in TILES if seen[t] < 4 and is_win([*short, t], melds, wild)]
+        assert waits(short, melds, wild) == tried
