@@ -7,7 +7,7 @@ from collections import Counter
 
 from games.base import SeatSpec, SeededRng
 from games.mahjong.tiles import TILES
-from games.testing import InvariantError, _seed_bytes, strings_in
+from games.testing import InvariantError, strings_in
 
 TILESET = frozenset(TILES)
 # Fields of a view that may carry tiles, each checked against the state below.
@@ -114,7 +114,7 @@ def keen_playouts(engine, config, hands: int, seed: int, coins: int = 100_000) -
     seats = [SeatSpec(i + 1, coins) for i in range(4)]
     seen: Counter = Counter()
     for k in range(hands):
-        state = engine.new_hand(config, seats, SeededRng(_seed_bytes(seed * 100_000 + k), "hand"))
+        state = engine.new_hand(config, seats, SeededRng((seed * 100_000 + k).to_bytes(16, "big"), "hand"))
         while engine.outcome(state) is None:
             actors = engine.actors(state)
             seat = rng.choice(actors)

@@ -4,7 +4,7 @@ import random
 
 from games.base import SeatSpec, SeededRng
 from games.mahjong.present import DEMO_TIERS, MahjongPresentation
-from games.testing import _seed_bytes, random_playout
+from games.testing import random_playout
 from games.tuidaohu import ENGINE as TUIDAOHU
 from games.xuezhan import DEFAULT_OPTIONS
 from games.xuezhan import ENGINE as XUEZHAN
@@ -15,7 +15,9 @@ SEATS = [SeatSpec(i + 1, 100_000) for i in range(4)]
 def test_the_deal_is_what_the_seed_deals():
     for engine in (XUEZHAN, TUIDAOHU):
         state, _steps = random_playout(engine, {"base_stake": 1}, SEATS, 11, random.Random(11))
-        again = engine.new_hand({"base_stake": 1}, SEATS, SeededRng(_seed_bytes(11), "hand"))
+        again = engine.new_hand(
+            {"base_stake": 1}, SEATS, SeededRng((11).to_bytes(16, "big"), "hand")
+        )  # as random_playout seeds it
         deal = MahjongPresentation(engine).deals(state)[0]
         assert deal.hands == again["_dealt"] and all(len(h) == 13 for h in deal.hands)
         assert bool(deal.shared) == (engine is TUIDAOHU)  # 推倒胡's flipped tile
