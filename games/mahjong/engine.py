@@ -584,14 +584,15 @@ class MahjongEngine(SeatedEngine):
 
     # -- clocks and help ---------------------------------------------------
     def auto_action(self, state: State, seat: int) -> Action:
-        """托管: win when possible; otherwise the smallest legal exchange, the shortest suit as void, pass, or
-        discard a void-suit tile first and else the tile just drawn."""
-        actions = self.legal_actions(state, seat)
-        if {"type": "win"} in actions:
-            return {"type": "win"}
+        """托管 and a timed-out seat: a claim window passes (as the issue says a timeout does); on its
+        turn the seat wins a 自摸 when it can (a hand of wilds that drew a wild must), else throws a
+        tile of its 定缺 suit first and else the tile it drew; the shortest suit for 换三张 and 定缺."""
         phase = state["phase"]
         if phase == "claim":
             return {"type": "pass"}
+        actions = self.legal_actions(state, seat)
+        if {"type": "win"} in actions:
+            return {"type": "win"}
         hand = state["_hands"][seat]
         if phase == "void":
             return {"type": "void", "suit": min("mps", key=lambda s: (sum(t[1] == s for t in hand), s))}

@@ -287,3 +287,24 @@ def test_003_caps_what_one_player_collects_from_another():
     win = state["payments"][-1]
     assert win["fan"] == 1  # 对对 (自摸 is 0 番 in 003)
     assert sorted(map(tuple, win["paid"])) == [(1, 0, 10), (2, 0, 20), (3, 0, 20)]
+
+
+def test_a_claim_window_that_times_out_passes():
+    state = playing(XUEZHAN, HANDS, "1s2s3s4s5s", turn=0, drawn="9p")
+    state = act(XUEZHAN, state, 0, type="discard", tile="9p")
+    assert sorted(XUEZHAN.actors(state)) == [1, 2, 3] and XUEZHAN.deadline_seconds(state) == 8
+    state = XUEZHAN.on_deadline(state)
+    assert state["won"] == [] and state["melds"][3] == []  # nobody won or took the tile
+    assert state["phase"] == "turn" and state["turn"] == 1 and state["discards"][0] == ["9p"]
+
+
+def test_a_timed_out_turn_wins_a_self_draw_or_throws_the_drawn_tile():
+    state = playing(XUEZHAN, HANDS, "1s2s3s4s5s", turn=1, drawn="6p")
+    state["_hands"][1].append("6p")
+    assert XUEZHAN.auto_action(state, 1) == {"type": "win"}
+    state = playing(XUEZHAN, HANDS, "1s2s3s4s5s", turn=0, drawn="9p")
+    assert XUEZHAN.auto_action(state, 0) == {"type": "discard", "tile": "9p"}
+    exchange = fresh(XUEZHAN)
+    for seat in range(4):
+        assert XUEZHAN.auto_action(exchange, seat) in XUEZHAN.legal_actions(exchange, seat)
+    assert XUEZHAN.on_deadline(XUEZHAN.on_deadline(exchange))["phase"] == "turn"  # both phases time out

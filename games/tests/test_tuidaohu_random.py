@@ -15,7 +15,7 @@ def _sampler(state, rng):
 
 def test_random_playouts_keep_every_promise():
     rng = random.Random(20261208)
-    for k in range(40):
+    for k in range(30):
         coins = rng.choice([100_000, 300, 60])
         seats = [SeatSpec(i + 1, coins if i % 2 else 100_000) for i in range(4)]
         check_engine_invariants(
