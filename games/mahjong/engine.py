@@ -656,7 +656,8 @@ class MahjongEngine(SeatedEngine):
                 "kind": claim["kind"],
                 "tile": claim["tile"],
                 "from": claim["from"],
-                "waiting": self.actors(state),
+                # Not who may claim: that would tell which seats hold the tile (a seat sees its own
+                # options in "actions").
             },
             "exchange_done": [p is not None for p in state["_picks"]],
             "exchange": state["exchange"],

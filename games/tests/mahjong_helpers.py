@@ -51,6 +51,8 @@ def view_check(state, viewer, view):
                 raise InvariantError("a concealed kong is shown to another seat")
         if view["voids"][s] is not None and viewer != s and None in state["voids"]:
             raise InvariantError("a 定缺 choice is shown before every seat chose")
+    if view["claim"] is not None and set(view["claim"]) != {"kind", "tile", "from"}:
+        raise InvariantError("a claim window tells more than its tile and who let it go")
     if not finished and view["result"] is not None:
         raise InvariantError("a result before the end")
 
