@@ -114,9 +114,6 @@ class MahjongEngine(SeatedEngine):
     def _melds(self, state: State, seat: int) -> list[Meld]:
         return [Meld(m["kind"], m["tile"], m["concealed"]) for m in state["melds"][seat]]
 
-    def _wild(self, state: State) -> str | None:
-        return state["wild"]
-
     def _suits_ok(self, state: State, seat: int, tiles: list[str]) -> bool:
         """血战: a hand wins only lacking its 定缺 suit (001:670)."""
         void = state["voids"][seat]
@@ -402,8 +399,9 @@ class MahjongEngine(SeatedEngine):
         amount = units * state["base"]
         payers = [source] if source is not None else [s for s in self._in(state) if s != seat]
         income = self._record(state, "kong", seat, [(p, seat, amount) for p in payers], kong=kind)
-        state["kong_income"][seat].extend([p, a] for p, q, a in state["payments"][-1]["paid"] if q == seat)
-        state["last_kong"] = {"seat": seat, "income": income, "feeder": source}
+        entries = [[p, a] for p, q, a in state["payments"][-1]["paid"] if q == seat]
+        state["kong_income"][seat].extend(entries)
+        state["last_kong"] = {"seat": seat, "income": income, "feeder": source, "entries": len(entries)}
 
     def _resolve(self, state: State) -> None:
         claim = state["claim"]
@@ -469,6 +467,10 @@ class MahjongEngine(SeatedEngine):
         share = income // len(winners)
         if share:
             self._record(state, "transfer", source, [(source, w, share) for w in winners])
+            # That kong's money has gone: 003:37's refund at a drawn end must not pay it back again.
+            entries = state["last_kong"]["entries"]
+            if entries:
+                del state["kong_income"][source][-entries:]
 
     def _self_drawn_win(self, state: State, seat: int) -> None:
         hand = state["_hands"][seat]

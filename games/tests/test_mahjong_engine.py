@@ -308,3 +308,14 @@ def test_a_timed_out_turn_wins_a_self_draw_or_throws_the_drawn_tile():
     for seat in range(4):
         assert XUEZHAN.auto_action(exchange, seat) in XUEZHAN.legal_actions(exchange, seat)
     assert XUEZHAN.on_deadline(XUEZHAN.on_deadline(exchange))["phase"] == "turn"  # both phases time out
+
+
+def test_kong_money_moved_by_call_transfer_is_not_refunded_again():
+    hands = ["5555m123p456p78p9p9p", "1112223334447p", "1m2m3m4m6m7m8m9m1p2p3p4p5p", "1122334455667p"]
+    state = playing(XUEZHAN, hands, "7p1s2s3s", turn=0, drawn="9p", config=VARIANTS["003"])
+    state = act(XUEZHAN, state, 0, type="kong", tile="5m")
+    assert state["kong_income"][0] == [[1, 20], [2, 20], [3, 20]]
+    state = act(XUEZHAN, state, 0, type="discard", tile="7p")
+    for seat in XUEZHAN.actors(state):
+        state = act(XUEZHAN, state, seat, type="win" if seat == 1 else "pass")
+    assert state["kong_income"][0] == []
