@@ -214,6 +214,15 @@ class Engine(Protocol):
         """
         ...
 
+    def shown_actors(self, state: State) -> list[int]:
+        """List the seats every viewer is told may act now: ``actors``, or more of them.
+
+        Each seat also learns whether it is an actor itself. A game whose actors are a
+        secret (who may claim a mahjong discard) names every seat that could have been
+        one, so the wait gives no hand away. ``games.testing`` checks it holds the actors.
+        """
+        ...
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """List every action ``seat`` may take now (none when it may not act).
 
@@ -282,6 +291,10 @@ class SeatedEngine:
 
     def hint(self, state: State, seat: int) -> Action | None:
         return None
+
+    def shown_actors(self, state: State) -> list[int]:
+        """The actors themselves: who may act is no secret."""
+        return self.actors(state)
 
     def out_of_turn_actions(self, state: State, seat: int) -> list[Action]:
         """No action out of turn: only the actors act."""

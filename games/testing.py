@@ -267,6 +267,9 @@ def check_engine_invariants(
         for seat in range(len(seats)):
             if seat not in actors and engine.legal_actions(state, seat):
                 raise InvariantError(f"seat {seat} may not act but has legal actions")
+        shown = engine.shown_actors(state) if hasattr(engine, "shown_actors") else actors
+        if not set(actors) <= set(shown) <= set(range(len(seats))):
+            raise InvariantError(f"the seats shown as acting, {shown}, do not cover the actors {actors}")
         out_of_turn = getattr(engine, "out_of_turn_actions", None)
         for seat in actors if out_of_turn is not None else ():
             if out_of_turn(state, seat):
