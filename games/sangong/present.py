@@ -24,7 +24,7 @@ DEMO_TIERS = tuple(
         "options": {"bank_minimum": bank_minimum, "bank_rounds": 10, "min_bet": min_bet},
     }
     for code, name, name_en, minimum, bank_minimum, min_bet in (
-        ("beginner", "初级场", "Beginner room", 500, 20000, 10),
-        ("advanced", "高级场", "Advanced room", 5000, 200000, 100),
+        ("beginner", "初级场", "Beginner room", 500, 1000, 10),
+        ("advanced", "高级场", "Advanced room", 5000, 50000, 100),
     )
 )

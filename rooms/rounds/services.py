@@ -645,10 +645,12 @@ def round_advance(*, table_id: int) -> bool:
         now = timezone.now()
         rnd = live_round_locked(table)
         payouts: list[dict] = []
+        opened = None
         if rnd is None:
             if table.status == Table.Status.CLOSED or not _watched(table.pk, now):
                 return False
-            if _open_round(table, now) is None:
+            opened = _open_round(table, now)
+            if opened is None:
                 return False
         elif rnd.deadline is not None and rnd.deadline > now:
             return False
@@ -667,8 +669,10 @@ def round_advance(*, table_id: int) -> bool:
         else:
             _finish(table, rnd, now)
             if table.status != Table.Status.CLOSED and _watched(table.pk, now):
-                _open_round(table, now)
-        round_changed(table, payouts=payouts)
+                opened = _open_round(table, now)
+        # A player banker's wallet just went into escrow: their page shows the new balance.
+        banker = [opened.banker_id] if opened is not None and opened.banker_id else []
+        round_changed(table, users=banker, payouts=payouts)
     return True
 
 
