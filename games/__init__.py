@@ -31,5 +31,5 @@ import games.zhajinhua  # noqa: E402, F401
 import games.baccarat  # noqa: E402, F401
 import games.chexuan  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
-import games.tongbi_niuniu  # noqa: E402, F401
 import games.sangong  # noqa: E402, F401
+import games.tongbi_niuniu  # noqa: E402, F401
