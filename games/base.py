@@ -346,6 +346,16 @@ class BankerEngine(Protocol):
         """Raise :class:`IllegalAction` unless ``amount`` on ``area`` is a bet the rules take now."""
         ...
 
+    def bet_exposure(self, config: dict, area: str, stake: int) -> tuple[int, int]:
+        """Return ``(most_lost, most_won)``: the bounds of one bet's net, both ≥ 0.
+
+        ``-most_lost <= payout(...) <= most_won`` for every result. The runtime
+        escrows ``most_lost`` when the bet is placed (a game where a bet can lose
+        more than its stake, such as 百人三公's banker multiples, escrows more) and
+        limits the round's bets so a player banker holds the sum of ``most_won``.
+        """
+        ...
+
 
 @dataclass(frozen=True)
 class GameInfo:
