@@ -7,7 +7,7 @@ rounds are shown by its own page.
 from __future__ import annotations
 
 # The game's own words, which no platform code outside its page may use (GameInfo.terms).
-TERMS = ("百人三公", "三公", "San Gong", "爆玖", "东南西北")
+TERMS = ("百人三公", "三公", "San Gong", "爆玖")  # 东南西北 are every mahjong tile's winds too
 
 # The demo rooms: bets from 10 coins; a bet holds 5× its amount in escrow (the most it can lose),
 # so entering takes 50 minimum bets. 上庄 from bank_minimum coins, for at most bank_rounds rounds;
