@@ -3,7 +3,7 @@
 One 底牌 (hole card) and one face-up card, a betting round, then one face-up
 card and a betting round at a time up to five cards. The best face-up cards
 speak first, then the turn goes round in seat order. 梭 (all-in) always bets
-the smallest stack still in the hand (002:57), capped by the room cap, so
+the smallest stack still in the hand (002:56), capped by the room cap, so
 everybody still in can call it and there is never a side pot. The 易发 variant
 adds 换牌 (swap the dealt card with the 底牌) on rounds 3 and 4, fixed 20×
 bets and 开 (open) from round 4, and extra rounds until someone goes 梭.
@@ -44,7 +44,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
 }
 DEFAULT_OPTIONS: dict[str, Any] = {
     "variant": "yifa",
-    "ante": 1,  # × 底分, each seat (002:73: 底分 1, 锅底 2 at two seats)
+    "ante": 1,  # × 底分, each seat (002:73-75: 底分 1, 锅底 2 at two seats)
     "raise_steps": [1, 2, 5, 10, 20],  # what one 加 may add, × 底分
     "turn_seconds": 20,
     "swap_seconds": 10,
@@ -160,8 +160,9 @@ class SuohaEngine(SeatedEngine):
             "result": None,
             "_down": [deck[i] for i in range(n)],
             "_dealt": [None] * n,  # the card a seat is choosing to swap in, face down
-            "_deck": deck[2 * n :],
-            "_received": [[deck[i], deck[n + i]] for i in range(n)],  # every card dealt, in order
+            # Each seat's five cards as the seed deals them: card k of seat i is deck[k·n + i]
+            # (docs/rules/suoha.md, "Deal"); a seat that folds is dealt no more of them.
+            "_cards": [[deck[k * n + i] for k in range(5)] for i in range(n)],
         }
         self._start_round(state)
         return state
@@ -317,21 +318,19 @@ class SuohaEngine(SeatedEngine):
                 self._showdown(state)
             return
         state["round"] += 1
+        card = state["round"]  # round r deals each seat still in its card r (0 is the 底牌)
         if state["round"] in state["swap_rounds"]:
-            deck = state["_deck"]
             for s in active:
-                state["_dealt"][s] = deck.pop(0)
-                state["_received"][s].append(state["_dealt"][s])
+                state["_dealt"][s] = state["_cards"][s][card]
             state["phase"] = "swap"
             state["deciding"] = active
             return
         for s in active:
-            state["up"][s].append(state["_deck"].pop(0))
-            state["_received"][s].append(state["up"][s][-1])
+            state["up"][s].append(state["_cards"][s][card])
         self._start_round(state)
 
     def _decide(self, state: State, seat: int, kind: str) -> None:
-        """换牌 (002:57): the dealt card becomes the 底牌 and the old 底牌 goes face up, or it goes face up itself."""
+        """换牌 (002:56): the dealt card becomes the 底牌 and the old 底牌 goes face up, or it goes face up itself."""
         dealt = state["_dealt"][seat]
         if kind == "swap":
             state["up"][seat].append(state["_down"][seat])
@@ -387,7 +386,7 @@ class SuohaEngine(SeatedEngine):
         }
 
     def auto_action(self, state: State, seat: int) -> Action:
-        """托管 / time out: keep the dealt card, check when free, else fold (002's 断线 rule: 放弃)."""
+        """托管 / time out: keep the dealt card, check when free, else fold (002:69-70, 断线: 放弃)."""
         legal = self.legal_actions(state, seat)
         for choice in ({"type": "keep"}, {"type": "check"}, {"type": "open"}):
             if choice in legal:

@@ -11,9 +11,9 @@ from games.base import State, gettext_noop
 from games.presentation import Deal, Fact, Record, SeatCards
 
 # The game's own words, which no platform code outside its page may use (GameInfo.terms).
-TERMS = ("梭哈", "港式五张", "Five-card Stud", "换牌", "底牌")
+TERMS = ("梭哈", "港式五张", "Five-card Stud", "换牌")
 
-# The demo rooms. 002:66 and 002:73: enter with 100 × 底分, which is also the room
+# The demo rooms. 002:66-67 and 002:74: enter with 100 × 底分, which is also the room
 # cap on one seat's stake in a hand; the 港式五张 room has the same entry.
 DEMO_TIERS = tuple(
     {
@@ -38,17 +38,6 @@ _ENDINGS = {
     "fold": gettext_noop("Everyone else folded"),
     "showdown": gettext_noop("Showdown"),
 }
-CATEGORY_WORDS = {  # msgids of the hand types a result shows
-    "straight_flush": gettext_noop("Straight flush"),
-    "four_of_a_kind": gettext_noop("Four of a kind"),
-    "full_house": gettext_noop("Full house"),
-    "flush": gettext_noop("Flush"),
-    "straight": gettext_noop("Straight"),
-    "three_of_a_kind": gettext_noop("Three of a kind"),
-    "two_pair": gettext_noop("Two pairs"),
-    "pair": gettext_noop("Pair"),
-    "high_card": gettext_noop("High card"),
-}
 
 
 class SuohaPresentation:
@@ -58,8 +47,8 @@ class SuohaPresentation:
         self.engine = engine
 
     def deals(self, state: State) -> list[Deal]:
-        """The one deal: every card each seat was dealt, in order (swaps moved none of them away)."""
-        return [Deal(hands=[list(cards) for cards in state["_received"]])]
+        """The one deal: each seat's five cards in the order the seed deals them (a folded seat's last ones unplayed)."""
+        return [Deal(hands=[list(cards) for cards in state["_cards"]])]
 
     def facts(self, details: dict) -> list[Fact]:
         found = []

@@ -7,8 +7,8 @@ Public API:
 - :func:`compare_shown` — which of two sets of face-up cards (1 to 4) speaks first.
 - :func:`deck` — the 28 cards, ``8``–``A`` of four suits.
 
-Ranks run A>K>Q>J>10>9>8 and suits ♠>♥>♣>♦ (002:62). Every tie is broken as
-002:58-61 says, down to the suit of the card the rule names; on this deck two
+Ranks run A>K>Q>J>10>9>8 and suits ♠>♥>♣>♦ (002:62-63). Every tie is broken as
+002:57-59 says, down to the suit of the card the rule names; on this deck two
 different hands never tie. The rules, their seed lines and the readings chosen
 are in docs/rules/suoha.md.
 """
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 RANKS = "89TJQKA"
-SUITS = "dchs"  # ascending: ♦ < ♣ < ♥ < ♠ (002:62)
+SUITS = "dchs"  # ascending: ♦ < ♣ < ♥ < ♠ (002:63)
 CATEGORIES = (
     "high_card",  # 散牌
     "pair",  # 对子
@@ -72,13 +72,13 @@ def _groups(parsed: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
 
 
 def best_hand(cards: Sequence[str]) -> HandValue:
-    """Return the value of five cards (002:58-62).
+    """Return the value of five cards (002:57-63).
 
     同花顺 / 同花 / 顺子 / 散牌: the highest card, then (散牌: the next cards one by
     one) then the highest card's suit. 铁支, 葫芦, 三条: the rank of the set. 二对:
     the big pair, the small pair, the odd card, its suit. 对子: the pair, the odd
     cards from the highest, then the suit of the highest odd card. 8-9-10-J-A and
-    the like do not run (8 和 A 之间不算顺子, 002:58).
+    the like do not run (8 和 A 之间不算顺子, 002:57).
     """
     parsed = _parse(cards, range(5, 6))
     ranks = [r for r, _ in parsed]
@@ -113,7 +113,7 @@ def shown_key(cards: Sequence[str]) -> tuple[int, ...]:
 
     Only pairs and sets count among face-up cards (no straight or flush is made
     before the fifth card); then the ranks from the biggest set down, then the
-    suit of the best card of the biggest set (002:55 "从牌面较大者", 002:62).
+    suit of the best card of the biggest set (002:55 "从牌面较大者", 002:62-63).
     """
     parsed = _parse(cards, range(1, 5))
     groups = _groups(parsed)

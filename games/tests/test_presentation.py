@@ -64,11 +64,25 @@ def redeal_texas(seed: bytes, config: dict, players: int, redeal: int) -> tuple[
     return hands, [("Board", deck[2 * players : 2 * players + 5])]
 
 
-REDEAL = {"doudizhu": redeal_doudizhu, "zhajinhua": redeal_zhajinhua, "texas": redeal_texas}
+def redeal_suoha(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """The 28 cards 8-A in rank order (s h c d within a rank), shuffled; card k of seat i is deck[k·n + i]."""
+    deck = [rank + suit for rank in "89TJQKA" for suit in "shcd"]
+    _rng(seed).shuffle(deck)
+    return [[deck[k * players + i] for k in range(5)] for i in range(players)], []
+
+
+REDEAL = {
+    "doudizhu": redeal_doudizhu,
+    "zhajinhua": redeal_zhajinhua,
+    "texas": redeal_texas,
+    "suoha": redeal_suoha,
+}
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
     "zhajinhua": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
+    # 港式五张 seats up to five; 易发 (four) deals the same way.
+    "suoha": [{"variant": "hk", "base_stake": 1}, {"variant": "hk", "base_stake": 2, "ante": 2}],
 }
 
 

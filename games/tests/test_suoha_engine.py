@@ -10,14 +10,14 @@ ENGINE = GAME.engine
 
 
 def deal(coins, variant="yifa", down=None, up=None, rest=None, **options):
-    """A hand whose cards are set by the test: ``down`` 底牌, ``up`` first face-up cards, ``rest`` the deck."""
+    """A hand whose cards the test sets: ``down`` 底牌, ``up`` first face-up cards, ``rest`` the next rounds' cards by seat."""
     config = {**GAME.default_options, "variant": variant, "base_stake": 10, **options}
     state = ENGINE.new_hand(config, [SeatSpec(i + 1, c) for i, c in enumerate(coins)], SeededRng(b"s" * 16))
     if down:
         state["_down"] = list(down)
         state["up"] = [[c] for c in up]
-        state["_deck"] = list(rest)
-        state["_received"] = [[d, u] for d, u in zip(down, up, strict=True)]
+        n = len(coins)
+        state["_cards"] = [[down[i], up[i], *rest[i::n][:3]] for i in range(n)]
         ENGINE._start_round(state)
     return state
 
@@ -43,7 +43,7 @@ def test_the_best_face_up_card_speaks_first_and_round_one_is_capped_at_five_time
         act(s, 2, "raise", amount=60)
 
 
-def test_suo_stakes_the_smallest_stack_and_everyone_can_call_it():  # 002:57
+def test_suo_stakes_the_smallest_stack_and_everyone_can_call_it():  # 002:56
     s = deal(
         [1000, 230, 600],
         room_cap=None,
@@ -67,7 +67,7 @@ def test_suo_stakes_the_smallest_stack_and_everyone_can_call_it():  # 002:57
     assert out.deltas == [-115, 230, -115]
 
 
-def test_swap_puts_the_old_hole_card_face_up():  # 002:57
+def test_swap_puts_the_old_hole_card_face_up():  # 002:56
     s = deal([1000, 1000], down=["8s", "8h"], up=["Kd", "As"], rest=["9s", "9h", "Ts", "Th", "Js", "Jh"])
     for _ in range(2):  # rounds 1 and 2: check round
         s = act(s, s["turn"], "check")
@@ -120,7 +120,7 @@ def test_hong_kong_has_no_swap_no_open_and_suo_from_the_fourth_card():  # 003
     assert s["round"] == 4 and s["result"]["ended_by"] == "showdown"
 
 
-def test_timeout_folds_a_bet_and_keeps_the_dealt_card():  # 002: 断线 → 放弃
+def test_timeout_folds_a_bet_and_keeps_the_dealt_card():  # 002:69-70 断线 → 放弃
     s = deal([1000, 1000], down=["8s", "8h"], up=["Kd", "As"], rest=["9s", "9h", "Ts", "Th", "Js", "Jh"])
     s = act(s, 1, "raise", amount=10)
     s = ENGINE.on_deadline(s)
