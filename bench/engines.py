@@ -53,7 +53,7 @@ from games.texas.rules import RANKS, SUITS, hand_rank  # noqa: E402
 
 PEER_DIR = Path("/tmp/cardroom-bench-peers")
 # How many seats each game's benchmark table has (a full 斗地主 table, typical ring games).
-SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6}
+SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6, "suoha": 4}
 SEED = 20261129
 
 
