@@ -197,9 +197,14 @@ def check_outcome(
     net, rake = apply_rake(outcome.deltas, rake_bps)
     if sum(net) + rake != sum(outcome.deltas) or rake < 0:
         raise InvariantError(f"rake breaks conservation: {net} + {rake}")
-    for delta, seat in zip(outcome.deltas, seats, strict=True):
-        if abs(delta) > seat.coins:
-            raise InvariantError(f"a seat carrying {seat.coins} moves {delta}")
+    # A pot carried over from earlier hands (a tie that rolls the pot on) is not won from this
+    # hand's seats: ``details["from_carried_pot"]`` gives what each seat collects of it.
+    carried = outcome.details.get("from_carried_pot") or [0] * len(seats)
+    for delta, seat, collected in zip(outcome.deltas, seats, carried, strict=True):
+        if not 0 <= collected <= max(delta, 0) or abs(delta - collected) > seat.coins:
+            raise InvariantError(
+                f"a seat carrying {seat.coins} moves {delta} ({collected} from a carried pot)"
+            )
     json.dumps({"deltas": outcome.deltas, "winners": outcome.winners, "details": outcome.details})
 
 

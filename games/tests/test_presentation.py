@@ -117,6 +117,13 @@ def redeal_niuniu(seed: bytes, config: dict, players: int, redeal: int, shown: d
     return [deck[5 * i : 5 * i + 5] for i in range(players)], []
 
 
+def redeal_suoha(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The 28 cards 8-A in rank order (s h c d within a rank), shuffled; card k of seat i is deck[k·n + i]."""
+    deck = [rank + suit for rank in "89TJQKA" for suit in "shcd"]
+    _rng(seed).shuffle(deck)
+    return [[deck[k * players + i] for k in range(5)] for i in range(players)], []
+
+
 REDEAL = {
     "doudizhu": redeal_doudizhu,
     "zhajinhua": redeal_zhajinhua,
@@ -126,6 +133,7 @@ REDEAL = {
     "chexuan": redeal_chexuan,
     "niuniu": redeal_niuniu,
     "tongbi_niuniu": redeal_niuniu,
+    "suoha": redeal_suoha,
 }
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
@@ -136,6 +144,8 @@ CONFIGS = {
     "chexuan": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "niuniu": [{"base_stake": 1}, {"base_stake": 10, "grab_multiples": [1, 2]}],
     "tongbi_niuniu": [{"base_stake": 1}, {"base_stake": 10, "multiplier_table": "niuniu"}],
+    # 港式五张 seats up to five; 易发 (four) deals the same way.
+    "suoha": [{"variant": "hk", "base_stake": 1}, {"variant": "hk", "base_stake": 2, "ante": 2}],
 }
 # How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
 COPIES = {"erbagang": 4, "tuitongzi": 4}
@@ -238,9 +248,7 @@ def random_playout_from(engine, state: dict, choices: random.Random) -> tuple[di
     return state, steps
 
 
-@pytest.mark.parametrize(
-    "slug", ["doudizhu", "zhajinhua", "texas", "chexuan", "niuniu", "tongbi_niuniu", "erbagang", "tuitongzi"]
-)
+@pytest.mark.parametrize("slug", SEATED)
 def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     """The record of a hand: a row per seat, and no card that the rules keep from this player."""
     info = games.REGISTRY[slug]
