@@ -59,9 +59,33 @@ def area_net(banker: list[str], hand: list[str], stake: int) -> int:
 
 
 class SangongEngine:
-    """百人三公 (see docs/rules/sangong.md)."""
+    """百人三公 (see docs/rules/sangong.md).
+
+    Written for any game of a banker hand against four area hands dealt from one
+    fresh deck each coup (百人牛牛 subclasses it): a subclass names its ``areas``,
+    ``hand_size`` and ``top_multiple`` and overrides :meth:`facts` and :meth:`net`.
+    """
 
     family = "banker"
+    area_names = AREAS
+    hand_size = 3
+    top_multiple = rules.TOP_MULTIPLIER
+
+    @property
+    def hands(self) -> tuple[str, ...]:
+        return ("banker", *self.area_names)
+
+    @property
+    def cards_per_coup(self) -> int:
+        return self.hand_size * len(self.hands)
+
+    def facts(self, config: dict, cards: list[str]) -> dict:
+        """What the result shows of one complete hand: its category and multiple."""
+        return hand_facts(cards)
+
+    def net(self, config: dict, banker: list[str], hand: list[str], stake: int) -> int:
+        """One bet's net on an area whose hand is ``hand``."""
+        return area_net(banker, hand, stake)
 
     def new_shoe(self, config: dict, rng: SeededRng) -> State:
         """Shuffle a fresh deck for each of the shoe's coups and keep the 15 cards each deals."""
@@ -72,55 +96,57 @@ class SangongEngine:
         for coup in range(coups):
             deck = list(DECK)
             rng.child(f"coup-{coup + 1}").shuffle(deck)
-            cards += deck[:CARDS_PER_COUP]
+            cards += deck[: self.cards_per_coup]
         return {"cards": cards, "position": 0, "coups": 0, "history": []}
 
     def shoe_finished(self, shoe: State) -> bool:
-        return shoe["position"] + CARDS_PER_COUP > len(shoe["cards"])
+        return shoe["position"] + self.cards_per_coup > len(shoe["cards"])
 
     def areas(self, config: dict, shoe: State) -> list[dict]:
-        odds = f"1:1–1:{rules.TOP_MULTIPLIER}"
-        return [{"area": area, "odds": odds, "open": True} for area in AREAS]
+        odds = f"1:1–1:{self.top_multiple}"
+        return [{"area": area, "odds": odds, "open": True} for area in self.area_names]
 
     def deal(self, config: dict, shoe: State) -> tuple[dict, State]:
         """Deal one card to each hand in turn (庄 东 南 西 北, three rounds); reveal in the same hand order."""
         if self.shoe_finished(shoe):
             raise ValueError("this shoe deals no more coups")
         position = shoe["position"]
-        cards = shoe["cards"][position : position + CARDS_PER_COUP]
-        hands = {hand: cards[i :: len(HANDS)] for i, hand in enumerate(HANDS)}
+        cards = shoe["cards"][position : position + self.cards_per_coup]
+        hands = {hand: cards[i :: len(self.hands)] for i, hand in enumerate(self.hands)}
         number = shoe["coups"] + 1
-        wins = {area: rules.compare(hands[area], hands["banker"]) > 0 for area in AREAS}
+        wins = {area: self.net(config, hands["banker"], hands[area], 1) > 0 for area in self.area_names}
         result = {
             "coup": number,
             **hands,
-            "hands": {hand: hand_facts(hands[hand]) for hand in HANDS},
+            "hands": {hand: self.facts(config, hands[hand]) for hand in self.hands},
             "wins": wins,  # each area's hand beat the banker's
-            "steps": [{"side": hand, "card": card} for hand in HANDS for card in hands[hand]],
+            "steps": [{"side": hand, "card": card} for hand in self.hands for card in hands[hand]],
         }
         history = [*shoe["history"], {"coup": number, "wins": wins}][-HISTORY_KEPT:]
-        new_shoe = {**shoe, "position": position + CARDS_PER_COUP, "coups": number, "history": history}
+        new_shoe = {**shoe, "position": position + self.cards_per_coup, "coups": number, "history": history}
         return result, new_shoe
 
     def payout(self, config: dict, result: dict, area: str, stake: int) -> int:
         """Return one bet's net, worked out again from the dealt cards."""
-        if area not in AREAS:
+        if area not in self.area_names:
             raise ValueError(f"{area!r} is not a betting area")
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
             raise ValueError(f"a stake must be a positive whole number of coins, not {stake!r}")
-        return area_net(list(result["banker"]), list(result[area]), stake)
+        return self.net(config, list(result["banker"]), list(result[area]), stake)
 
     def bet_exposure(self, config: dict, area: str, stake: int) -> tuple[int, int]:
-        """A bet loses or wins at most stake × 5 (爆玖, either side's)."""
-        return stake * rules.TOP_MULTIPLIER, stake * rules.TOP_MULTIPLIER
+        """A bet loses or wins at most stake × the top multiple (百人三公: 5, 爆玖, either side's)."""
+        return stake * self.top_multiple, stake * self.top_multiple
 
     def roads(self, shoe: State) -> dict:
         """Return the shoe's recent coups as each area's wins and losses against the banker (路单)."""
-        return {"areas": {area: [entry["wins"][area] for entry in shoe["history"]] for area in AREAS}}
+        return {
+            "areas": {area: [entry["wins"][area] for entry in shoe["history"]] for area in self.area_names}
+        }
 
     def validate_bet(self, config: dict, shoe: State, area: str, amount: object) -> None:
         """Refuse a bet the rules do not take; the runtime checks limits, the bank and wallets."""
-        if not isinstance(area, str) or area not in AREAS:
+        if not isinstance(area, str) or area not in self.area_names:
             raise _refusal(
                 "bad_area", gettext_noop("There is no betting area {area} at this table."), area=area
             )
@@ -131,8 +157,10 @@ class SangongEngine:
 
     def revealed(self, result: dict, count: int) -> dict:
         """Return what the first ``count`` steps show: each hand's cards, and the facts of each complete hand."""
-        cards: dict[str, list[str]] = {hand: [] for hand in HANDS}
+        cards: dict[str, list[str]] = {hand: [] for hand in self.hands}
         for step in result["steps"][: max(0, count)]:
             cards[step["side"]].append(step["card"])
-        totals = {hand: hand_facts(shown) for hand, shown in cards.items() if len(shown) == 3}
+        totals = {
+            hand: result["hands"][hand] for hand, shown in cards.items() if len(shown) == self.hand_size
+        }
         return {"cards": cards, "totals": totals}
