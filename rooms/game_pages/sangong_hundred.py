@@ -1,4 +1,4 @@
-"""百人三公's table page: templates/rounds/sangong_hundred.html with static/js/sangong_hundred.js, and its words.
+"""百人三公's table page: templates/rounds/sangong_hundred.html on the shared area-hands page (static/js/area_hands.js), and its words.
 
 The round page itself (rooms/rounds/pages.py) is the same for every banker
 game; these are the areas 东南西北, the hands' categories, the player banker's

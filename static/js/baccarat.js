@@ -7,7 +7,7 @@
 // each `payout`. Messages are described in docs/protocol.md (the round socket).
 
 import { cardElement } from "./cards.js";
-import { TableSocket } from "./socket.js";
+import { RoundSocket } from "./socket.js";
 import { $, coins, connectTable, h, renderBalance, root, t, tick } from "./tablekit.js";
 
 // Display order of the areas: the small bets above 闲 player and 庄 banker.
@@ -16,25 +16,6 @@ const MAIN_AREAS = new Set(["player", "banker"]);
 const ROAD_ROWS = 6;
 // The roads derived from 大路 (the server derives them: games/baccarat/roads.py), in display order.
 const DERIVED_ROADS = ["big_eye_boy", "small_road", "cockroach_pig"];
-
-/** The round socket: a state may come twice with one seq (a snapshot, then the change it already showed). */
-class RoundSocket extends TableSocket {
-  receive(data) {
-    let msg;
-    try {
-      msg = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (msg.type === "state" && typeof msg.seq === "number") {
-      const last = this.seq;
-      if (last !== null && msg.seq < last) return;
-      if (last !== null && msg.seq > last + 1) this.send({ type: "resync" });
-      this.seq = Math.max(last ?? msg.seq, msg.seq);
-    }
-    this.onMessage(msg);
-  }
-}
 
 const model = {
   snapshot: null, // the last `state`

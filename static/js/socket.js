@@ -147,3 +147,22 @@ export class TableSocket {
     return this.send({ type: "act", seq: this.actSeq, action });
   }
 }
+
+/** The round socket (banker games): a state may come twice with one seq (a snapshot, then the change it already showed). */
+export class RoundSocket extends TableSocket {
+  receive(data) {
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.type === "state" && typeof msg.seq === "number") {
+      const last = this.seq;
+      if (last !== null && msg.seq < last) return;
+      if (last !== null && msg.seq > last + 1) this.send({ type: "resync" });
+      this.seq = Math.max(last ?? msg.seq, msg.seq);
+    }
+    this.onMessage(msg);
+  }
+}

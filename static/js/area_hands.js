@@ -1,35 +1,20 @@
-// The 百人三公 (Hundred-player San Gong) table client: draw the round the server sends, send bets and 上庄/下庄.
+// The client of every banker game of a banker hand against four area hands (百人三公, 百人牛牛):
+// draw the round the server sends, send bets and 上庄/下庄. The page's template names the areas
+// and the hand size (templates/rounds/_area_hands.html: `#areas` data-areas, data-hand-size).
 //
 // It decides no rule. The areas come from the round's `areas` (with `room`, the coins each can
-// still take under a player banker); the cards, each hand's category and multiple are only what
-// the server has revealed (banker, east, south, west, north, card by card); a refused bet comes
-// back as an `error`; the balance is the wallet's. Messages: docs/protocol.md (the round socket).
+// still take under a player banker); the cards, each hand's category and multiple (and, where
+// the game lays a hand out, its `three` and `two`) are only what the server has revealed (the
+// banker, then each area, card by card); a refused bet comes back as an `error`; the balance is
+// the wallet's. Messages: docs/protocol.md (the round socket).
 
 import { cardBack, cardElement } from "./cards.js";
-import { TableSocket } from "./socket.js";
+import { RoundSocket } from "./socket.js";
 import { $, coins, config, connectTable, h, renderBalance, root, t, tick } from "./tablekit.js";
 
-const AREAS = ["east", "south", "west", "north"];
+const AREAS = $("#areas").dataset.areas.split(" ");
+const HAND_SIZE = Number($("#areas").dataset.handSize);
 const ROAD_SHOWN = 12; // the last coups each area's road shows
-
-/** The round socket: a state may come twice with one seq (a snapshot, then the change it already showed). */
-class RoundSocket extends TableSocket {
-  receive(data) {
-    let msg;
-    try {
-      msg = JSON.parse(data);
-    } catch {
-      return;
-    }
-    if (msg.type === "state" && typeof msg.seq === "number") {
-      const last = this.seq;
-      if (last !== null && msg.seq < last) return;
-      if (last !== null && msg.seq > last + 1) this.send({ type: "resync" });
-      this.seq = Math.max(last ?? msg.seq, msg.seq);
-    }
-    this.onMessage(msg);
-  }
-}
 
 const model = {
   snapshot: null,
@@ -147,15 +132,18 @@ function renderStatus(rnd) {
 function renderHand(box, hand, rnd) {
   const cards = rnd?.cards?.[hand] || [];
   const already = model.dealt[hand] || 0;
-  const faces = cards.map((card, i) => {
+  const facts = rnd?.totals?.[hand];
+  // A complete hand that the game lays out (牛牛's 摊牌) shows its three, then its two.
+  const laid = facts?.three ? [...facts.three, ...facts.two] : cards;
+  const faces = laid.map((card, i) => {
     const el = cardElement(card, { size: "small" });
-    if (i >= already) el.classList.add("dealt");
+    if (cards.indexOf(card) >= already) el.classList.add("dealt");
+    if (facts?.three && i === facts.three.length) el.classList.add("split");
     return el;
   });
-  const backs = rnd ? Array.from({ length: 3 - cards.length }, () => cardBack({ size: "small" })) : [];
+  const backs = rnd ? Array.from({ length: HAND_SIZE - cards.length }, () => cardBack({ size: "small" })) : [];
   box.querySelector(".cards").replaceChildren(...faces, ...backs);
   model.dealt[hand] = cards.length;
-  const facts = rnd?.totals?.[hand];
   const factsEl = box.querySelector(".sg-facts");
   factsEl.dataset.category = facts ? String(facts.category) : "";
   factsEl.dataset.multiple = facts ? String(facts.multiple) : "";
