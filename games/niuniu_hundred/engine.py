@@ -51,7 +51,7 @@ def hand_facts(cards: list[str], table: str) -> dict:
 
 
 def area_net(banker: list[str], hand: list[str], stake: int, table: str) -> int:
-    """One bet's net (001:94): the area's hand wins stake × its multiple, or loses stake × the banker's."""
+    """One bet's net (001:96): the area's hand wins stake × its multiple, or loses stake × the banker's."""
     if rules.compare(hand, banker) > 0:
         return stake * rules.multiplier(rules.category(hand), table)
     return -stake * rules.multiplier(rules.category(banker), table)

@@ -11,7 +11,7 @@ TERMS = ("百人牛牛", "Hundred-player Bull", "福禄寿禧")
 
 # The demo rooms: bets from 10 coins; a bet holds 10× its amount in escrow (小牛牛, the most it
 # can lose), so entering takes 10 minimum bets. 上庄 from bank_minimum coins, for at most
-# bank_rounds rounds; 5% of each winner's profit is the house's fee (001:96).
+# bank_rounds rounds; 5% of each winner's profit is the house's fee (001:97).
 DEMO_TIERS = tuple(
     {
         "code": code,

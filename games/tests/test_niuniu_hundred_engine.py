@@ -51,7 +51,7 @@ def test_reveal_goes_banker_then_fu_lu_shou_xi_card_by_card_with_each_hands_spli
     assert [full[a]["multiple"] for a in AREAS] == [10, 5, 2, 1]
 
 
-def test_payout_by_the_winning_hands_multiplier():  # 001:94
+def test_payout_by_the_winning_hands_multiplier():  # 001:96
     result, _ = ENGINE.deal(CONFIG, shoe_with(*COUP))
     assert ENGINE.payout(CONFIG, result, "fu", 100) == 1000  # 小牛牛 beats 牛8: ×10
     assert ENGINE.payout(CONFIG, result, "lu", 100) == 500  # 牛牛: ×5

@@ -189,7 +189,7 @@ def test_a_player_bets_against_a_player_banker_then_banks(live_asgi, niuniu_tabl
         ["福", "禄", "寿", "禧"] if locale.startswith("zh") else ["Fortune", "Prosperity", "Longevity", "Joy"]
     )
     assert seen["area_names"] == names
-    assert seen["backs"] == 25  # every hand dealt face down before the bets (001:89-90)
+    assert seen["backs"] == 25  # every hand dealt face down before the bets (001:89, 001:91)
     assert "50" in seen["refusal"]
     bets = list(Bet.objects.filter(round=rnd, user=user).order_by("pk"))
     assert [(b.area, b.amount, b.held) for b in bets] == [("fu", 100, 1000), ("lu", 50, 500)]
