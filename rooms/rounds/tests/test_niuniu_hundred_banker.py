@@ -9,7 +9,7 @@ from games.base import GameInfo
 from games.niuniu_hundred import present
 from games.niuniu_hundred.engine import DEFAULT_OPTIONS, NiuniuHundredEngine
 from rooms.rounds import services
-from rooms.rounds.errors import OverBankLimit
+from rooms.rounds.errors import BelowMinimum, OverBankLimit
 from rooms.rounds.models import BankerSeat
 from rooms.rounds.tests.conftest import committing
 from rooms.rounds.tests.test_player_banker import banked_round, next_round, settle
@@ -141,3 +141,30 @@ def test_bets_past_what_the_niuniu_hundred_banker_can_pay_are_refused(niuniu_hun
     with pytest.raises(OverBankLimit, match="holds 2000 coins.*at most 50 more coins on this area"):
         services.round_bet(table_id=table.pk, user=alice, area="lu", amount=60)
     assert wallet_balance(user=alice) == 5000 - 1500
+
+
+def test_the_demo_rooms_take_a_new_player_who_may_bank_the_beginner_room(
+    niuniu_hundred, db, make_player, settings
+):
+    from rooms.demo import demo_tiers_for
+    from rooms.models import Game
+    from rooms.services import catalogue_sync, tier_ensure
+
+    catalogue_sync()
+    game = Game.objects.get(slug=SLUG)
+    specs = demo_tiers_for(game)
+    assert [spec["code"] for spec in specs] == ["beginner", "advanced"]
+    for spec in specs:
+        # Entering takes ten bets of the minimum, each holding 10× (小牛牛); 5% of winners' profit.
+        held, _ = NiuniuHundredEngine().bet_exposure(DEFAULT_OPTIONS, "fu", spec["options"]["min_bet"])
+        assert (spec["fixed_minimum"], spec["rake_bps"]) == (10 * held, 500)
+        assert spec["options"]["bank_minimum"] >= spec["fixed_minimum"]
+    tier, _created = tier_ensure(game=game, **specs[0])
+    newcomer, alice = make_player(coins=settings.SIGNUP_GRANT_FIRST), make_player(coins=1000)
+    table, rnd = banked_round(tier, newcomer, alice)
+    assert (rnd.banker_id, rnd.bank) == (newcomer.pk, settings.SIGNUP_GRANT_FIRST)
+    with committing():
+        services.round_bet(table_id=table.pk, user=alice, area="xi", amount=10)
+    assert wallet_balance(user=alice) == 900  # the 10-coin minimum bet holds 100
+    with pytest.raises(BelowMinimum):
+        services.round_bet(table_id=table.pk, user=alice, area="fu", amount=5)
