@@ -1,0 +1,1 @@
+"""十三水 Thirteen Cards: rules (rules.py), the engine (engine.py), settlement (settle.py)."""
