@@ -53,21 +53,6 @@ SPECIALS = (
 )
 SPECIAL_WATER = dict(SPECIALS)
 SPECIAL_RANK = {name: len(SPECIALS) - i for i, (name, _) in enumerate(SPECIALS)}
-SPECIAL_EN = {
-    "清龙": "Suited dragon",
-    "一条龙": "Dragon",
-    "十二皇族": "Twelve royals",
-    "三同花顺": "Three straight flushes",
-    "三分天下": "Three fours",
-    "全大": "All high",
-    "全小": "All low",
-    "凑一色": "One colour",
-    "五对三条": "Five pairs and a three",
-    "四套三条": "Four threes",
-    "六对半": "Six and a half pairs",
-    "三顺子": "Three straights",
-    "三同花": "Three flushes",
-}
 
 
 @dataclass(frozen=True, order=True)
