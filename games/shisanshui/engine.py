@@ -149,7 +149,7 @@ class ShisanshuiEngine(SeatedEngine):
         if not rules.is_valid(*piles):
             raise IllegalAction(
                 gettext_noop(
-                    "倒水: the front pile may not beat the middle one, nor the middle one the back one."
+                    "Not allowed: the front pile may not beat the middle one, nor the middle one the back one."
                 )
             )
 

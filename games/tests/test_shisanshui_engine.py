@@ -73,7 +73,7 @@ def test_the_reveal_shows_every_pile_and_each_pairs_water_then_finishes():
 
 def test_dao_shui_is_refused_with_a_reason():
     state = make([STRONG, WEAK])
-    with pytest.raises(IllegalAction, match="倒水"):
+    with pytest.raises(IllegalAction, match="may not beat the middle"):
         ENGINE.apply(state, 0, arrange("As Ah Ac", "Ks Kh Qs Qh 2c", "Js Jh Qc 4h 3d"))
     with pytest.raises(IllegalAction, match="13 cards you were dealt"):
         ENGINE.apply(state, 0, arrange("2s Ah Ac", "Ks Kh Qs Qh 2c", "Js Jh Qc 4h 3d"))
