@@ -1,4 +1,4 @@
-"""十三水 as a state machine: deal, arrange all at once, 比牌 (the reveal), settle.
+"""十三水 as a state machine: deal, arrange all at once, 比牌, settle.
 
 The rules and their seed lines are in docs/rules/shisanshui.md. Phases:
 
@@ -8,9 +8,8 @@ The rules and their seed lines are in docs/rules/shisanshui.md. Phases:
   倒水) or ``{"type": "special"}`` (declare its special hand). Nobody sees
   another seat's cards, nor whether they declared a special hand, before 比牌;
   only who has confirmed.
-- ``comparing`` (比牌, 001:464-465): nobody acts; every arrangement and every
-  pair's 水 is shown while the clock runs the reveal (``reveal_seconds``).
-- ``finished``: the outcome, in coins (001:466, 570).
+- ``finished``: 比牌 (001:464-466): every arrangement, every pair's 水 and the
+  outcome in coins (001:570) are public at once; the page reveals them pile by pile.
 
 ``legal_actions`` lists the confirmations worth making (the best suggestions
 of :func:`games.shisanshui.rules.suggest`, and the special hand); there are up
@@ -30,7 +29,6 @@ from games.shisanshui.settle import coins_for
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "arrange_seconds": 60,  # 理牌倒计时 (001:464); the seed gives no length
-    "reveal_seconds": 8,  # how long 比牌 is shown before the result
     "suggestions": 6,  # how many of suggest's arrangements a seat is offered as quick picks
 }
 PILES = rules.PILES
@@ -71,7 +69,6 @@ class ShisanshuiEngine(SeatedEngine):
             "coins": [int(s.coins) for s in seats],
             "base": base,
             "arrange_seconds": int(cfg["arrange_seconds"]),
-            "reveal_seconds": int(cfg["reveal_seconds"]),
             "phase": "arranging",
             "confirmed": [False] * n,
             "arrangements": None,
@@ -89,12 +86,7 @@ class ShisanshuiEngine(SeatedEngine):
         return [i for i, done in enumerate(state["confirmed"]) if not done]
 
     def deadline_seconds(self, state: State) -> int | None:
-        phase = state["phase"]
-        if phase == "arranging":
-            return state["arrange_seconds"]
-        if phase == "comparing":
-            return state["reveal_seconds"]
-        return None
+        return state["arrange_seconds"] if state["phase"] == "arranging" else None
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """The best suggested arrangements of the seat's cards, then its special hand if it has one.
@@ -178,12 +170,8 @@ class ShisanshuiEngine(SeatedEngine):
         return self.auto_action(state, seat) if self.legal_actions(state, seat) else None
 
     def on_deadline(self, state: State) -> State:
-        if state["phase"] == "arranging":
-            for seat in self.actors(state):
-                state = self.apply(state, seat, self.auto_action(state, seat))
-            return state
-        if state["phase"] == "comparing":
-            return {**state, "phase": "finished"}
+        for seat in self.actors(state):
+            state = self.apply(state, seat, self.auto_action(state, seat))
         return state
 
     # -- 比牌 ---------------------------------------------------------------
@@ -192,7 +180,7 @@ class ShisanshuiEngine(SeatedEngine):
         arranged = state["_arranged"]
         scoring = rules.compare_all(arranged)
         deltas = coins_for(scoring.totals, state["base"], state["coins"])
-        state["phase"] = "comparing"
+        state["phase"] = "finished"
         state["arrangements"] = copy.deepcopy(arranged)
         state["result"] = {
             "water": scoring.totals,
@@ -229,7 +217,6 @@ class ShisanshuiEngine(SeatedEngine):
             "arrangements": state["arrangements"],
             "result": state["result"],
             "arrange_seconds": state["arrange_seconds"],
-            "reveal_seconds": state["reveal_seconds"],
         }
 
     def outcome(self, state: State) -> Outcome | None:

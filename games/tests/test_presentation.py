@@ -64,20 +64,33 @@ def redeal_texas(seed: bytes, config: dict, players: int, redeal: int) -> tuple[
     return hands, [("Board", deck[2 * players : 2 * players + 5])]
 
 
-REDEAL = {"doudizhu": redeal_doudizhu, "zhajinhua": redeal_zhajinhua, "texas": redeal_texas}
+def redeal_shisanshui(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """13 each in deck order: seat i the cards 13i to 13i + 12 (docs/rules/shisanshui.md, "Deal")."""
+    deck = list(POKER_DECK)
+    _rng(seed).shuffle(deck)
+    return [deck[13 * i : 13 * (i + 1)] for i in range(players)], []
+
+
+REDEAL = {
+    "doudizhu": redeal_doudizhu,
+    "zhajinhua": redeal_zhajinhua,
+    "texas": redeal_texas,
+    "shisanshui": redeal_shisanshui,
+}
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
     "zhajinhua": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
+    "shisanshui": [{"base_stake": 1}, {"base_stake": 5, "suggestions": 2}],
 }
 
 
 # How many deals a finished hand's seed made, read from the engine's own state (not the
 # presentation's): 斗地主 deals again each time everybody passes; the others deal once.
 DEALS_MADE = {"doudizhu": lambda state: state["redeals"] + 1}
-# 斗地主 sorts each hand and the 底牌 as they are dealt, so its deal order is not kept: they compare
-# as sets.
-SORTED_AT_DEAL = {"doudizhu"}
+# 斗地主 and 十三水 sort each hand (and 斗地主 the 底牌) as they are dealt, so the deal order is not
+# kept: they compare as sets.
+SORTED_AT_DEAL = {"doudizhu", "shisanshui"}
 
 
 def test_every_seated_game_has_a_presentation_and_a_hand_redealer_here():

@@ -56,17 +56,15 @@ def test_nobody_sees_another_seats_cards_or_piles_before_the_reveal():
     assert spectator["hands"] == [None, None] and spectator["choices"] == []
 
 
-def test_the_reveal_shows_every_pile_and_each_pairs_water_then_finishes():
+def test_comparing_shows_every_pile_and_each_pairs_water():
     state = make([STRONG, WEAK])
     state = ENGINE.apply(state, 0, arrange("Js Jh 4h", "Ks Kh Qs Qh 2c", "As Ah Ac Qc 3d"))
     state = ENGINE.apply(state, 1, arrange("2s 3s 4s", "5h 6d 7c 8s 6c", "9h Tc Jd 8d 9c"))
-    assert ENGINE.phase(state) == "comparing" and ENGINE.actors(state) == []
-    assert ENGINE.outcome(state) is None
+    assert ENGINE.phase(state) == "finished" and ENGINE.actors(state) == []
     view = ENGINE.view(state, 1)
     assert view["arrangements"][0]["back"] == ["As", "Ah", "Ac", "Qc", "3d"]
     pair = view["result"]["pairs"][0]
     assert pair["piles"] == [1, 1, 1] and pair["shot"] == 0 and pair["water"] == 6  # 打枪
-    state = ENGINE.on_deadline(state)
     outcome = ENGINE.outcome(state)
     assert outcome.deltas == [60, -60] and outcome.winners == [0]  # 6 水 × 底分 10
 
@@ -96,7 +94,6 @@ def test_a_special_hand_is_declared_and_wins_its_water_from_each():
     assert ENGINE.legal_actions(state, 0)[-1] == {"type": "special"}
     state = ENGINE.apply(state, 0, {"type": "special"})
     state = ENGINE.on_deadline(state)  # the others time out and play their best
-    state = ENGINE.on_deadline(state)
     outcome = ENGINE.outcome(state)
     assert outcome.details["water"][0] == 12
     assert outcome.deltas[0] == 120
@@ -111,7 +108,6 @@ def test_a_timeout_plays_the_special_hand_else_the_best_suggestion():
 
 def test_limited_liability_caps_what_a_short_seat_pays():
     state = make([STRONG, WEAK, WEAK.replace("2s", "2d").replace("3s", "3h")], coins=[1000, 25, 1000])
-    state = ENGINE.on_deadline(state)
     state = ENGINE.on_deadline(state)
     outcome = ENGINE.outcome(state)
     assert outcome.deltas[1] >= -25

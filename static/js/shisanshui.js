@@ -3,9 +3,10 @@
 // The server decides every rule: it refuses an arrangement that is not allowed (倒水) and scores
 // 比牌. The page only helps: the quick picks are the view's `choices` (the server's suggestions),
 // and `pileValue` below values a pile the same way the rules do (games/shisanshui/piles.py) so the
-// page can name each pile and explain 倒水 before the player confirms. The reveal plays pile by pile
-// over the comparing phase's clock, so a reload shows the same step. Messages: docs/protocol.md;
-// the view's keys: docs/rules/shisanshui.md.
+// page can name each pile and explain 倒水 before the player confirms. The hand ends as soon as the
+// last seat confirms; a page that watched it being arranged then reveals 比牌 pile by pile before
+// the result panel (a page opened or reloaded later shows it all at once). Messages:
+// docs/protocol.md; the view's keys: docs/rules/shisanshui.md.
 
 import { cardBack, cardElement } from "./cards.js";
 import { $, coins, h, root, seatedTable, t, tick } from "./tablekit.js";
@@ -15,14 +16,19 @@ const SIZES = { front: 3, middle: 5, back: 5 };
 const KINDS = ["high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house", "four_of_a_kind", "straight_flush"];
 const RANKS = "23456789TJQKA";
 const REVEAL_STEPS = 4; // front, middle, back, then the totals with 打枪 and 全垒打
+const STEP_MS = 1500;
 
-const model = { draft: null, selected: new Set(), draftHand: null };
+const model = { draft: null, selected: new Set(), draftHand: null, reveal: null };
 
 const kit = seatedTable({
   model,
   render,
   onState(msg, previous) {
     if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) kit.setMessage("");
+    // The hand this page watched being arranged is over: reveal it from now.
+    const was = previous?.hand;
+    const finished = msg.hand?.id === was?.id ? msg.hand?.view?.phase === "finished" : msg.last_hand?.id === was?.id;
+    if (was?.view?.phase === "arranging" && finished) model.reveal = { hand: was.id, start: Date.now() };
   },
 });
 const { button, mySeat } = kit;
@@ -91,14 +97,22 @@ function seatName(index) {
   return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
 }
 
-/** How far the reveal has gone: 0 front … 3 totals (all of it once the hand is over). */
+function shownHandId() {
+  return model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id ?? null;
+}
+
+/** How far the reveal has gone: 0 front … 3 totals (all of it unless this page is revealing it now). */
 function revealStep(view) {
   if (!view?.result) return -1;
-  const hand = model.snapshot?.hand;
-  if (view.phase !== "comparing" || !hand?.deadline) return REVEAL_STEPS - 1;
-  const total = view.reveal_seconds * 1000;
-  const elapsed = total - (hand.deadline - Date.now());
-  return Math.max(0, Math.min(REVEAL_STEPS - 1, Math.floor((elapsed / total) * REVEAL_STEPS)));
+  const reveal = model.reveal;
+  if (!reveal || reveal.hand !== shownHandId()) return REVEAL_STEPS - 1;
+  return Math.min(REVEAL_STEPS - 1, Math.floor((Date.now() - reveal.start) / STEP_MS));
+}
+
+/** Whether 比牌 is being revealed now (the result panel waits for it). */
+function revealing() {
+  const reveal = model.reveal;
+  return Boolean(reveal && reveal.hand === shownHandId() && Date.now() - reveal.start < REVEAL_STEPS * STEP_MS);
 }
 
 /** The 水 `seat` won from `other` on each pile and in all (after 打枪/全垒打), or null. */
@@ -197,10 +211,10 @@ function render() {
   root.dataset.phase = live?.phase || "waiting";
   root.dataset.seq = snap ? String(snap.seq) : "";
   root.dataset.myTurn = arranging(live) ? "yes" : "no";
-  root.dataset.reveal = String(live ? revealStep(live) : -1);
+  root.dataset.revealing = revealing() ? "yes" : "no";
   kit.renderTopBar();
   renderSeats(snap, view);
-  renderCenter(snap, live);
+  renderCenter(snap, live, view);
   renderMine(view);
   renderResult(live);
   renderActions(snap, live);
@@ -295,8 +309,8 @@ function renderSeats(snap, view) {
   );
 }
 
-function renderCenter(snap, view) {
-  $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
+function renderCenter(snap, view, shown) {
+  $("#phase").textContent = revealing() ? t("phase_comparing") : view ? t(`phase_${view.phase}`) : t("phase_waiting");
   const countdown = $("#countdown");
   if (view?.phase === "arranging" && snap.hand.deadline) {
     countdown.replaceChildren(h("span", { class: "clock", dataset: { deadline: snap.hand.deadline } }));
@@ -312,8 +326,8 @@ function renderCenter(snap, view) {
     else status = t("arranging_note");
   }
   if (snap && seat === null) status = t("spectating");
-  $("#status").textContent = status;
-  renderPairs(view);
+  $("#status").textContent = revealing() ? "" : status;
+  renderPairs(shown);
 }
 
 function renderPairs(view) {
@@ -456,7 +470,7 @@ function renderActions(snap, view) {
     buttons.push(confirm, button(t("clear"), "clear", clearDraft, "ghost"));
     if (snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
   }
-  const ready = kit.readyButton();
+  const ready = revealing() ? null : kit.readyButton();
   if (ready) buttons.push(ready);
   bar.replaceChildren(...buttons);
   kit.renderTrusteeAndMessage();
@@ -468,7 +482,7 @@ function renderResult(liveView) {
   const lastView = model.snapshot?.last_hand?.id === result?.hand ? model.snapshot?.last_hand?.view : null;
   const view = liveView?.phase === "finished" ? liveView : lastView;
   const handId = result?.hand ?? model.snapshot?.hand?.id;
-  const show = (result || view?.phase === "finished") && model.resultDismissed !== handId;
+  const show = (result || view?.phase === "finished") && model.resultDismissed !== handId && !revealing();
   panel.hidden = !show;
   if (!show) return;
   const seat = mySeat();
@@ -506,9 +520,9 @@ function renderResult(liveView) {
 
 // ---- Wiring -------------------------------------------------------------
 
-// The reveal moves on with the clock, not with messages: redraw while it runs.
+// The reveal moves on with the clock, not with messages: redraw while it runs, and once after.
 window.setInterval(() => {
-  if (liveView()?.phase === "comparing") render();
+  if (model.reveal && Date.now() - model.reveal.start < REVEAL_STEPS * STEP_MS + 1000) render();
 }, 400);
 
 kit.start();

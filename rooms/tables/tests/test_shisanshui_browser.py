@@ -35,7 +35,7 @@ MY_ARRANGING = """() => {
 REVEALING_OR_DONE = """() => {
   const result = document.querySelector('#result');
   if (result && !result.hidden) return 'result';
-  return document.querySelector('#table-app').dataset.phase === 'comparing' ? 'comparing' : false;
+  return document.querySelector('#table-app').dataset.revealing === 'yes' ? 'revealing' : false;
 }"""
 FACE_UP_ELSEWHERE = "() => document.querySelectorAll('#seats .pcard:not(.back)').length"
 
@@ -60,7 +60,7 @@ def shisanshui_tier(transactional_db):
         minimum_rule=RoomTier.MinimumRule.BASE_MULTIPLE,
         minimum_multiplier=200,
         seats=4,
-        options={"arrange_seconds": 60, "reveal_seconds": 6},
+        options={"arrange_seconds": 60},
         bots_enabled=True,
     )
     yield tier
@@ -131,12 +131,12 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
 
             deadline = time.monotonic() + HAND_TIMEOUT_S
             what = page.wait_for_function(REVEALING_OR_DONE, timeout=HAND_TIMEOUT_S * 1000).json_value()
-            if what == "comparing":
-                page.wait_for_function(f"() => {FACE_UP_ELSEWHERE}() > 0", timeout=10000)
-                seen["revealed"] = True
+            if what == "revealing":
+                page.wait_for_function(f"() => ({FACE_UP_ELSEWHERE})() > 0", timeout=10000)
+                seen["revealed"] = page.locator("#pairs li").count()
                 seen["reveal_shot"] = str(screenshot_dir() / f"shisanshui-{size}-{locale}-reveal.png")
                 page.screenshot(path=seen["reveal_shot"])
-                page.reload()  # reload during the reveal: it goes on where it was
+                page.reload()  # reload during the reveal: the result comes at once
                 page.wait_for_selector("#connection[data-status=connected]")
             left = max(1000, (deadline - time.monotonic()) * 1000)
             page.wait_for_function(RESULT_PAINTED, timeout=left)
@@ -169,8 +169,12 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
     ],
 )
 def test_a_new_player_plays_a_whole_shisanshui_hand_against_bots(
-    live_asgi, shisanshui_tier, settings, size, locale
-):  # noqa: F811
+    live_asgi,  # noqa: F811
+    shisanshui_tier,
+    settings,
+    size,
+    locale,
+):
     from platform.accounts.models import User
 
     from rooms.tables.models import Hand, HandAction
@@ -209,6 +213,7 @@ def test_a_new_player_plays_a_whole_shisanshui_hand_against_bots(
     assert sum(paid.values_list("amount", flat=True)) - carried == seen["delta"]
     assert seen["row_balance"].replace(",", "") == str(balance)
     assert seen["rows"] == 4
+    assert seen.get("revealed") == 6, "比牌 was not revealed pair by pair"
     assert str(hand.outcome["rake"]) in seen["rake_text"]
     if locale == "en-US":
         han = [ch for ch in seen["page_text"] if "\u4e00" <= ch <= "\u9fff"]
