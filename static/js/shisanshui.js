@@ -388,7 +388,7 @@ function renderMine(view) {
             dataset: { pile, count: cards.length, dao: bad === pile ? "yes" : "no" },
             onclick: () => putInto(pile),
           },
-          h("span", { class: "label" }, t(pile)),
+          h("span", { class: "label", title: t(pile) }, t(`${pile}_short`)),
           h(
             "div",
             { class: "cards" },
@@ -450,7 +450,7 @@ function renderMine(view) {
       return h(
         "div",
         { class: "ss-pile full", dataset: { pile, count: mine[pile].length } },
-        h("span", { class: "label" }, t(pile)),
+        h("span", { class: "label", title: t(pile) }, t(`${pile}_short`)),
         h("div", { class: "cards" }, mine[pile].map((c) => cardElement(c))),
         h("span", { class: "kind" }, kindLabel(mine[pile])),
         total !== null ? h("span", { class: `pile-water ${waterClass(total)}`, dataset: { water: total } }, waterText(total)) : null,
