@@ -140,7 +140,7 @@ def frontier(
             stair_fronts[at:end] = [vf]
     # An arrangement can only be dominated by a later one with an equal 尾墩: filter within each.
     kept = []
-    for _, group in groupby(sorted(found, reverse=True), key=itemgetter(2)):
+    for _, group in groupby(sorted(found, key=itemgetter(2), reverse=True), key=itemgetter(2)):
         best = -1
         for entry in sorted(group, key=itemgetter(1, 0), reverse=True):
             if entry[0] > best:

@@ -323,6 +323,18 @@ def test_suggest_matches_a_brute_force_search_over_every_split():
         assert found == arrange.brute_force(ranks, suits)
 
 
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "Ah Kd Kh Ks Qc Qh Jc Jh Js 9c 8c 6c 4s",  # two full houses that make the same back pile
+        "Qd Qc Qs Tc 8c 7d 7c 7h 5c 3d 3c 2d 2s",
+    ],
+)
+def test_an_arrangement_beaten_by_one_with_an_equal_back_pile_is_dropped(hand):
+    ranks, suits = _sorted_hand(cards(hand))
+    assert {entry[:3] for entry in arrange.frontier(ranks, suits)} == arrange.brute_force(ranks, suits)
+
+
 def test_suggestions_are_legal_distinct_and_undominated():
     rng = random.Random(3)
     for _ in range(12):
