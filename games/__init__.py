@@ -29,4 +29,7 @@ import games.zhajinhua  # noqa: E402, F401
 # Registered after the older games so a fresh catalogue_sync, which numbers the
 # lobby order in registry order, keeps them where they were.
 import games.baccarat  # noqa: E402, F401
+import games.chexuan  # noqa: E402, F401
+import games.niuniu  # noqa: E402, F401
 import games.shisanshui  # noqa: E402, F401
+import games.tongbi_niuniu  # noqa: E402, F401

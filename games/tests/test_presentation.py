@@ -15,6 +15,7 @@ import pytest
 
 import games
 from games.base import SeatSpec, SeededRng
+from games.chexuan import rules as chexuan_rules
 from games.doudizhu import rules as ddz_rules
 from games.testing import random_playout
 
@@ -64,6 +65,26 @@ def redeal_texas(seed: bytes, config: dict, players: int, redeal: int) -> tuple[
     return hands, [("Board", deck[2 * players : 2 * players + 5])]
 
 
+def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """The dealer is drawn first (if not given), then the 32 cards in docs/rules/chexuan.md's
+    order are shuffled and dealt one at a time from the dealer, four each."""
+    rng = _rng(seed)
+    dealer = _dealer(rng, config, players)
+    deck = list(chexuan_rules.DECK)
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(4 * players):
+        hands[(dealer + i) % players].append(deck[i])
+    return hands, []
+
+
+def redeal_niuniu(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+    """Five each in deck order from A♦ … K♠ shuffled (docs/rules/niuniu.md, "Cards are dealt")."""
+    deck = [rank + suit for rank in "A23456789TJQK" for suit in "dchs"]
+    _rng(seed).shuffle(deck)
+    return [deck[5 * i : 5 * i + 5] for i in range(players)], []
+
+
 def redeal_shisanshui(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
     """13 each in deck order: seat i the cards 13i to 13i + 12 (docs/rules/shisanshui.md, "Deal")."""
     deck = list(POKER_DECK)
@@ -75,12 +96,18 @@ REDEAL = {
     "doudizhu": redeal_doudizhu,
     "zhajinhua": redeal_zhajinhua,
     "texas": redeal_texas,
+    "chexuan": redeal_chexuan,
+    "niuniu": redeal_niuniu,
+    "tongbi_niuniu": redeal_niuniu,
     "shisanshui": redeal_shisanshui,
 }
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
     "zhajinhua": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
+    "chexuan": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
+    "niuniu": [{"base_stake": 1}, {"base_stake": 10, "grab_multiples": [1, 2]}],
+    "tongbi_niuniu": [{"base_stake": 1}, {"base_stake": 10, "multiplier_table": "niuniu"}],
     "shisanshui": [{"base_stake": 1}, {"base_stake": 5, "suggestions": 2}],
 }
 
@@ -180,7 +207,7 @@ def random_playout_from(engine, state: dict, choices: random.Random) -> tuple[di
     return state, steps
 
 
-@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas"])
+@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas", "chexuan", "niuniu", "tongbi_niuniu"])
 def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     """The record of a hand: a row per seat, and no card that the rules keep from this player."""
     info = games.REGISTRY[slug]

@@ -5,7 +5,10 @@ The table's shoe already holds ten coups whose roads are worked out by hand
 page must draw 大眼仔路, 小路 and 曱甴路 and the 问路 marks from its first
 state. The player then bets, cancels, bets again, sees the payout as one line
 per area, sees it cleared when the next round opens and repeats the bets.
-Every wait is on something the page shows.
+Every wait is on something the page shows. The betting window is long, so
+the player has time for every click however slow the machine; once the bets
+are placed the test closes it (as its deadline passing would) rather than
+waiting the window out.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from rooms.rounds.tests.test_browser import (  # noqa: F401 - fixtures
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-BET_SECONDS = 20
+BET_SECONDS = 60
 TIMEOUT_MS = 60_000
 # The shoe's history: B B | P P P | B | P | B B B B | P P (10 coups, no ties).
 HISTORY = "BBPPPBPBBBBPP"
@@ -80,6 +83,22 @@ def engine_coup(player, banker) -> dict:
     return Coup(player=list(player), banker=list(banker)).to_dict()
 
 
+def close_betting(round_id: int) -> None:
+    """Bring the round's deadline to now: the clock deals it at its next tick, as when time runs out.
+
+    Called between Playwright's calls, where Django opens a connection of its own: closed here.
+    """
+    from django.db import connection
+    from django.utils import timezone
+
+    from rooms.rounds.models import Round
+
+    try:
+        assert Round.objects.filter(pk=round_id, phase="betting").update(deadline=timezone.now()) == 1
+    finally:
+        connection.close()
+
+
 def bet(page, chip: int, area: str, mine: int) -> None:
     page.click(f"#chips .bc-chip[data-value='{chip}']")
     page.click(f"#areas .bc-area[data-area='{area}']")
@@ -131,6 +150,7 @@ def drive(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             bet(page, 100, "banker", 100)
             bet(page, 100, "banker", 200)
             bet(page, 10, "player", 10)
+            close_betting(seen["round"])
             page.wait_for_selector(
                 f"#my-result[data-round='{seen['round']}']:not([data-net=''])", timeout=TIMEOUT_MS
             )
@@ -173,7 +193,14 @@ def drive(base_url: str, size: str, tier_id: int, locale: str) -> dict:
 @pytest.mark.parametrize(
     ("size", "locale"), [("desktop", "en-US"), pytest.param("phone", "zh-CN", marks=pytest.mark.zh)]
 )
-def test_cancel_repeat_payout_per_area_and_derived_roads(live_asgi, baccarat_tier, settings, size, locale):  # noqa: F811
+def test_cancel_repeat_payout_per_area_and_derived_roads(
+    live_asgi,  # noqa: F811
+    baccarat_tier,  # noqa: F811
+    settings,
+    monkeypatch,
+    size,
+    locale,
+):
     from platform.accounts.models import User
 
     from rooms.rounds.models import Bet
@@ -181,6 +208,9 @@ def test_cancel_repeat_payout_per_area_and_derived_roads(live_asgi, baccarat_tie
     from wallets.selectors import wallet_balance
 
     settings.ROUNDS_BET_SECONDS = BET_SECONDS
+    monkeypatch.setenv(
+        "DJANGO_ALLOW_ASYNC_UNSAFE", "true"
+    )  # the test closes betting from Playwright's thread
     preload_shoe(baccarat_tier)
     seen = drive(live_asgi, size, baccarat_tier.pk, locale)
     assert seen["errors"] == [], seen["errors"]

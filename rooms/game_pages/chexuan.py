@@ -1,0 +1,87 @@
+"""扯旋's table page: templates/tables/chexuan.html with static/js/chexuan.js, and the words it adds."""
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from rooms.game_pages import GamePage
+
+# 003's named pairs (games/chexuan/rules.py NAMED_PAIRS) and four-card hands, in English and Chinese.
+PAIRS = {
+    "dinghuang": pgettext_lazy("chexuan pair", "Ding Huang"),
+    "tian": pgettext_lazy("chexuan pair", "Heaven"),
+    "di": pgettext_lazy("chexuan pair", "Earth"),
+    "ren": pgettext_lazy("chexuan pair", "Man"),
+    "he": pgettext_lazy("chexuan pair", "Harmony"),
+    "meishi": pgettext_lazy("chexuan pair", "Plum ten"),
+    "bandeng": pgettext_lazy("chexuan pair", "Bench"),
+    "changsan": pgettext_lazy("chexuan pair", "Long three"),
+    "hutou": pgettext_lazy("chexuan pair", "Tiger head"),
+    "shaoshi": pgettext_lazy("chexuan pair", "Red ten"),
+    "maomao": pgettext_lazy("chexuan pair", "Kitten"),
+    "gaoyao": pgettext_lazy("chexuan pair", "Plaster"),
+    "duizi": pgettext_lazy("chexuan pair", "Black pair"),
+    "naigou": pgettext_lazy("chexuan pair", "Puppy"),
+    "tiangang": pgettext_lazy("chexuan pair", "Heaven bar"),
+    "digang": pgettext_lazy("chexuan pair", "Earth bar"),
+    "tianguanjiu": pgettext_lazy("chexuan pair", "Heaven gate nine"),
+    "diguanjiu": pgettext_lazy("chexuan pair", "Earth gate nine"),
+    "denglongjiu": pgettext_lazy("chexuan pair", "Lantern nine"),
+    "hewujiu": pgettext_lazy("chexuan pair", "Harmony five nine"),
+    "banwujiu": pgettext_lazy("chexuan pair", "Bench five nine"),
+    "dingchangjiu": pgettext_lazy("chexuan pair", "Ding long nine"),
+    "meishijiu": pgettext_lazy("chexuan pair", "Plum ten nine"),
+    "dingmaojiu": pgettext_lazy("chexuan pair", "Ding kitten nine"),
+    "wulongjiu": pgettext_lazy("chexuan pair", "Black dragon nine"),
+    "shaoshijiu": pgettext_lazy("chexuan pair", "Red ten nine"),
+    "tianhuang": pgettext_lazy("chexuan hand", "Heaven King"),
+    "dihuang": pgettext_lazy("chexuan hand", "Earth King"),
+    "sanhua_shi": pgettext_lazy("chexuan hand", "Three flowers ten"),
+    "sanhua_liu": pgettext_lazy("chexuan hand", "Three flowers six"),
+}
+
+# Placeholders in braces ({amount}) are filled in by the client.
+LABELS = {
+    **{f"pair_{key}": value for key, value in PAIRS.items()},
+    "pair_points": pgettext_lazy("chexuan pair", "Points {points}"),
+    "phase_bobo": pgettext_lazy("chexuan", "Setting limits"),
+    "phase_betting": _("Betting"),
+    "phase_split": pgettext_lazy("chexuan", "Splitting"),
+    "pot": _("Pot"),
+    "round": _("Round {round}"),
+    "dealer": _("Dealer"),
+    "limit": pgettext_lazy("chexuan", "Limit {amount}"),
+    "limit_set": pgettext_lazy("chexuan", "Limit set"),
+    "limit_unset": pgettext_lazy("chexuan", "Choosing limit"),
+    "bet_in": _("In {amount}"),
+    "state_folded": pgettext_lazy("chexuan", "Folded"),
+    "state_allin": pgettext_lazy("chexuan", "All in"),
+    "set_limit": pgettext_lazy("chexuan", "Limit {amount}"),
+    "check": pgettext_lazy("chexuan", "Check"),
+    "call_amount": pgettext_lazy("chexuan", "Call {amount}"),
+    "raise_amount": pgettext_lazy("chexuan", "Raise {amount}"),
+    "allin_amount": pgettext_lazy("chexuan", "All in {amount}"),
+    "fold": pgettext_lazy("chexuan", "Fold"),
+    "said_check": pgettext_lazy("chexuan", "Check"),
+    "said_call": pgettext_lazy("chexuan", "Call {amount}"),
+    "said_raise": pgettext_lazy("chexuan", "Raise {amount}"),
+    "said_allin": pgettext_lazy("chexuan", "All in {amount}"),
+    "said_fold": pgettext_lazy("chexuan", "Fold"),
+    "split_choice": pgettext_lazy("chexuan", "Head {head} · Tail {tail}"),
+    "choose_limit": pgettext_lazy("chexuan", "Set your limit for this hand: the most you can lose."),
+    "choose_split": pgettext_lazy("chexuan", "Split your four cards: the larger pair is the head."),
+    "split_waiting": pgettext_lazy("chexuan", "Waiting for the others to split."),
+    "split_done": pgettext_lazy("chexuan", "Split"),
+    "head": pgettext_lazy("chexuan", "Head"),
+    "tail": pgettext_lazy("chexuan", "Tail"),
+    "no_win_no_loss": pgettext_lazy("chexuan", "Neither wins nor loses"),
+    "you_win": _("You win"),
+    "winner_is": _("{names} wins"),
+    "winners_split": _("{names} split the pot"),
+    "no_result": pgettext_lazy("chexuan", "No result"),
+    "ended_fold": _("Everyone else folded"),
+    "ended_showdown": _("Showdown"),
+    "ended_void": pgettext_lazy("chexuan", "Everyone checked: no result"),
+    "shown_hands": _("Hands shown"),
+}
+
+PAGE = GamePage(template="tables/chexuan.html", labels=LABELS)
