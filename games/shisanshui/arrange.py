@@ -65,19 +65,23 @@ def pile_values(ranks: tuple[int, ...], suits: tuple[int, ...]) -> tuple[list[in
 
 
 def frontier(
-    ranks: tuple[int, ...], suits: tuple[int, ...], values: tuple[list[int], list[int]] | None = None
+    ranks: tuple[int, ...],
+    suits: tuple[int, ...],
+    values: tuple[list[int], list[int]] | None = None,
+    order5: list[int] | None = None,
 ) -> list[tuple[int, int, int, int, int, int]]:
     """Return the undominated legal arrangements as (front, middle, back) values and their subset indexes.
 
     ``ranks`` (highest first) and ``suits`` describe 13 distinct cards;
-    ``values`` is their :func:`pile_values` if already known. Each
+    ``values`` is their :func:`pile_values` and ``order5`` the 5-card subsets
+    strongest first (:func:`strongest_first`), if already known. Each
     entry is ``(vf, vm, vb, front_index, middle_index, back_index)``; the
     indexes name subsets of positions (``subset_positions``).
     """
     v5, v3 = values or pile_values(ranks, suits)
     m_keys = [v << 30 for v in v5]
     f_keys = [v << 6 for v in v3]
-    order5 = sorted(range(len(v5)), key=v5.__getitem__, reverse=True)
+    order5 = order5 or strongest_first(v5)
     # The staircase of (中, 头) pairs found so far, strongest 中 first: keys are -middle (ascending)
     # and the fronts rise along it, so the best front with a middle >= m is one bisect away.
     stair_keys: list[int] = []
@@ -147,6 +151,11 @@ def frontier(
                 kept.append(entry)
                 best = entry[0]
     return kept
+
+
+def strongest_first(v5: list[int]) -> list[int]:
+    """The 5-card subsets' indexes, strongest first."""
+    return sorted(range(len(v5)), key=v5.__getitem__, reverse=True)
 
 
 def subset_positions(index: int, size: int) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ Public API (seed 001, lines 460-571; docs/rules/shisanshui.md gives each rule it
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -126,23 +126,28 @@ class _Hand:
         self.ranks = tuple(RANK_OF[c[0]] for c in self.cards)
         self.suits = tuple(SUIT_OF[c[1]] for c in self.cards)
         self._values: tuple[list[int], list[int]] | None = None
-        self._sorted: tuple[list[int], list[int]] | None = None
+        self._ranked: tuple[list[int], list[int]] | None = None
 
     def values(self) -> tuple[list[int], list[int]]:
         if self._values is None:
             self._values = arrange.pile_values(self.ranks, self.suits)
         return self._values
 
+    def strongest_first(self) -> list[int]:
+        """The 5-card subsets strongest first, and (kept aside) their values negated, for bisecting."""
+        if self._ranked is None:
+            v5 = self.values()[0]
+            order = arrange.strongest_first(v5)
+            self._ranked = (order, [-v5[i] for i in order])
+        return self._ranked[0]
+
     def of_kinds(self, kinds: tuple[int, ...]) -> list[int]:
         """The 5-card subsets that are straight flushes or of one of ``kinds`` (kinds up to FLUSH)."""
-        if self._sorted is None:
-            v5 = self.values()[0]
-            order = sorted(range(len(v5)), key=v5.__getitem__)
-            self._sorted = (order, [v5[i] for i in order])
-        order, values = self._sorted
-        found = order[bisect_left(values, STRAIGHT_FLUSH << 20) :]
+        order = self.strongest_first()
+        negated = self._ranked[1]
+        found = order[: bisect_right(negated, -(STRAIGHT_FLUSH << 20))]
         for kind in kinds:
-            found += order[bisect_left(values, kind << 20) : bisect_left(values, (kind + 1) << 20)]
+            found += order[bisect_right(negated, -((kind + 1) << 20)) : bisect_right(negated, -(kind << 20))]
         return found
 
 
@@ -342,7 +347,7 @@ def suggest(cards13: Sequence[str]) -> list[dict]:
     parse(cards13, (13,))
     hand = _Hand(cards13)
     ordered = hand.cards
-    found = arrange.frontier(hand.ranks, hand.suits, hand.values())
+    found = arrange.frontier(hand.ranks, hand.suits, hand.values(), hand.strongest_first())
     found.sort(key=_strength, reverse=True)
     pick3, pick5 = arrange.PICK3, arrange.PICK5
     out = [
