@@ -95,12 +95,7 @@ def _three_piles(hand: _Hand, need: str) -> dict | None:
     if need != "straight" and sorted(Counter(suits).values()) not in ([13], [3, 10], [5, 8], [3, 5, 5]):
         return None  # the suits cannot fill a 3 and two 5s
     v5 = hand.values()[0]
-    kinds = {
-        "straight": (STRAIGHT, STRAIGHT_FLUSH),
-        "flush": (FLUSH, STRAIGHT_FLUSH),
-        "both": (STRAIGHT_FLUSH,),
-    }[need]
-    fives = [i for i, v in enumerate(v5) if v >> 20 in kinds]
+    fives = hand.of_kinds({"straight": (STRAIGHT,), "flush": (FLUSH,), "both": ()}[need])
     for a, b in combinations(fives, 2):
         pa, pb = arrange.subset_positions(a, 5), arrange.subset_positions(b, 5)
         if set(pa) & set(pb):
@@ -151,6 +146,9 @@ class _Hand:
         return found
 
 
+SUITS_COLOUR = (1, 0, 1, 0)  # s h c d: black 1, red 0 (凑一色: 红桃+方片 or 黑桃+梅花, 001:496)
+
+
 def _special(hand: _Hand) -> tuple[str, dict | None] | None:
     """The highest special hand of 13 valid cards, and its piles when it is made of piles."""
     ranks, suits = hand.ranks, hand.suits
@@ -183,9 +181,6 @@ def _special(hand: _Hand) -> tuple[str, dict | None] | None:
         if piles:
             return name, piles
     return None
-
-
-SUITS_COLOUR = (1, 0, 1, 0)  # s h c d: black 1, red 0 (凑一色: 红桃+方片 or 黑桃+梅花, 001:496)
 
 
 def special(cards13: Sequence[str]) -> tuple[str, int] | None:
