@@ -81,6 +81,23 @@ def move(page, cards: list[str], pile: str) -> None:
     page.click(f"#piles [data-pile={pile}]")
 
 
+PILES_FULL = "() => document.querySelectorAll('#piles .pcard').length === 13"
+
+
+def take_first_pick(page) -> None:
+    """Press quick pick 1 and wait until its piles are drawn (a state redrawing the buttons may eat a click)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    for _ in range(3):
+        page.click("#picks [data-action=pick][data-pick='0']")
+        try:
+            page.wait_for_function(PILES_FULL, timeout=3000)
+            return
+        except PlaywrightTimeoutError:
+            continue
+    raise AssertionError("quick pick 1 never filled the piles")
+
+
 def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -102,7 +119,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["picks"] = page.locator("#picks [data-action=pick]").count()
 
             # A quick pick fills the three piles; then swap the middle and the back by hand.
-            page.click("#picks [data-action=pick][data-pick='0']")
+            take_first_pick(page)
             middle, back = pile_cards(page, "middle"), pile_cards(page, "back")
             seen["pick_counts"] = [len(pile_cards(page, p)) for p in ("front", "middle", "back")]
             seen["pick_kinds"] = page.locator("#piles .kind").all_inner_texts()
@@ -125,7 +142,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["middle_after_reload"] = pile_cards(page, "middle")
             seen["swapped_middle"] = back
 
-            page.click("#picks [data-action=pick][data-pick='0']")
+            take_first_pick(page)
             seen["confirmed"] = {p: pile_cards(page, p) for p in ("front", "middle", "back")}
             page.click("#actions [data-action=confirm]")
 
