@@ -53,9 +53,10 @@ from games.texas.rules import RANKS, SUITS, hand_rank  # noqa: E402
 
 PEER_DIR = Path("/tmp/cardroom-bench-peers")
 # How many seats each game's benchmark table has (a full 斗地主 table, typical ring games).
-SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6}
+SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6, "erbagang": 4, "tuitongzi": 4}
 SEATS["chexuan"] = 4  # 扯旋: four seats, as its demo rooms
 SEATS.update(niuniu=6, tongbi_niuniu=6)  # 牛牛 (抢庄) and 通比牛牛: full six-seat tables
+SEATS["suoha"] = 4  # 梭哈: four seats, as its demo rooms
 SEATS["shisanshui"] = 4  # 十三水: four seats, as its demo rooms
 SEED = 20261129
 

@@ -30,6 +30,10 @@ import games.zhajinhua  # noqa: E402, F401
 # lobby order in registry order, keeps them where they were.
 import games.baccarat  # noqa: E402, F401
 import games.chexuan  # noqa: E402, F401
+import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
+import games.sangong  # noqa: E402, F401
 import games.shisanshui  # noqa: E402, F401
+import games.suoha  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
+import games.tuitongzi  # noqa: E402, F401

@@ -214,6 +214,15 @@ class Engine(Protocol):
         """
         ...
 
+    def shown_actors(self, state: State) -> list[int]:
+        """List the seats every viewer is told may act now: ``actors``, or more of them.
+
+        Each seat also learns whether it is an actor itself. A game whose actors are a
+        secret (who may claim a mahjong discard) names every seat that could have been
+        one, so the wait gives no hand away. ``games.testing`` checks it holds the actors.
+        """
+        ...
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         """List every action ``seat`` may take now (none when it may not act).
 
@@ -283,6 +292,10 @@ class SeatedEngine:
     def hint(self, state: State, seat: int) -> Action | None:
         return None
 
+    def shown_actors(self, state: State) -> list[int]:
+        """The actors themselves: who may act is no secret."""
+        return self.actors(state)
+
     def out_of_turn_actions(self, state: State, seat: int) -> list[Action]:
         """No action out of turn: only the actors act."""
         return []
@@ -331,6 +344,16 @@ class BankerEngine(Protocol):
 
     def validate_bet(self, config: dict, shoe: State, area: str, amount: object) -> None:
         """Raise :class:`IllegalAction` unless ``amount`` on ``area`` is a bet the rules take now."""
+        ...
+
+    def bet_exposure(self, config: dict, area: str, stake: int) -> tuple[int, int]:
+        """Return ``(most_lost, most_won)``: the bounds of one bet's net, both ≥ 0.
+
+        ``-most_lost <= payout(...) <= most_won`` for every result. The runtime
+        escrows ``most_lost`` when the bet is placed (a game where a bet can lose
+        more than its stake, such as 百人三公's banker multiples, escrows more) and
+        limits the round's bets so a player banker holds the sum of ``most_won``.
+        """
         ...
 
 

@@ -73,7 +73,14 @@ class Record:
 
 
 class Presentation(Protocol):
-    """How a seated game's finished hands are shown. Every method is pure and reads no clock or setting."""
+    """How a seated game's finished hands are shown. Every method is pure and reads no clock or setting.
+
+    ``pieces`` says which notation its hands are in: "cards" (playing cards) or
+    "tiles" (mahjong tiles), since the two share strings such as "2s"; a
+    presentation without the attribute is read as "cards".
+    """
+
+    pieces: str
 
     def deals(self, state: State) -> list[Deal]:
         """List every deal ``state``'s seed made, in order, the one that was played last.

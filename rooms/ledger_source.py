@@ -43,9 +43,17 @@ class RoomsLedgerSource(LedgerSource):
             Bet.objects.standing()
             .filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
             .values("round_id", "round__table_id")
-            .annotate(staked=Sum("amount"))
+            .annotate(staked=Sum("held"))
             .order_by("round_id")
         )
+        # A player banker's coins sit in the round's escrow too, as one more row of the round.
+        banked = Round.objects.filter(
+            banker=user, status__in=[Round.Status.OPEN, Round.Status.DUE], bank__gt=0
+        )
+        bets += [
+            {"round_id": rnd["pk"], "round__table_id": rnd["table_id"], "staked": rnd["bank"]}
+            for rnd in banked.values("pk", "table_id", "bank")
+        ]
         labels = ledger_reference_labels(
             references=[f"hand:{row['hand'].pk}" for row in hands]
             + [f"round:{row['round_id']}" for row in bets]

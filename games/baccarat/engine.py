@@ -63,6 +63,17 @@ ODDS = {
 }
 
 BIG_SMALL = ("big", "small")
+# The most one coin staked on each area can win (an upper bound: 大 pays 1:0.5, 小 1:1.5, rounded down).
+TOP_WIN = {
+    "banker": 1,
+    "player": 1,
+    "tie": 8,
+    "banker_pair": 11,
+    "player_pair": 11,
+    "big": 1,
+    "small": 2,
+    "super6": 12,
+}
 
 
 def _refusal(code: str, template: str, **params: object) -> IllegalAction:
@@ -187,6 +198,10 @@ class BaccaratEngine:
                 gettext_noop("Big and Small take no bets from coup {coup} of a shoe on."),
                 coup=rules.BIG_SMALL_CLOSES_AT_COUP,
             )
+
+    def bet_exposure(self, config: dict, area: str, stake: int) -> tuple[int, int]:
+        """A bet loses at most its stake and wins at most the area's top odds (``TOP_WIN``)."""
+        return stake, stake * TOP_WIN[area]
 
     def revealed(self, result: dict, count: int) -> dict:
         """Return what the first ``count`` steps of ``result`` show: each side's cards and totals."""

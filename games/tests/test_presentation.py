@@ -4,12 +4,16 @@ Each game's deal is re-derived here the way a player holding the revealed seed
 would, from the rules pages (docs/rules/): the deck in its documented order,
 ``SeededRng(seed, "hand")`` (a redeal's child stream), the shuffle, and the
 game's dealing order. ``Presentation.deals`` must list exactly those cards.
+A re-dealer also gets what the table showed everybody at the end (``shown``,
+the spectators' view of the final state): where the dealing order follows a
+choice the players made (二八杠 deals from its banker), that choice is public.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
@@ -17,7 +21,9 @@ import games
 from games.base import SeatSpec, SeededRng
 from games.chexuan import rules as chexuan_rules
 from games.doudizhu import rules as ddz_rules
+from games.erbagang import rules as ebg_rules
 from games.testing import random_playout
+from games.tuitongzi import rules as ttz_rules
 
 SEATED = [slug for slug, info in games.REGISTRY.items() if info.family == "seated"]
 POKER_DECK = [rank + suit for rank in "23456789TJQKA" for suit in "shcd"]
@@ -28,7 +34,7 @@ def _rng(seed: bytes, redeal: int = 0) -> SeededRng:
     return rng.child(f"redeal-{redeal}") if redeal else rng
 
 
-def redeal_doudizhu(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+def redeal_doudizhu(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """17 each in deck order, the last 3 are the 底牌 (docs/rules/doudizhu.md, "Deal")."""
     deck = list(ddz_rules.FULL_DECK)
     _rng(seed, redeal).shuffle(deck)
@@ -40,7 +46,7 @@ def _dealer(rng: SeededRng, config: dict, players: int) -> int:
     return rng.randbelow(players) if first is None else first
 
 
-def redeal_zhajinhua(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+def redeal_zhajinhua(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """The dealer is drawn first (if not given), then one card at a time from the dealer (002:29)."""
     rng = _rng(seed)
     dealer = _dealer(rng, config, players)
@@ -52,7 +58,7 @@ def redeal_zhajinhua(seed: bytes, config: dict, players: int, redeal: int) -> tu
     return hands, []
 
 
-def redeal_texas(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+def redeal_texas(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """Two rounds of one card each from the seat after the dealer, then the five board cards."""
     rng = _rng(seed)
     dealer = _dealer(rng, config, players)
@@ -65,7 +71,33 @@ def redeal_texas(seed: bytes, config: dict, players: int, redeal: int) -> tuple[
     return hands, [("Board", deck[2 * players : 2 * players + 5])]
 
 
-def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+def redeal_erbagang(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The 40 tiles shuffled, then the die; two tiles each from the seat the die names, counted from the banker."""
+    rng = _rng(seed)
+    deck = list(ebg_rules.TILES)
+    rng.shuffle(deck)
+    die = rng.randbelow(6) + 1
+    first = (shown["banker"] + die - 1) % players
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(players):
+        hands[(first + i) % players] = deck[2 * i : 2 * i + 2]
+    return hands, []
+
+
+def redeal_tuitongzi(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The wheel (1-9; a number past the last seat passes on to seat 1), then the 40 tiles, two each from there."""
+    rng = _rng(seed)
+    wheel = rng.randbelow(9) + 1
+    start = wheel - 1 if wheel <= players else 0
+    deck = list(ttz_rules.TILES)
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(players):
+        hands[(start + i) % players] = deck[2 * i : 2 * i + 2]
+    return hands, []
+
+
+def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """The dealer is drawn first (if not given), then the 32 cards in docs/rules/chexuan.md's
     order are shuffled and dealt one at a time from the dealer, four each."""
     rng = _rng(seed)
@@ -78,14 +110,21 @@ def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int) -> tupl
     return hands, []
 
 
-def redeal_niuniu(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+def redeal_niuniu(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """Five each in deck order from A♦ … K♠ shuffled (docs/rules/niuniu.md, "Cards are dealt")."""
     deck = [rank + suit for rank in "A23456789TJQK" for suit in "dchs"]
     _rng(seed).shuffle(deck)
     return [deck[5 * i : 5 * i + 5] for i in range(players)], []
 
 
-def redeal_shisanshui(seed: bytes, config: dict, players: int, redeal: int) -> tuple[list, list]:
+def redeal_suoha(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The 28 cards 8-A in rank order (s h c d within a rank), shuffled; card k of seat i is deck[k·n + i]."""
+    deck = [rank + suit for rank in "89TJQKA" for suit in "shcd"]
+    _rng(seed).shuffle(deck)
+    return [[deck[k * players + i] for k in range(5)] for i in range(players)], []
+
+
+def redeal_shisanshui(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """13 each in deck order: seat i the cards 13i to 13i + 12 (docs/rules/shisanshui.md, "Deal")."""
     deck = list(POKER_DECK)
     _rng(seed).shuffle(deck)
@@ -96,20 +135,29 @@ REDEAL = {
     "doudizhu": redeal_doudizhu,
     "zhajinhua": redeal_zhajinhua,
     "texas": redeal_texas,
+    "erbagang": redeal_erbagang,
+    "tuitongzi": redeal_tuitongzi,
     "chexuan": redeal_chexuan,
     "niuniu": redeal_niuniu,
     "tongbi_niuniu": redeal_niuniu,
+    "suoha": redeal_suoha,
     "shisanshui": redeal_shisanshui,
 }
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
     "zhajinhua": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
+    "erbagang": [{"base_stake": 1}, {"base_stake": 2}],
+    "tuitongzi": [{"base_stake": 1}, {"base_stake": 5}],
     "chexuan": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "niuniu": [{"base_stake": 1}, {"base_stake": 10, "grab_multiples": [1, 2]}],
     "tongbi_niuniu": [{"base_stake": 1}, {"base_stake": 10, "multiplier_table": "niuniu"}],
+    # 港式五张 seats up to five; 易发 (four) deals the same way.
+    "suoha": [{"variant": "hk", "base_stake": 1}, {"variant": "hk", "base_stake": 2, "ante": 2}],
     "shisanshui": [{"base_stake": 1}, {"base_stake": 5, "suggestions": 2}],
 }
+# How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
+COPIES = {"erbagang": 4, "tuitongzi": 4}
 
 
 # How many deals a finished hand's seed made, read from the engine's own state (not the
@@ -132,10 +180,12 @@ def _seats(info, n: int) -> list[SeatSpec]:
 
 def _check_deals(slug: str, state: dict, seed: bytes, config: dict, players: int) -> int:
     """Compare every deal the presentation lists, in order, with the seed re-dealt here; return how many."""
-    deals = games.REGISTRY[slug].presentation.deals(state)
+    info = games.REGISTRY[slug]
+    deals = info.presentation.deals(state)
+    shown = info.engine.view(state, None)
     assert len(deals) == DEALS_MADE.get(slug, lambda _state: 1)(state), (slug, "deals listed")
     for number, deal in enumerate(deals):
-        hands, shared = REDEAL[slug](seed, config, players, number)
+        hands, shared = REDEAL[slug](seed, config, players, number, shown)
         listed = [(group.label, group.cards) for group in deal.shared]
         if slug in SORTED_AT_DEAL:
             assert [sorted(hand) for hand in deal.hands] == [sorted(hand) for hand in hands], (slug, number)
@@ -145,7 +195,7 @@ def _check_deals(slug: str, state: dict, seed: bytes, config: dict, players: int
         else:  # each seat's cards, and the cards dealt to nobody, in the order dealt
             assert deal.hands == hands and listed == shared, (slug, number)
         dealt = [card for hand in deal.hands for card in hand] + [c for g in deal.shared for c in g.cards]
-        assert len(dealt) == len(set(dealt)), "a card dealt twice"
+        assert max(Counter(dealt).values()) <= COPIES.get(slug, 1), "a card dealt twice"
         # Only a deal that was thrown in says why; the one played last says nothing.
         assert bool(deal.note) == (number < len(deals) - 1)
     json.dumps([deal.hands for deal in deals])  # plain data
@@ -207,14 +257,14 @@ def random_playout_from(engine, state: dict, choices: random.Random) -> tuple[di
     return state, steps
 
 
-@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas", "chexuan", "niuniu", "tongbi_niuniu"])
+@pytest.mark.parametrize("slug", SEATED)
 def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     """The record of a hand: a row per seat, and no card that the rules keep from this player."""
     info = games.REGISTRY[slug]
     choices = random.Random(f"record-{slug}")
     for number in range(20):
         config = CONFIGS[slug][0]
-        players = info.min_seats if slug == "doudizhu" else choices.randint(2, 5)
+        players = info.min_seats if slug == "doudizhu" else choices.randint(2, min(5, info.max_seats))
         final, _ = random_playout(info.engine, dict(config), _seats(info, players), f"rec-{number}", choices)
         details = info.engine.outcome(final).details
         json.dumps([fact.value for fact in info.presentation.facts(json.loads(json.dumps(details)))])

@@ -206,3 +206,17 @@ def test_view_check_catches_a_leak():
 def test_walkers():
     assert sorted(private_keys({"a": [{"_x": 1}], "_y": 2})) == ["_x", "_y"]
     assert strings_in({"hand": ["3s", "pass"], "k": ("DJ",)}, {"3s", "DJ", "4h"}) == {"3s", "DJ"}
+
+
+def test_a_pot_carried_from_earlier_hands_may_exceed_the_winners_coins_and_nothing_else():
+    from games.testing import check_outcome
+
+    seats = [SeatSpec(1, 50), SeatSpec(2, 50)]
+    # 烂锅-style: 300 carried in, collected by seat 0 on top of the 40 it won from seat 1.
+    check_outcome(Outcome([340, -40], [0], {"from_carried_pot": [300, 0]}), seats, zero_sum=False)
+    with pytest.raises(InvariantError, match="carried pot"):
+        check_outcome(Outcome([340, -40], [0], {"from_carried_pot": [0, 0]}), seats, zero_sum=False)
+    with pytest.raises(InvariantError, match="carried pot"):  # more than it won of this hand's seats
+        check_outcome(Outcome([360, -60], [0], {"from_carried_pot": [300, 0]}), seats, zero_sum=False)
+    with pytest.raises(InvariantError, match="carried pot"):  # a loser cannot collect it
+        check_outcome(Outcome([40, -40], [0], {"from_carried_pot": [0, 10]}), seats, zero_sum=False)

@@ -64,13 +64,14 @@ def bet_read(table: Table, user) -> BetRead:
     )
 
 
-def bet_write(rnd: Round, user, area: str, amount: int) -> str:
+def bet_write(rnd: Round, user, area: str, amount: int, *, held: int, most_won: int) -> str:
     """Insert the bet with its ledger key ``round:<round>:bet:<bet>`` and save the round's totals; return the key.
 
-    ``rnd``: the locked round with its new ``area_totals`` and ``staked`` set.
+    ``rnd``: the locked round with its new ``area_totals``, ``staked`` and ``exposure`` set;
+    ``held`` and ``most_won``: the bet's ``bet_exposure``.
     """
-    bet = Bet.objects.create(round=rnd, user=user, area=area, amount=amount)
+    bet = Bet.objects.create(round=rnd, user=user, area=area, amount=amount, held=held, most_won=most_won)
     bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
     bet.save(update_fields=["ledger_key"])
-    rnd.save(update_fields=["area_totals", "staked"])
+    rnd.save(update_fields=["area_totals", "staked", "exposure"])
     return bet.ledger_key

@@ -23,6 +23,7 @@ from django.db.models import F, Sum
 
 import games
 from rooms import transport
+from rooms.rounds.banking import bank_state
 from rooms.rounds.models import Bet, Round, Shoe
 from rooms.tables.models import Table
 from rooms.transport import frame_text, table_group
@@ -73,6 +74,25 @@ def revealed_view(engine, result: dict | None, revealed: int) -> tuple[dict, dic
     return cards, {side: result.get(f"{side}_total") for side in cards} if done else {}
 
 
+def area_room(rnd: Round, area: str, exposure: int) -> int | None:
+    """The most more coins ``area`` can take before its wins could exceed the player banker's coins (None: the house banks).
+
+    With ``w`` the most one coin on the area can win (``bet_exposure``, linear in the stake) and
+    ``exposure`` the most the round's bets can already win: ``⌊(bank − exposure) / w⌋``.
+    """
+    if rnd.bank is None:
+        return None
+    per_coin = max(engine_for(rnd.game_slug).bet_exposure(rnd.config, area, 1)[1], 1)
+    return max(rnd.bank - exposure, 0) // per_coin
+
+
+def _bank_payload(rnd: Round) -> dict | None:
+    """The round's player banker and the coins that still fit under their bank (None: the house banks)."""
+    if rnd.banker_id is None:
+        return None
+    return {"user": rnd.banker_id, "coins": rnd.bank, "exposure": rnd.exposure}
+
+
 def _round_payload(rnd: Round, engine) -> dict:
     cards, card_totals = revealed_view(engine, rnd.result, rnd.revealed)
     totals = rnd.area_totals or {}
@@ -93,14 +113,28 @@ def _round_payload(rnd: Round, engine) -> dict:
                 "open": a["open"],
                 "total": totals.get(a["area"], 0),
                 "mine": 0,
+                **(
+                    {
+                        "room": area_room(rnd, a["area"], rnd.exposure),
+                        "multiple": _top(engine, rnd, a["area"]),
+                    }
+                    if rnd.bank is not None
+                    else {}
+                ),
             }
             for a in rnd.areas
         ],
+        "bank": _bank_payload(rnd),
         "cards": cards,
         "totals": card_totals,
         "result": result,
         "shoe_seed_sha256": hashlib.sha256(bytes(rnd.shoe.seed)).hexdigest(),
     }
+
+
+def _top(engine, rnd: Round, area: str) -> int:
+    """The most one coin on ``area`` can win: the multiple the player banker's bank is measured in."""
+    return engine.bet_exposure(rnd.config, area, 1)[1]
 
 
 _UNREAD = object()
@@ -165,6 +199,7 @@ def public_state(
             },
         },
         "round": _round_payload(rnd, engine) if rnd is not None else None,
+        "bank": bank_state(table, config),
         "roads": roads,
         "last_shoe": last_shoe,
         "you": None,

@@ -1,7 +1,7 @@
 """The banker table's WebSocket: bets in, the round's state out.
 
 A ``rooms.sockets.GameSocket`` with the banker table's messages (``bet``,
-``cancel`` 撤销, ``repeat`` 重复投, ``resync``). Each change of the table arrives as one ``round.change`` message
+``cancel`` 撤销, ``repeat`` 重复投, ``bank``, ``unbank``, ``resync``). Each change of the table arrives as one ``round.change`` message
 (rooms/rounds/broadcast.py): the socket keeps the newest part of its own user
 that a change carried (their stakes and balance) and merges it into each
 public state it sends, so every ``state`` is the viewer's whole view; of a
@@ -29,6 +29,8 @@ SHAPES: dict[str, dict[str, type]] = {
     "bet": {"seq": int, "area": str, "amount": int},
     "cancel": {"seq": int},
     "repeat": {"seq": int},
+    "bank": {"seq": int},  # apply to bank: join the banker queue
+    "unbank": {"seq": int},  # step down: leave the queue, or step down after this round
     "resync": {},
     "ping": {},
 }
@@ -98,6 +100,12 @@ class RoundConsumer(GameSocket):
         seq = message["seq"]
         if await self._fresh(seq):
             await self.call(services.round_repeat, ref=seq)
+
+    async def on_bank(self, message: dict) -> None:
+        await self.call(services.round_bank_apply, ref=message["seq"])
+
+    async def on_unbank(self, message: dict) -> None:
+        await self.call(services.round_bank_leave, ref=message["seq"])
 
     async def on_resync(self, message: dict) -> None:
         await self._send_state()

@@ -12,6 +12,8 @@ __all__ = [
     "AreaClosed",
     "BadArea",
     "BadAmount",
+    "BankerMayNotBet",
+    "BankError",
     "BelowMinimum",
     "BetRefused",
     "BettingClosed",
@@ -20,6 +22,7 @@ __all__ = [
     "NothingToCancel",
     "NothingToRepeat",
     "OverAreaLimit",
+    "OverBankLimit",
     "OverTableLimit",
     "RoundError",
     "TableNotFound",
@@ -97,3 +100,22 @@ class AlreadyBet(RoundError):
     default_message = _(
         "Repeat places your last round's bets on a round you have not bet on yet: cancel these bets first."
     )
+
+
+class OverBankLimit(RoundError):
+    """The bet's most_won would take the round's bets past what the player banker can pay."""
+
+    code = "over_bank_limit"
+
+
+class BankerMayNotBet(RoundError):
+    code = "banker_may_not_bet"
+    default_message = _("The banker does not bet on the areas.")
+
+
+class BankError(RoundError):
+    """A refusal of applying to bank or stepping down (``code`` says which)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        self.code = code
+        super().__init__(message)

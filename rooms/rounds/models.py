@@ -9,7 +9,7 @@ transaction; the round ends in exactly one payout or refund transaction.
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -88,6 +88,20 @@ class Round(models.Model):
     # Coins staked per area, and in all, by every bettor.
     area_totals = models.JSONField(_("totals per area"), default=dict)
     staked = models.PositiveBigIntegerField(_("staked"), default=0)
+    # The player banker of this round, None when the house banks; ``bank``: the coins the
+    # banker put in escrow for it (transaction ``bank_key``), which every bet's most_won must fit in.
+    banker = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="banked_rounds",
+        verbose_name=_("player banker"),
+    )
+    bank = models.PositiveBigIntegerField(_("banker's coins"), null=True, blank=True)
+    bank_key = models.CharField(_("banker's escrow transaction key"), max_length=80, blank=True)
+    # The most the standing bets can win in all (the sum of their ``bet_exposure`` most_won).
+    exposure = models.PositiveBigIntegerField(_("most the bets can win"), default=0)
     paid = models.BigIntegerField(_("paid to players"), null=True, blank=True)
     rake = models.PositiveBigIntegerField(_("rake"), null=True, blank=True)
     settle_key = models.CharField(_("payout transaction key"), max_length=80, blank=True)
@@ -150,6 +164,10 @@ class Bet(models.Model):
     )
     area = models.CharField(_("area"), max_length=20)
     amount = models.PositiveBigIntegerField(_("amount"))
+    # The coins the bet moved into escrow: the most it can lose (``bet_exposure``), its amount or more.
+    held = models.PositiveBigIntegerField(_("held in escrow"))
+    # The most the bet can win (``bet_exposure``): what a player banker must be able to pay.
+    most_won = models.PositiveBigIntegerField(_("most it can win"), default=0)
     ledger_key = models.CharField(_("bet transaction key"), max_length=80, blank=True)
     # The transaction that returned the bet from escrow when its player cancelled it (撤销) in the
     # betting window; a cancelled bet is out of the round (totals, payout, refund).
@@ -166,6 +184,7 @@ class Bet(models.Model):
         verbose_name_plural = _("bets")
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="bet_amount_positive"),
+            models.CheckConstraint(condition=Q(held__gte=F("amount")), name="bet_held_covers_amount"),
             models.UniqueConstraint(
                 fields=["ledger_key"], condition=~Q(ledger_key=""), name="bet_unique_ledger_key"
             ),
@@ -205,3 +224,45 @@ class Viewer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}:{self.user_id}"
+
+
+class BankerSeat(models.Model):
+    """A player's turn at banking a table: queued, banking, then done (stepped or stood down).
+
+    The first queued player whose wallet meets the tier's ``bank_minimum`` banks from the next
+    round on, for at most ``bank_rounds`` rounds, until short, or until they ask to step down.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        BANKING = "banking", _("Banking")
+        DONE = "done", _("Done")
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.CASCADE, related_name="banker_seats", verbose_name=_("table")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    rounds = models.PositiveIntegerField(_("rounds banked"), default=0)
+    leaving = models.BooleanField(_("asked to step down"), default=False)
+    end_reason = models.CharField(_("why it ended"), max_length=20, blank=True)
+    applied_at = models.DateTimeField(_("applied"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name = _("banker seat")
+        verbose_name_plural = _("banker seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=~Q(status="done"), name="bankerseat_one_live_per_user"
+            ),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(status="banking"), name="bankerseat_one_banker_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}:{self.user_id} {self.status}"

@@ -84,6 +84,12 @@ def round_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "tier": table.tier,
         "lobby_url": lobby_url,
         "labels": round_labels(table.tier.game.slug),
-        "client_config": {"tableId": table.pk, "wsPath": ws_path, "lobbyUrl": lobby_url},
+        # userId: the page tells its own entries (the banker, the banker queue) from the others.
+        "client_config": {
+            "tableId": table.pk,
+            "wsPath": ws_path,
+            "lobbyUrl": lobby_url,
+            "userId": request.user.pk,
+        },
     }
     return render(request, page.template, context)

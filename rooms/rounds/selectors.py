@@ -33,6 +33,8 @@ def user_payout(*, round_id: int | None, user_id: int) -> dict | None:
     rnd = Round.objects.filter(pk=round_id).first() if round_id is not None else None
     if rnd is None or rnd.status not in (Round.Status.SETTLED, Round.Status.REFUNDED):
         return None
+    if rnd.banker_id == user_id:
+        return _banker_payout(rnd)
     bets = list(
         rnd.bets.standing().filter(user_id=user_id).order_by("pk").values_list("area", "amount", "net")
     )
@@ -74,7 +76,7 @@ def coins_bet_in_rounds(*, user) -> list[dict]:
         Bet.objects.standing()
         .filter(user=user, round__status__in=[Round.Status.OPEN, Round.Status.DUE])
         .values("round__table_id")
-        .annotate(staked=Sum("amount"))
+        .annotate(staked=Sum("held"))
         .order_by("round__table_id")
     )
     tables = Table.objects.select_related("tier__game").in_bulk([row["round__table_id"] for row in rows])
@@ -82,3 +84,19 @@ def coins_bet_in_rounds(*, user) -> list[dict]:
         {"table": tables[row["round__table_id"]], "table_id": row["round__table_id"], "staked": row["staked"]}
         for row in rows
     ]
+
+
+def _banker_payout(rnd: Round) -> dict:
+    """The ``payout`` notice of a round's player banker: what the payout returned, less the coins they put in."""
+    if rnd.status == Round.Status.REFUNDED:
+        return {"type": "payout", "round": rnd.pk, "net": 0, "refunded": True, "bets": [], "banker": True}
+    paid = LedgerEntry.objects.filter(
+        transaction__key=rnd.settle_key, account__user_id=rnd.banker_id
+    ).aggregate(total=Sum("amount"))["total"]
+    return {
+        "type": "payout",
+        "round": rnd.pk,
+        "net": int(paid or 0) - (rnd.bank or 0),
+        "bets": [],
+        "banker": True,
+    }

@@ -37,13 +37,15 @@ from django.utils.translation import gettext as _
 import games
 from games.base import IllegalAction, SeededRng, apply_rake
 from rooms.errors import illegal_action_text
+from rooms.rounds.banking import bank_apply, bank_leave, bank_open, waiting_for_payout
 from rooms.rounds.betting import bet_read, bet_write, live_round_locked
-from rooms.rounds.broadcast import engine_for, round_changed, tier_config, user_stakes
+from rooms.rounds.broadcast import area_room, engine_for, round_changed, tier_config, user_stakes
 from rooms.rounds.errors import (
     AlreadyBet,
     AreaClosed,
     BadAmount,
     BadArea,
+    BankerMayNotBet,
     BelowMinimum,
     BetRefused,
     BettingClosed,
@@ -52,6 +54,7 @@ from rooms.rounds.errors import (
     NothingToCancel,
     NothingToRepeat,
     OverAreaLimit,
+    OverBankLimit,
     OverTableLimit,
 )
 from rooms.rounds.models import Bet, Round, Shoe, Viewer
@@ -193,12 +196,16 @@ def _check_betting(rnd: Round | None) -> None:
         raise BettingClosed()
 
 
-def _check_bet(rnd: Round, area: str, amount: int, *, mine: int, staked: int) -> None:
-    """Refuse a bet of ``amount`` on ``area`` the round does not take; ``mine``: the bettor's stake there, ``staked``: the round's.
+def _check_bet(
+    rnd: Round, area: str, amount: int, *, mine: int, staked: int, exposure: int
+) -> tuple[int, int]:
+    """Refuse a bet of ``amount`` on ``area`` the round does not take; return its ``(held, most_won)``.
 
-    In order: the area exists and is open, the engine takes the bet, the
-    minimum bet, the player's limit on the area (限红), the round's table limit
-    (限额). Reads nothing.
+    ``mine``: the bettor's stake there, ``staked``: the round's, ``exposure``:
+    the most the round's bets can win so far. In order: the area exists and
+    is open, the engine takes the bet, the minimum bet, the player's limit on
+    the area (限红), the round's table limit (限额), and under a player banker
+    the bank limit (``bank_check``). Reads nothing.
     """
     offered = {a["area"]: a for a in rnd.areas}
     if area not in offered:
@@ -227,6 +234,21 @@ def _check_bet(rnd: Round, area: str, amount: int, *, mine: int, staked: int) ->
         raise OverTableLimit(
             _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
             % {"limit": table_limit, "left": max(table_limit - staked, 0)}
+        )
+    held, most_won = engine_for(rnd.game_slug).bet_exposure(config, area, amount)
+    bank_check(rnd, area, most_won, exposure)
+    return held, most_won
+
+
+def bank_check(rnd: Round, area: str, most_won: int, exposure: int) -> None:
+    """Refuse a bet whose wins the player banker could not pay: every bet's most_won together ≤ the bank."""
+    if rnd.bank is not None and exposure + most_won > rnd.bank:
+        raise OverBankLimit(
+            _(
+                "The banker holds %(bank)s coins, enough for the bets already taken and at most "
+                "%(room)s more coins on this area."
+            )
+            % {"bank": rnd.bank, "room": area_room(rnd, area, exposure)}
         )
 
 
@@ -280,7 +302,11 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         rnd = read.round
         _check_betting(rnd)
         stakes = read.stakes  # the table lock keeps them from changing meanwhile
-        _check_bet(rnd, area, amount, mine=stakes.get(area, 0), staked=rnd.staked)
+        if rnd.banker_id == user.pk:
+            raise BankerMayNotBet()
+        held, most_won = _check_bet(
+            rnd, area, amount, mine=stakes.get(area, 0), staked=rnd.staked, exposure=rnd.exposure
+        )
         wallet, escrow = read.wallet, read.escrow
         if not stakes:
             _check_entry(table, user, wallet)
@@ -290,14 +316,15 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         # The round's new totals go in with the bet (the ledger's refusal below rolls both back).
         rnd.area_totals = {**rnd.area_totals, area: rnd.area_totals.get(area, 0) + amount}
         rnd.staked += amount
-        bet_key = bet_write(rnd, user, area, amount)
+        rnd.exposure += most_won
+        bet_key = bet_write(rnd, user, area, amount, held=held, most_won=most_won)
         try:
             ledger_post_many(
                 postings=[
                     Posting(
                         key=bet_key,
                         kind=LedgerTransaction.Kind.BET,
-                        legs=[(wallet, -amount), (escrow, amount)],
+                        legs=[(wallet, -held), (escrow, held)],
                         reference=f"round:{rnd.pk}",
                         memo=f"table {table.pk} round {rnd.number}: {amount} on {area}",
                         game_slug=rnd.game_slug,
@@ -309,7 +336,7 @@ def round_bet(*, table_id: int, user, area: object, amount: object) -> int:
         except InsufficientFunds as exc:
             raise InsufficientCoins(
                 _("You have %(balance)s coins; that bet needs %(amount)s.")
-                % {"balance": exc.balance, "amount": amount}
+                % {"balance": exc.balance, "amount": held}
             ) from exc
         stakes[area] = stakes.get(area, 0) + amount
         return round_changed(
@@ -348,6 +375,7 @@ def round_cancel(*, table_id: int, user) -> int:
         if not bets:
             raise NothingToCancel()
         total = sum(bet.amount for bet in bets)
+        held = sum(bet.held for bet in bets)
         key = f"round:{rnd.pk}:cancel:{user.pk}:{bets[-1].pk}"
         wallet = wallet_for_user(user=user)
         ledger_post_many(
@@ -355,7 +383,7 @@ def round_cancel(*, table_id: int, user) -> int:
                 Posting(
                     key=key,
                     kind=LedgerTransaction.Kind.CANCEL,
-                    legs=[(house_account(code="escrow"), -total), (wallet, total)],
+                    legs=[(house_account(code="escrow"), -held), (wallet, held)],
                     reference=f"round:{rnd.pk}",
                     memo=f"table {table.pk} round {rnd.number}: {len(bets)} bet(s) of {total} cancelled",
                     game_slug=rnd.game_slug,
@@ -370,7 +398,8 @@ def round_cancel(*, table_id: int, user) -> int:
             totals[bet.area] = totals.get(bet.area, 0) - bet.amount
         rnd.area_totals = {area: amount for area, amount in totals.items() if amount}
         rnd.staked -= total
-        rnd.save(update_fields=["area_totals", "staked"])
+        rnd.exposure -= sum(bet.most_won for bet in bets)
+        rnd.save(update_fields=["area_totals", "staked", "exposure"])
         return round_changed(
             table,
             users=[user.pk],
@@ -409,6 +438,8 @@ def round_repeat(*, table_id: int, user) -> int:
         read = bet_read(table, user)
         rnd = read.round
         _check_betting(rnd)
+        if rnd.banker_id == user.pk:
+            raise BankerMayNotBet()
         if read.stakes:
             raise AlreadyBet()
         before = previous_stakes(table, user, rnd)
@@ -416,11 +447,13 @@ def round_repeat(*, table_id: int, user) -> int:
             raise NothingToRepeat()
         order = [a["area"] for a in rnd.areas]
         areas = sorted(before, key=lambda area: order.index(area) if area in order else len(order))
-        staked = rnd.staked
+        staked, exposure = rnd.staked, rnd.exposure
+        exposures = {}
         for area in areas:
-            _check_bet(rnd, area, before[area], mine=0, staked=staked)
+            exposures[area] = _check_bet(rnd, area, before[area], mine=0, staked=staked, exposure=exposure)
             staked += before[area]
-        total = staked - rnd.staked
+            exposure += exposures[area][1]
+        total = sum(held for held, _most_won in exposures.values())
         wallet = read.wallet or wallet_for_user(user=user)
         _check_entry(table, user, wallet)
         if wallet.balance < total:
@@ -429,7 +462,17 @@ def round_repeat(*, table_id: int, user) -> int:
                 % {"balance": wallet.balance, "amount": total}
             )
         escrow = read.escrow or house_account(code="escrow")
-        bets = [Bet.objects.create(round=rnd, user=user, area=area, amount=before[area]) for area in areas]
+        bets = [
+            Bet.objects.create(
+                round=rnd,
+                user=user,
+                area=area,
+                amount=before[area],
+                held=exposures[area][0],
+                most_won=exposures[area][1],
+            )
+            for area in areas
+        ]
         for bet in bets:
             bet.ledger_key = f"round:{rnd.pk}:bet:{bet.pk}"
         Bet.objects.bulk_update(bets, ["ledger_key"])
@@ -438,14 +481,15 @@ def round_repeat(*, table_id: int, user) -> int:
             totals[area] = totals.get(area, 0) + before[area]
         rnd.area_totals = totals
         rnd.staked = staked
-        rnd.save(update_fields=["area_totals", "staked"])
+        rnd.exposure = exposure
+        rnd.save(update_fields=["area_totals", "staked", "exposure"])
         try:
             ledger_post_many(
                 postings=[
                     Posting(
                         key=bet.ledger_key,
                         kind=LedgerTransaction.Kind.BET,
-                        legs=[(wallet, -bet.amount), (escrow, bet.amount)],
+                        legs=[(wallet, -bet.held), (escrow, bet.held)],
                         reference=f"round:{rnd.pk}",
                         memo=f"table {table.pk} round {rnd.number}: {bet.amount} on {bet.area} (repeat)",
                         game_slug=rnd.game_slug,
@@ -471,15 +515,40 @@ def round_repeat(*, table_id: int, user) -> int:
         )
 
 
+# --- the player banker -------------------------------------------------------------
+
+
+def round_bank_apply(*, table_id: int, user) -> int:
+    """Apply to bank: join the table's banker queue (``banking.bank_apply`` says when it is refused); return the new seq."""
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id, bump=True)
+        bank_apply(table, tier_config(table.tier), user)
+        return round_changed(table, users=[user.pk], bumped=True)
+
+
+def round_bank_leave(*, table_id: int, user) -> int:
+    """Step down: leave the banker queue, or step down as the banker after the current round; return the new seq."""
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id, bump=True)
+        bank_leave(table, user, timezone.now())
+        return round_changed(table, users=[user.pk], bumped=True)
+
+
 # --- the clock ------------------------------------------------------------------
 
 
-def _open_round(table: Table, now: datetime) -> Round:
-    """Open the next round's betting window at the locked table, on a fresh shoe if the last is done."""
+def _open_round(table: Table, now: datetime) -> Round | None:
+    """Open the next round's betting window at the locked table, on a fresh shoe if the last is done.
+
+    With player banking on, its banker is chosen and their coins escrowed (``banking.bank_open``);
+    until the last round is paid it opens nothing (None), and the tick tries again.
+    """
     tier = table.tier
     info = games.REGISTRY[tier.game.slug]
     engine = info.engine
     config = tier_config(tier)
+    if waiting_for_payout(table, config):
+        return None
     shoe = Shoe.objects.select_for_update(of=("self",)).filter(table=table, finished_at__isnull=True).first()
     if shoe is not None and engine.shoe_finished(shoe.state):
         shoe.finished_at = now
@@ -492,7 +561,7 @@ def _open_round(table: Table, now: datetime) -> Round:
         shoe = Shoe.objects.create(table=table, number=number, seed=seed, state=state)
     number = (Round.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0) + 1
     coup = Round.objects.filter(shoe=shoe, dealt_at__isnull=False).count() + 1
-    return Round.objects.create(
+    rnd = Round.objects.create(
         table=table,
         shoe=shoe,
         number=number,
@@ -504,6 +573,8 @@ def _open_round(table: Table, now: datetime) -> Round:
         areas=engine.areas(config, shoe.state),
         roads=engine.roads(shoe.state),
     )
+    bank_open(table, rnd, config, now, cap=ROUND_STAKE_CAP)
+    return rnd
 
 
 def _deal(rnd: Round, now: datetime) -> None:
@@ -534,7 +605,7 @@ def _reveal(rnd: Round, now: datetime) -> None:
     rnd.phase = Round.Phase.RESULT
     rnd.result_at = now
     rnd.deadline = now + timedelta(seconds=_timing(rnd.config, "result_seconds", 5))
-    if rnd.staked:
+    if rnd.staked or rnd.bank:  # a player banker's coins go back through the payout even with no bets
         rnd.status = Round.Status.DUE
         round_id = rnd.pk
         transaction.on_commit(lambda: _queue_settlement(round_id))
@@ -574,10 +645,13 @@ def round_advance(*, table_id: int) -> bool:
         now = timezone.now()
         rnd = live_round_locked(table)
         payouts: list[dict] = []
+        opened = None
         if rnd is None:
             if table.status == Table.Status.CLOSED or not _watched(table.pk, now):
                 return False
-            _open_round(table, now)
+            opened = _open_round(table, now)
+            if opened is None:
+                return False
         elif rnd.deadline is not None and rnd.deadline > now:
             return False
         elif rnd.phase == Round.Phase.BETTING:
@@ -595,8 +669,10 @@ def round_advance(*, table_id: int) -> bool:
         else:
             _finish(table, rnd, now)
             if table.status != Table.Status.CLOSED and _watched(table.pk, now):
-                _open_round(table, now)
-        round_changed(table, payouts=payouts)
+                opened = _open_round(table, now)
+        # A player banker's wallet just went into escrow: their page shows the new balance.
+        banker = [opened.banker_id] if opened is not None and opened.banker_id else []
+        round_changed(table, users=banker, payouts=payouts)
     return True
 
 
@@ -677,24 +753,37 @@ def round_settle(*, round_id: int) -> str | None:
             round_changed(table, payouts=_refund_notices(rnd))
             return None
         staked: dict[int, int] = defaultdict(int)
+        held: dict[int, int] = defaultdict(int)
         gross: dict[int, int] = defaultdict(int)
         for bet, net in zip(bets, nets, strict=True):
             bet.net = net
             staked[bet.user_id] += bet.amount
+            held[bet.user_id] += bet.held
             gross[bet.user_id] += net
-        total = sum(staked.values())
-        if total != rnd.staked:
-            raise RuntimeError(f"round {rnd.pk}: bets sum to {total}, the round holds {rnd.staked}")
+        if sum(staked.values()) != rnd.staked:
+            raise RuntimeError(
+                f"round {rnd.pk}: bets sum to {sum(staked.values())}, the round holds {rnd.staked}"
+            )
         order = sorted(staked)
+        banker = rnd.banker_id
+        if banker is not None:
+            # A player banker takes what the bettors lose and pays what they win; the escrow holds
+            # their coins too, which cover every win (bank_check), so the house bank is not touched.
+            order.append(banker)
+            held[banker] += rnd.bank or 0
+            gross[banker] -= sum(gross.values())
+        total = sum(held.values())
         net_after, rake = apply_rake([gross[uid] for uid in order], table.tier.rake_bps)
         users = _users(order)
-        credits = {uid: staked[uid] + net for uid, net in zip(order, net_after, strict=True)}
+        credits = {uid: held[uid] + net for uid, net in zip(order, net_after, strict=True)}
         paid = sum(credits.values())
         legs = [(house_account(code="escrow"), -total)]
         legs += [(wallet_for_user(user=users[uid]), credit) for uid, credit in credits.items() if credit]
         if rake:
             legs.append((house_account(code="rake"), rake))
         bank = total - paid - rake
+        if bank and banker is not None:
+            raise RuntimeError(f"round {rnd.pk}: a player-banked round leaves {bank} for the house bank")
         if bank:
             legs.append((house_account(code="bank"), bank))
         key = f"round:{rnd.pk}:settle"
@@ -723,6 +812,7 @@ def round_settle(*, round_id: int) -> str | None:
                 "round": rnd.pk,
                 "net": net_of[uid],
                 "bets": per_area((b.area, b.amount, b.net) for b in bets if b.user_id == uid),
+                **({"banker": True} if uid == banker else {}),
             }
             for uid in order
         ]
@@ -735,8 +825,10 @@ def _refund_locked(rnd: Round, *, reason: str, actor=None) -> bool:
     if rnd.status not in (Round.Status.OPEN, Round.Status.DUE):
         return False
     stakes: dict[int, int] = defaultdict(int)
-    for user_id, amount in Bet.objects.standing().filter(round=rnd).values_list("user_id", "amount"):
-        stakes[user_id] += amount
+    for user_id, held in Bet.objects.standing().filter(round=rnd).values_list("user_id", "held"):
+        stakes[user_id] += held
+    if rnd.banker_id is not None and rnd.bank:
+        stakes[rnd.banker_id] += rnd.bank  # the player banker's escrowed coins go back too
     key = ""
     if stakes:
         users = _users(stakes)
@@ -784,6 +876,8 @@ def _refund_notices(rnd: Round) -> list[dict]:
     bets: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
     for user_id, area, amount in rnd.bets.standing().order_by("pk").values_list("user_id", "area", "amount"):
         bets[user_id].append((area, amount, 0))
+    if rnd.banker_id is not None:
+        bets.setdefault(rnd.banker_id, [])
     return [
         {"user": uid, "round": rnd.pk, "net": 0, "refunded": True, "bets": per_area(rows)}
         for uid, rows in sorted(bets.items())

@@ -111,10 +111,12 @@ class _Frames:
         self.public_seats: list[dict] | None = None
         self.views: dict = {}
         self.actors: list[int] = []
+        self.shown_actors: list[int] = []  # who everyone is told may act (``Engine.shown_actors``)
         if hand is not None:
             engine = engine_for(hand.game_slug)
             playing = hand.status == Hand.Status.PLAYING
             self.actors = engine.actors(hand.state) if playing else []
+            self.shown_actors = sorted(engine.shown_actors(hand.state)) if playing else []
             viewers = [*(s.index for s in scene.seats), None]
             self.views = dict(zip(viewers, engine.views(hand.state, viewers), strict=True))
             deadline = shown_deadline(hand)
@@ -124,8 +126,8 @@ class _Frames:
                 "number": hand.number,
                 "status": hand.status,
                 "deadline": int(deadline.timestamp() * 1000) if deadline else None,
-                "actors": self.actors,
-                "auto": [i for i in self.actors if i in by_index and seat_is_auto(by_index[i])],
+                "actors": self.shown_actors,
+                "auto": [i for i in self.shown_actors if i in by_index and seat_is_auto(by_index[i])],
                 # Provably fair: the seed's hash is published from the deal on.
                 "seed_sha256": hashlib.sha256(bytes(hand.seed)).hexdigest(),
             }
@@ -173,9 +175,13 @@ class _Frames:
         out_of_turn = []
         if viewer is not None and viewer not in self.actors and hand.status == Hand.Status.PLAYING:
             out_of_turn = engine_for(hand.game_slug).out_of_turn_actions(hand.state, viewer)
+        actors = self.shown_actors
+        if viewer is not None and (viewer in self.actors) != (viewer in actors):
+            # The seat learns whether it acts itself, and nothing more about the others.
+            actors = sorted({*actors} ^ {viewer})
         return {
             **self.hand_head,
-            "actors": list(self.actors),
+            "actors": list(actors),
             "view": self.views[viewer],
             "hint": hint,
             "out_of_turn": out_of_turn,

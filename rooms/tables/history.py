@@ -82,6 +82,7 @@ def _record_cards(hand: Hand, players: list[dict], my_seat: int | None):
     presentation = info.presentation if info else None
     record = presentation.record(hand.state, my_seat) if presentation and hand.state else None
     columns = [_(column) for column in record.columns] if record else []
+    tiles = getattr(presentation, "pieces", "cards") == "tiles"
     rows = []
     for index, player in enumerate(players):
         shown = record.seats[index] if record and index < len(record.seats) else None
@@ -93,7 +94,7 @@ def _record_cards(hand: Hand, players: list[dict], my_seat: int | None):
                 is_me=index == my_seat,
                 role=_(shown.role) if shown and shown.role else "",
                 cells=[
-                    (column, None if cell is None else card_faces(cell))
+                    (column, None if cell is None else card_faces(cell, tiles=tiles))
                     for column, cell in zip(columns, shown.cells, strict=True)
                 ]
                 if shown
@@ -102,7 +103,9 @@ def _record_cards(hand: Hand, players: list[dict], my_seat: int | None):
         )
     if record is None:
         return [], rows, []
-    shared = [(_(group.label), card_faces(group.cards)) for group in record.shared if group.cards]
+    shared = [
+        (_(group.label), card_faces(group.cards, tiles=tiles)) for group in record.shared if group.cards
+    ]
     return columns, rows, shared
 
 

@@ -155,6 +155,7 @@ def hand_verify_page(request: HttpRequest, hand_id: int) -> HttpResponse:
     quick = None
     if pasted_seed or pasted_hash:
         quick = seed_matches_hash(seed_hex=pasted_seed or check.seed_hex, sha256_hex=pasted_hash)
+    tiles = getattr(games.REGISTRY[hand.game_slug].presentation, "pieces", "cards") == "tiles"
     context = {
         "check": check,
         "hand": hand,
@@ -165,10 +166,14 @@ def hand_verify_page(request: HttpRequest, hand_id: int) -> HttpResponse:
                 "number": number,
                 "note": deal.note,
                 "seats": [
-                    {"seat": seat, "faces": card_faces(seat.cards), "is_me": seat.index == my_seat}
+                    {
+                        "seat": seat,
+                        "faces": card_faces(seat.cards, tiles=tiles),
+                        "is_me": seat.index == my_seat,
+                    }
                     for seat in deal.seats
                 ],
-                "shared": [(label, card_faces(cards)) for label, cards in deal.shared],
+                "shared": [(label, card_faces(cards, tiles=tiles)) for label, cards in deal.shared],
             }
             for number, deal in enumerate(check.deals, start=1)
         ],

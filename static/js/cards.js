@@ -1,7 +1,7 @@
 // Card faces for the table client: notation → DOM, and a display order.
 //
 // Notation (DESIGN.md): rank then suit, "As" "Td" "8h" "2c"; jokers "XJ" (小王)
-// and "DJ" (大王). Sorting here is only for display; the server decides every rule.
+// and "DJ" (大王); the flower card "FL" (花). Sorting here is only for display; the server decides every rule.
 
 const RANK_ORDER = "3456789TJQKA2";
 const SUIT_ORDER = "shcd";
@@ -14,6 +14,7 @@ export function parseCard(card) {
     const big = card === "DJ";
     return { rank: card, suit: "", label: big ? "大" : "小", symbol: "王", red: big, joker: true };
   }
+  if (card === "FL") return { rank: card, suit: "", label: "花", symbol: "✿", red: true, joker: true };
   const rank = card.slice(0, -1);
   const suit = card.slice(-1);
   return {

@@ -93,7 +93,8 @@ async def test_a_seated_games_table_is_not_a_round_table(make_player):
 async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player):
     alice = await sync_to_async(make_player)(coins=1000)
     table, comm, state = await betting_table(bacc_tier, alice)
-    assert set(state) == {"type", "seq", "table", "round", "roads", "last_shoe", "you"}
+    assert set(state) == {"type", "seq", "table", "round", "roads", "last_shoe", "bank", "you"}
+    assert state["bank"] is None  # only the house banks at this tier
     assert state["table"]["game"] == "baccarat" and state["table"]["game_name"] == "百家乐"
     assert state["table"]["game_name_en"] == "Baccarat"
     assert state["table"]["tier"] == {
@@ -117,8 +118,10 @@ async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player)
     }
     rnd = state["round"]
     assert set(rnd) == {
-        "id", "number", "shoe", "coup", "phase", "deadline", "areas", "cards", "totals", "result", "shoe_seed_sha256"
+        "id", "number", "shoe", "coup", "phase", "deadline", "areas", "cards", "totals", "result", "bank",
+        "shoe_seed_sha256",
     }  # fmt: skip
+    assert rnd["bank"] is None
     assert (rnd["number"], rnd["shoe"], rnd["coup"], rnd["result"]) == (1, 1, 1, None)
     assert rnd["areas"][0] == {"area": "banker", "odds": "1:0.95", "open": True, "total": 0, "mine": 0}
     assert [a["area"] for a in rnd["areas"]] == ["banker", "player", "tie", "banker_pair", "player_pair"]

@@ -5,7 +5,7 @@ from django.db.models import Sum
 
 from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat
-from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.helpers import open_hand, sit_connected
 from wallets.models import Account, LedgerTransaction
 
@@ -21,6 +21,7 @@ def play_hand_under_trustee(table, user) -> Hand:
         hand.refresh_from_db()
         if hand.status != "playing":
             break
+        expire(hand)  # a phase only the clock ends (a die shown for a few seconds): its time passes
     return hand
 
 

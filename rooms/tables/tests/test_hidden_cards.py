@@ -27,7 +27,7 @@ import games
 from rooms.tables import broadcast, services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.cards_seen import PRIVATE_REVEALS, cards_in, seat_holdings
-from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.test_abuse import game_tier, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
@@ -121,6 +121,7 @@ def start_and_play(table_id: int, user) -> Hand:
         hand.refresh_from_db()
         if hand.status in (Hand.Status.SETTLED, Hand.Status.CANCELLED):
             return hand
+        expire(hand)  # a phase only the clock ends (a die shown for a few seconds): its time passes
     raise AssertionError(f"hand {hand.pk} did not finish: {hand.status}")
 
 

@@ -129,7 +129,7 @@ def check_seed_hash(page, hand_hash: str) -> None:
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas", "niuniu", "tongbi_niuniu"])
+@pytest.mark.parametrize("slug", ["doudizhu", "zhajinhua", "texas", "niuniu", "tongbi_niuniu", "suoha"])
 def test_a_seated_table_page_comes_back_the_same_after_a_reload_in_every_phase(
     live_asgi,  # noqa: F811 - the fixture
     make_player,

@@ -389,3 +389,27 @@ def test_a_wallet_beyond_the_ledgers_limit_still_plays_carrying_the_cap(tier, ma
     assert hand is not None and hand.status == "playing"
     assert {p["user"]: p["carried"] for p in hand.players}[whale.pk] == CARRY_CAP
     assert wallet_balance(user=whale) == 2 * MAX_AMOUNT - CARRY_CAP
+
+
+def test_a_seat_is_told_whether_it_acts_and_of_the_others_only_what_the_game_shows(
+    tier, make_player, monkeypatch
+):
+    """``Engine.shown_actors``: a game whose actors are a secret (who may claim a discard) shows a wider set."""
+    from rooms.tables.tests.fake_game import RaceToFive
+
+    alice, watcher = make_player(), make_player()
+    table = sit_connected(alice, tier)
+    hand = until_my_turn(table, alice)
+    mine = my_seat(alice).index
+    snapshot = selectors.table_snapshot(table_id=table.pk, user=alice)
+    assert snapshot["hand"]["actors"] == [mine]  # by default the actors themselves
+
+    seats = list(range(len(hand.players)))
+    monkeypatch.setattr(RaceToFive, "shown_actors", lambda self, state: seats, raising=False)
+    assert selectors.table_snapshot(table_id=table.pk, user=alice)["hand"]["actors"] == seats
+    assert selectors.table_snapshot(table_id=table.pk, user=watcher)["hand"]["actors"] == seats
+
+    monkeypatch.setattr(RaceToFive, "actors", lambda self, state: [i for i in seats if i != mine])
+    # Alice is not acting now: she is told so, and sees every other seat as possibly acting.
+    snapshot = selectors.table_snapshot(table_id=table.pk, user=alice)
+    assert snapshot["hand"]["actors"] == [i for i in seats if i != mine]

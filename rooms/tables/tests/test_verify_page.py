@@ -104,7 +104,8 @@ def test_the_page_shows_every_seats_cards_as_the_seed_deals_them_in_every_game(c
     deals = shown_deals(html)
     assert deals, "no deal shown"
     for number, shown in enumerate(deals):
-        hands, shared = REDEAL[slug](bytes(hand.seed), dict(hand.config), len(hand.players), number)
+        public = games.REGISTRY[slug].engine.view(hand.state, None)
+        hands, shared = REDEAL[slug](bytes(hand.seed), dict(hand.config), len(hand.players), number, public)
         assert [sorted(cards) for cards in shown["hands"]] == [sorted(cards) for cards in hands], number
         assert all(len(cards) > 0 for cards in shown["hands"])
         assert [(label, sorted(cards)) for label, cards in shown["shared"]] == [

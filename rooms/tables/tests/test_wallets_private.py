@@ -15,7 +15,7 @@ from asgiref.sync import sync_to_async
 
 from rooms.tables import services
 from rooms.tables.models import Seat
-from rooms.tables.tests.conftest import run_clock
+from rooms.tables.tests.conftest import expire, run_clock
 from rooms.tables.tests.test_abuse import game_tier
 from rooms.tables.tests.test_hidden_cards import SEATED, Capture, roomy_inbox, start_and_play  # noqa: F401
 from wallets.selectors import wallet_balance
@@ -128,6 +128,7 @@ def _play_hand(table_id: int, users, after: int) -> object:
         hand.refresh_from_db()
         if hand.status in (Hand.Status.SETTLED, Hand.Status.CANCELLED):
             return hand
+        expire(hand)  # a phase only the clock ends (a die shown for a few seconds): its time passes
     raise AssertionError(f"hand {hand.pk} did not finish: {hand.status}")
 
 
