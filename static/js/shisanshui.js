@@ -358,12 +358,28 @@ function renderPairs(view) {
   );
 }
 
+// While a player arranges, the others' confirmations keep sending states: their own hand, piles,
+// picks and buttons are drawn again only when something these show has changed, so that a redraw
+// never swallows a tap in progress.
+const drawn = { mine: null, actions: null };
+
+function unchanged(slot, ...inputs) {
+  const key = JSON.stringify(inputs);
+  if (drawn[slot] === key) return true;
+  drawn[slot] = key;
+  return false;
+}
+
 function renderMine(view) {
   const seat = mySeat();
   const pilesBox = $("#piles");
   const handBox = $("#my-hand");
   const picks = $("#picks");
   const dao = $("#dao-shui");
+  const drafting = view && seat !== null && arranging(view) && !model.snapshot?.you?.trustee;
+  if (drafting) ensureDraft(view);
+  if (!drafting) drawn.mine = null;
+  else if (unchanged("mine", view.hand, view.choices, view.special, model.draft, [...model.selected])) return;
   picks.replaceChildren();
   dao.hidden = true;
   if (!view || seat === null) {
@@ -371,8 +387,7 @@ function renderMine(view) {
     handBox.replaceChildren();
     return;
   }
-  if (arranging(view) && !model.snapshot?.you?.trustee) {
-    ensureDraft(view);
+  if (drafting) {
     const used = placed();
     const bad = daoShui(model.draft);
     pilesBox.replaceChildren(
@@ -462,6 +477,12 @@ function renderMine(view) {
 function renderActions(snap, view) {
   const bar = $("#actions");
   const buttons = [];
+  const ready = revealing() ? null : kit.readyButton();
+  if (!arranging(view) || snap?.you?.trustee || ready) drawn.actions = null;
+  else if (unchanged("actions", model.draft, model.pending, snap.hand.deadline)) {
+    kit.renderTrusteeAndMessage();
+    return;
+  }
   if (arranging(view) && !snap?.you?.trustee) {
     const full = PILES.every((p) => model.draft[p].length === SIZES[p]);
     const allowed = full && !daoShui(model.draft);
@@ -470,7 +491,6 @@ function renderActions(snap, view) {
     buttons.push(confirm, button(t("clear"), "clear", clearDraft, "ghost"));
     if (snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
   }
-  const ready = revealing() ? null : kit.readyButton();
   if (ready) buttons.push(ready);
   bar.replaceChildren(...buttons);
   kit.renderTrusteeAndMessage();
