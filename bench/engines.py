@@ -56,6 +56,7 @@ PEER_DIR = Path("/tmp/cardroom-bench-peers")
 SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6, "erbagang": 4, "tuitongzi": 4}
 SEATS["chexuan"] = 4  # 扯旋: four seats, as its demo rooms
 SEATS.update(niuniu=6, tongbi_niuniu=6)  # 牛牛 (抢庄) and 通比牛牛: full six-seat tables
+SEATS["shengji"] = 4  # 升级: two partnerships of two
 SEED = 20261129
 
 
