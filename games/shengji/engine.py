@@ -440,10 +440,27 @@ class ShengjiEngine(SeatedEngine):
             else 0,
             "penalties": copy.deepcopy(state["penalties"]),
             "declarations": self.declarations(state, seat) if mine else [],
-            "choices": self.legal_actions(state, seat) if mine and state["phase"] in ("overcall",) else [],
+            "choices": self.legal_actions(state, seat) if mine and state["phase"] == "overcall" else [],
+            "playable": self.playable(state, seat) if mine else [],
+            "hint": None,
             "result": copy.deepcopy(state["result"]),
         }
+        if mine and seat == state["turn"] and state["phase"] in ("bury", "play"):
+            view["hint"] = self.hint(state, seat)["cards"]
         return view
+
+    def playable(self, state: State, seat: int) -> list[str]:
+        """The seat's cards that some legal play now may hold: the led suit's while it must follow it."""
+        if seat != state["turn"] or state["phase"] not in ("bury", "play"):
+            return []
+        hand = state["_hands"][seat]
+        if state["phase"] == "play" and state["trick"]:
+            trump = self.trump(state)
+            led = state["trick"][0]["cards"]
+            held = [c for c in hand if rules.suit_of(c, trump) == rules.suit_of(led[0], trump)]
+            if len(held) >= len(led):
+                return sorted(set(held))
+        return sorted(set(hand))
 
     def outcome(self, state: State) -> Outcome | None:
         result = state["result"]

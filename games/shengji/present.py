@@ -69,7 +69,7 @@ class ShengjiPresentation:
             )
         if details.get("side") in _SIDES and isinstance(details.get("levels_gained"), int):
             words = (_SIDES[details["side"]], gettext_noop("Levels gained: {value}"))
-            found.append(Fact("levels_gained", gettext_noop("Result"), details["levels_gained"], words))
+            found.append(Fact("levels_gained", gettext_noop("Level change"), details["levels_gained"], words))
         return found
 
     def record(self, state: State, seat: int | None) -> Record:
