@@ -32,5 +32,6 @@ import games.baccarat  # noqa: E402, F401
 import games.chexuan  # noqa: E402, F401
 import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
+import games.shengji  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401

@@ -66,8 +66,14 @@ def strength(card: str, trump: Trump) -> int:
 
 
 def sort_hand(cards: list[str], trump: Trump) -> list[str]:
-    """Sort a hand for display: plain suits, then the trumps grouped, each low to high."""
-    return sorted(cards, key=lambda c: (strength(c, trump), SUITS.index(c[1]) if c[1] in SUITS else 4))
+    """Sort a hand for display: each plain suit low to high, then the trumps grouped, low to high."""
+
+    def key(card: str) -> tuple[bool, int, int, int]:
+        suit = suit_of(card, trump)
+        order = SUITS.index(suit) if suit in SUITS else len(SUITS)
+        return (suit == TRUMP, order, strength(card, trump), SUITS.index(card[1]) if card[1] in SUITS else 4)
+
+    return sorted(cards, key=key)
 
 
 # -- shapes ------------------------------------------------------------------------------------

@@ -223,3 +223,8 @@ def test_a_level_past_a_starts_again_at_2():
 def test_next_declarer_is_the_partner_or_the_next_seat():
     assert rules.next_declarer(1, "declarers") == 3  # 004:32
     assert rules.next_declarer(1, "defenders") == 2  # 004:33
+
+
+def test_a_hand_sorts_by_suit_with_the_trumps_grouped_last():
+    hand = ["DJ", "Ah", "3s", "2c", "Kh", "4s", "9c", "2s"]
+    assert rules.sort_hand(hand, Trump("2", "s")) == ["Kh", "Ah", "9c", "3s", "4s", "2c", "2s", "DJ"]
