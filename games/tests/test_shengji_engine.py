@@ -176,3 +176,25 @@ def test_a_whole_hand_settles_with_the_level_table_and_limited_liability():
         losers = [s for s in range(4) if s not in outcome.winners]
         assert all(outcome.deltas[s] < 0 for s in losers if seats[s].coins)
     assert details["next_first_seat"] in (2, 1)  # 004:32-33 from declarer 0 (or its overcaller's side)
+
+
+def test_first_hand_overcall_makes_the_overcaller_declarer_before_the_bottom_is_taken():
+    state, seat, action = _first_declaration()
+    state = ENGINE.apply(
+        state,
+        seat,
+        {"type": "declare", "cards": action["cards"][-2:]} if len(action["cards"]) == 3 else action,
+    )
+    state = deal_all(state)
+    assert state["phase"] in ("overcall", "bury")
+    if state["phase"] == "bury":
+        assert state["burier"] == seat  # nobody held an overcall: the declarer takes up the bottom
+        return
+    other = state["turn"]
+    assert other != seat and len(state["_hands"][seat]) == 25  # 004:12: before the bottom is taken
+    overcall = ENGINE.legal_actions(state, other)[0]
+    state = ENGINE.apply(state, other, overcall)
+    assert state["declarer"] == other  # 反主反打
+    while state["phase"] == "overcall":
+        state = ENGINE.apply(state, state["turn"], {"type": "pass"})
+    assert state["phase"] == "bury" and state["burier"] == state["declarer"]
