@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
+from math import comb
 from typing import NamedTuple
 
 from games.base import gettext_noop
@@ -234,8 +235,6 @@ def legal_follows(hand: list[str], led: list[str], trump: Trump, limit: int = 30
 
 
 def _comb(n: int, k: int) -> int:
-    from math import comb
-
     return comb(n, k) if 0 <= k <= n else 0
 
 

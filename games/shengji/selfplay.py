@@ -2,8 +2,9 @@
 
 ``bot_hand`` plays one hand as the table runtime would with four bots: the clock deals,
 a seat holding a 报主 makes it now and then while the cards come, and every turn takes
-the engine's 提示. At each play it checks, with ``rules.legal_follow`` and ``rules.shape``
-on the hands it keeps itself, that the follow is legal; at the end that the face points
+the engine's 提示. Before each play is applied it checks the bot's cards with
+``rules.legal_follow`` (or ``rules.shape`` for a lead) against the seat's hand, so the
+engine's own choice and its own refusal are not what decides; at the end that the face points
 taken and the 底牌's points make the two decks' 200, and that the coins balance within
 what each seat carried. ``bench/shengji_bots.py`` runs it over 1,000 hands.
 """

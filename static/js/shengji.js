@@ -107,8 +107,8 @@ function renderCenter(snap, view) {
   $("#phase").textContent = view ? t(`phase_${view.phase}`, { n: view.dealt }) : t("phase_waiting");
   const info = $("#trump-info");
   if (view?.level) {
-    const suit = view.suit ? SUIT_SYMBOL[view.suit] : t("no_trump");
-    info.textContent = `${t("trump")} ${suit} · ${t("hand_level", { level: view.level === "T" ? "10" : view.level })}`;
+    const trump = view.suit ? `${t("trump")} ${SUIT_SYMBOL[view.suit]}` : t("no_trump");
+    info.textContent = `${trump} · ${t("hand_level", { level: view.level === "T" ? "10" : view.level })}`;
     info.dataset.suit = view.suit || "none";
   } else {
     info.textContent = "";
