@@ -71,7 +71,7 @@ def illegal_actions(state, rng):
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_random_playouts_keep_every_promise(name):
-    for seed in range(7):
+    for seed in range(5):
         state, _steps, outcome = check_engine_invariants(
             ENGINE,
             CONFIGS[name],
@@ -89,7 +89,7 @@ def test_random_playouts_keep_every_promise(name):
 
 
 def test_bot_hands_follow_legally_and_conserve_the_200_points():
-    """The issue's check, over 25 hands here (1,000 in bench/shengji_bots.py)."""
-    ended = selfplay.run(25)
-    assert sum(ended.values()) == 25
+    """The issue's check, over 20 hands here (1,000 in bench/shengji_bots.py)."""
+    ended = selfplay.run(20)
+    assert sum(ended.values()) == 20
     assert len(ended) >= 3  # the bots' hands end in more than one way
