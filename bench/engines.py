@@ -58,6 +58,7 @@ SEATS["chexuan"] = 4  # 扯旋: four seats, as its demo rooms
 SEATS.update(niuniu=6, tongbi_niuniu=6)  # 牛牛 (抢庄) and 通比牛牛: full six-seat tables
 SEATS["suoha"] = 4  # 梭哈: four seats, as its demo rooms
 SEATS["shisanshui"] = 4  # 十三水: four seats, as its demo rooms
+SEATS["shengji"] = 4  # 升级: two partnerships of two
 SEED = 20261129
 
 
