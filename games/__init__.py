@@ -34,6 +34,8 @@ import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
 import games.niuniu_hundred  # noqa: E402, F401
 import games.sangong  # noqa: E402, F401
+import games.shengji  # noqa: E402, F401
+import games.shisanshui  # noqa: E402, F401
 import games.suoha  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401
