@@ -34,5 +34,6 @@ import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
 import games.sangong  # noqa: E402, F401
 import games.suoha  # noqa: E402, F401
+import games.tiandakeng  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401
