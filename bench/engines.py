@@ -58,8 +58,6 @@ SEATS["chexuan"] = 4  # 扯旋: four seats, as its demo rooms
 SEATS.update(niuniu=6, tongbi_niuniu=6)  # 牛牛 (抢庄) and 通比牛牛: full six-seat tables
 SEATS["suoha"] = 4  # 梭哈: four seats, as its demo rooms
 SEATS["tiandakeng"] = 5  # 填大坑: five seats, as its demo rooms
-SEATS["tiandakeng"] = 5  # 填大坑: five seats, as its demo rooms
-CARRIES_POT = {"tiandakeng"}  # a 填大坑 烂锅 hand's stakes go on to the next hand: not zero-sum
 SEED = 20261129
 
 
@@ -115,9 +113,7 @@ def our_playout(slug: str) -> Callable[[int], object]:
     choices = random.Random(SEED)
 
     def play(i: int) -> object:
-        return random_playout(
-            info.engine, config, seats, f"bench-{slug}-{i}", choices, zero_sum=slug not in CARRIES_POT
-        )
+        return random_playout(info.engine, config, seats, f"bench-{slug}-{i}", choices)
 
     return play
 
