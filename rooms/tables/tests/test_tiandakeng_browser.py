@@ -188,9 +188,7 @@ def test_a_new_player_plays_tiandakeng_through_a_lanpot_into_the_next_hand(
     assert HandAction.objects.filter(
         hand=first, seat=seat, auto=False, action={"type": "raise", "amount": seen["raised"]}
     ).exists()
-    assert (
-        hand.outcome["details"]["winner"] == seat and hand.outcome["details"]["from_carried_pot"][seat] == 6
-    )
+    assert hand.outcome["winners"] == [seat] and hand.outcome["details"]["from_carried_pot"][seat] == 6
     word = "Raise to" if locale == "en-US" else "加注到"
     assert any(b.startswith(word) for b in seen["buttons"]), seen["buttons"]
     down = GAME.engine.visible_down(state, seat)
