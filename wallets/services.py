@@ -57,7 +57,7 @@ def house_account(*, code: str) -> Account:
 def escrow_subaccount(*, name: str) -> Account:
     """Return the escrow sub-account ``escrow:<name>``, creating it if missing.
 
-    Coins held for longer than one hand or round (a 烂锅 pot carried from hand to hand at
+    Coins held for longer than one hand or round (a tied pot carried from hand to hand at
     one table) sit apart from the main escrow, so the main escrow still closes per reference.
     """
     code = f"escrow:{name}"

@@ -1,4 +1,4 @@
-"""A pot one hand carries into the next at the same table (e.g. a 烂锅), for every game.
+"""A pot one hand carries into the next at the same table (a tie that rolls the pot on), for every game.
 
 A hand whose outcome carries a pot (``details["carry"] = {"pot", "level",
 "players"}``: ``pot`` every coin staked in the chain so far, ``players`` who may

@@ -141,7 +141,7 @@ def _settle_locked(tables: dict[int, Table], hands: list[Hand], messages: list) 
                 balance[player["user"]] += player["carried"] + amount
         if rake:
             legs.append((rake_account, rake))
-        pot = carry.pot_move(hand, details, deltas)  # a pot carried in or out (a 烂锅 chain)
+        pot = carry.pot_move(hand, details, deltas)  # a pot carried in or out (a tie rolled on)
         if pot:
             legs.append((carry.pot_account(table.pk), pot))
         carried_on = carry.carry_of(details)
