@@ -59,6 +59,7 @@ SEATS.update(niuniu=6, tongbi_niuniu=6)  # 牛牛 (抢庄) and 通比牛牛: ful
 SEATS["suoha"] = 4  # 梭哈: four seats, as its demo rooms
 SEATS["shisanshui"] = 4  # 十三水: four seats, as its demo rooms
 SEATS["shengji"] = 4  # 升级: two partnerships of two
+SEATS["tiandakeng"] = 5  # 填大坑: five seats, as its demo rooms
 SEED = 20261129
 
 

@@ -37,5 +37,6 @@ import games.sangong  # noqa: E402, F401
 import games.shengji  # noqa: E402, F401
 import games.shisanshui  # noqa: E402, F401
 import games.suoha  # noqa: E402, F401
+import games.tiandakeng  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401

@@ -54,6 +54,20 @@ def house_account(*, code: str) -> Account:
     return _get_or_create(lookup={"code": code}, kind=code)
 
 
+def escrow_subaccount(*, name: str) -> Account:
+    """Return the escrow sub-account ``escrow:<name>``, creating it if missing.
+
+    Coins held for longer than one hand or round (a tied pot carried from hand to hand at
+    one table) sit apart from the main escrow, so the main escrow still closes per reference.
+    """
+    code = f"escrow:{name}"
+    if not name or len(code) > Account._meta.get_field("code").max_length:
+        raise InvalidTransaction(
+            _("An escrow sub-account needs a short name, not %(name)r.") % {"name": name}
+        )
+    return _get_or_create(lookup={"code": code}, kind=Account.Kind.ESCROW)
+
+
 def wallet_for_user(*, user) -> Account:
     """Return the player's wallet, creating an empty one on first use."""
     if user is None or getattr(user, "pk", None) is None:

@@ -23,6 +23,7 @@ from games.chexuan import rules as chexuan_rules
 from games.doudizhu import rules as ddz_rules
 from games.erbagang import rules as ebg_rules
 from games.testing import random_playout
+from games.tiandakeng import rules as tdk_rules
 from games.tuitongzi import rules as ttz_rules
 
 SEATED = [slug for slug, info in games.REGISTRY.items() if info.family == "seated"]
@@ -145,6 +146,29 @@ def redeal_shengji(seed: bytes, config: dict, players: int, redeal: int, shown: 
     return hands, [("Bottom cards", deck[25 * players :])]
 
 
+def redeal_tiandakeng(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The dealer drawn (if not given), the variant's deck shuffled, one card at a time from the dealer:
+    two down then one up each; then each round one up card to every seat still in (how many a seat
+    holds at the end says until when), the last card shared when the deck runs short (借牌, 000:93)."""
+    rng = _rng(seed)
+    dealer = _dealer(rng, config, players)
+    deck = tdk_rules.deck(config.get("variant", "jiuzhou"))
+    rng.shuffle(deck)
+    order = [(dealer + k) % players for k in range(players)]
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for k in range(3 * players):
+        hands[order[k % players]].append(deck[k])
+    rest, shared = deck[3 * players :], []
+    for number in range(2, 1 + max(len(up) for up in shown["up"])):
+        takers = [s for s in order if len(shown["up"][s]) >= number]
+        own = takers if len(rest) >= len(takers) else takers[: len(rest) - 1]
+        for s in own:
+            hands[s].append(rest.pop(0))
+        if takers[len(own) :]:
+            shared.append(rest.pop(0))
+    return hands, [("Shared cards", shared)] if shared else []
+
+
 REDEAL = {
     "shengji": redeal_shengji,
     "doudizhu": redeal_doudizhu,
@@ -157,6 +181,7 @@ REDEAL = {
     "tongbi_niuniu": redeal_niuniu,
     "suoha": redeal_suoha,
     "shisanshui": redeal_shisanshui,
+    "tiandakeng": redeal_tiandakeng,
 }
 CONFIGS = {
     "shengji": [{"base_stake": 2}, {"base_stake": 10, "first_seat": 1, "levels": ["A", "9"]}],
@@ -171,6 +196,10 @@ CONFIGS = {
     # 港式五张 seats up to five; 易发 (four) deals the same way.
     "suoha": [{"variant": "hk", "base_stake": 1}, {"variant": "hk", "base_stake": 2, "ante": 2}],
     "shisanshui": [{"base_stake": 1}, {"base_stake": 5, "suggestions": 2}],
+    "tiandakeng": [
+        {"variant": "jiuzhou", "base_stake": 1},
+        {"variant": "dongbei", "base_stake": 2, "first_seat": 1},
+    ],
 }
 # How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
 COPIES = {"erbagang": 4, "tuitongzi": 4, "shengji": 2}

@@ -77,7 +77,16 @@ class SeatInline(admin.TabularInline):
 class TableAdmin(admin.ModelAdmin):
     list_display = ["id", "tier", "status", "seat_count", "seq", "updated_at"]
     list_filter = ["status", "tier"]
-    readonly_fields = ["tier", "status", "seat_count", "seq", "next_first_seat", "created_at", "updated_at"]
+    readonly_fields = [
+        "tier",
+        "status",
+        "seat_count",
+        "seq",
+        "next_first_seat",
+        "carry",
+        "created_at",
+        "updated_at",
+    ]
     inlines = [SeatInline]
     actions = ["fill_with_bots"]
 

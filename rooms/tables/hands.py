@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 import games
 from games.base import SeatSpec, SeededRng
+from rooms.tables.carry import engine_carry
 from rooms.tables.models import Hand
 from rooms.tables.play import MOVE_FIELDS, Play
 from rooms.tables.settlement import reset_after_hands
@@ -63,14 +64,16 @@ def lock_wallets(user_ids: list[int]) -> dict[int, Account]:
     return wallets
 
 
-def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
+def hand_start(play: Play, wallets: dict[int, Account], seats: list | None = None) -> Hand | None:
     """Deal a new hand at the play's waiting table and move every seat's carried coins into escrow.
 
-    ``wallets``: every seated user's wallet, locked (``lock_wallets``). Returns
+    ``seats``: the seats dealt in (``carry.dealt_seats``: every seat, or a carried pot's
+    players, the first seats), by default all of them; a carried pot goes in as the
+    config's ``carry``. ``wallets``: every seated user's wallet, locked (``lock_wallets``). Returns
     None, and changes nothing but the humans' ``ready``, if a wallet refuses
     the stake. The hand's first deadline is set as the change is written.
     """
-    table, seats = play.table, play.seats
+    table, seats = play.table, play.seats if seats is None else seats
     tier = table.tier
     info = games.REGISTRY[tier.game.slug]
     players = [
@@ -92,6 +95,9 @@ def hand_start(play: Play, wallets: dict[int, Account]) -> Hand | None:
         # tier changes only the hands dealt after the edit.
         "rake_bps": tier.rake_bps,
     }
+    carried = engine_carry(table)
+    if carried is not None:
+        config["carry"] = carried
     seed = secrets.token_bytes(32)
     specs = [SeatSpec(player_id=p["user"], coins=p["carried"]) for p in players]
     state = info.engine.new_hand(config, specs, SeededRng(seed, "hand"))

@@ -28,6 +28,9 @@ class Table(models.Model):
     seq = models.PositiveBigIntegerField(_("event sequence"), default=0)
     # The seat that bids first next hand (the first player out last hand), or None.
     next_first_seat = models.PositiveSmallIntegerField(_("next first seat"), null=True, blank=True)
+    # A pot the last hand carried to the next (``Outcome.details["carry"]``: {"pot", "level",
+    # "players"}), held in the table's escrow sub-account until a later hand pays it out.
+    carry = models.JSONField(_("carried pot"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

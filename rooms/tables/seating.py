@@ -28,11 +28,13 @@ from rooms.models import Game, RoomTier
 from rooms.services import tier_entry_check
 from rooms.tables.bots import bot_acquire
 from rooms.tables.broadcast import balances_and_wins
+from rooms.tables.carry import after_seating, dealt_seats, is_chain_player
 from rooms.tables.clock import setting
 from rooms.tables.errors import AlreadySeated, NotNow, NotSeated
 from rooms.tables.hands import hand_start, lock_wallets
 from rooms.tables.models import Seat, Table
 from rooms.tables.play import Play, changing
+from wallets.services import ledger_post_many
 
 # What sitting down or standing up writes: a new occupant starts with no sockets recorded.
 SEATING_FIELDS = ["user", "is_bot", "ready", "trustee", "connected", "seated_at", "away_since", "sockets"]
@@ -59,7 +61,10 @@ def _seat_clear(seat: Seat) -> None:
 
 
 def _free_seat(play: Play) -> Seat | None:
-    """An empty seat, or a bot's seat at a waiting table (the bot stands up for a human), or None."""
+    """An empty seat, or a bot's seat at a waiting table (the bot stands up for a human), or None
+    (always during a carried pot's chain: newcomers wait for it to end)."""
+    if play.table.carry:
+        return None
     empty = [seat for seat in play.seats if seat.user_id is None]
     if empty:
         return empty[0]
@@ -146,7 +151,7 @@ def table_quick_start(*, tier_id: int, user) -> Table:
         tier_entry_check(tier=tier, user=user)
         free = Seat.objects.filter(Q(user__isnull=True) | Q(is_bot=True))
         open_tables = Table.objects.filter(
-            tier=tier, status=Table.Status.WAITING, pk__in=free.values("table_id")
+            tier=tier, status=Table.Status.WAITING, pk__in=free.values("table_id"), carry__isnull=True
         )
         linked = _linked_to(tier, user)
         if linked:
@@ -171,7 +176,9 @@ def table_quick_start(*, tier_id: int, user) -> Table:
 
 
 def _fill_bots(play: Play) -> int:
-    """Seat a bot in each empty seat of the play's waiting table."""
+    """Seat a bot in each empty seat of the play's waiting table (none during a carried pot's chain)."""
+    if play.table.carry:
+        return 0
     taken = {seat.user_id for seat in play.seats if seat.user_id}
     filled = 0
     for seat in play.seats:
@@ -204,20 +211,30 @@ def _start_if_ready(play: Play) -> None:
     instead: the wallets are locked first, so nothing can take coins between
     this check and the stake. Pressing ready again tells them the rule.
     """
-    table, seats = play.table, play.seats
-    if table.status != Table.Status.WAITING or not all(seat.user_id and seat.ready for seat in seats):
+    table, seats = play.table, dealt_seats(play.table, play.seats)
+    if (
+        table.status != Table.Status.WAITING
+        or not seats
+        or not all(seat.user_id and seat.ready for seat in seats)
+    ):
         return
     if all(seat.is_bot for seat in seats):
         return  # never play bots against bots alone
     # The tier as staff left it (its options, minimum, rake): a kept play may hold it from before an edit.
     table.tier = RoomTier.objects.select_related("game").get(pk=table.tier_id)
     wallets = lock_wallets([seat.user_id for seat in seats])
-    short = [s for s in seats if not s.is_bot and wallets[s.user_id].balance < table.tier.minimum_coins]
+    short = [
+        s
+        for s in seats
+        if not s.is_bot
+        and wallets[s.user_id].balance < table.tier.minimum_coins
+        and not is_chain_player(table, s.user_id)  # plays for the carried pot with what is left
+    ]
     for seat in short:
         seat.ready = False
         play.seat_changed(seat, "ready")
     if not short:
-        hand_start(play, wallets)
+        hand_start(play, wallets, seats)
 
 
 def _regroup_candidates(table: Table, user) -> list[Table]:
@@ -233,7 +250,7 @@ def _regroup_candidates(table: Table, user) -> list[Table]:
     ).exclude(table=table.pk)
     others = list(
         Table.objects.select_for_update(of=("self",), skip_locked=True)
-        .filter(pk__in=ready_humans.values("table_id"), status=Table.Status.WAITING)
+        .filter(pk__in=ready_humans.values("table_id"), status=Table.Status.WAITING, carry__isnull=True)
         .order_by("pk")
     )
     if not others:
@@ -261,8 +278,15 @@ def table_ready(*, table_id: int, user) -> Table:
                 raise NotSeated()
             if play.table.status != Table.Status.WAITING:
                 raise NotNow()
-            tier_entry_check(tier=play.table.tier, user=user)  # the wallet now, not as the play last saw it
-            target = secrets.choice([play.table, *_regroup_candidates(play.table, user)])
+            chain = is_chain_player(play.table, user.pk)  # plays for the carried pot with what is left
+            if not chain:
+                tier_entry_check(
+                    tier=play.table.tier, user=user
+                )  # the wallet now, not as the play last saw it
+            # A carried pot's player stays for the chain; nobody may join it.
+            target = (
+                play.table if chain else secrets.choice([play.table, *_regroup_candidates(play.table, user)])
+            )
             if target.pk == play.table.pk:
                 seat.ready = True
                 seat.seated_at = timezone.now()
@@ -277,8 +301,18 @@ def table_ready(*, table_id: int, user) -> Table:
 
 
 def _release_bots_if_alone(play: Play) -> None:
-    """With no human left at a waiting table, the bots stand up and the table closes."""
-    if any(seat.user_id and not seat.is_bot for seat in play.seats):
+    """With no human left at a waiting table, the bots stand up and the table closes. A carried
+    pot's chain closes up its players, or ends (``carry.after_seating``)."""
+    closing = not any(seat.user_id and not seat.is_bot for seat in play.seats)
+    if play.table.carry:
+        release = after_seating(play.table, play.seats, closing=closing)
+        if release is not None:
+            ledger_post_many(postings=[release])
+        play.table.save(update_fields=["carry", "updated_at"])
+        play.balances, play.wins = _counts(play)
+        if not closing:
+            _start_if_ready(play)  # the chain's players still here may all be ready
+    if not closing:
         return
     for seat in play.seats:
         if seat.user_id:

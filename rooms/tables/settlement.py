@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from games.base import apply_rake
 from rooms import transport
-from rooms.tables import broadcast
+from rooms.tables import broadcast, carry
 from rooms.tables.clock import away_past_grace
 from rooms.tables.models import Hand, Seat, Table
 from wallets.models import Account, LedgerTransaction
@@ -141,6 +141,11 @@ def _settle_locked(tables: dict[int, Table], hands: list[Hand], messages: list) 
                 balance[player["user"]] += player["carried"] + amount
         if rake:
             legs.append((rake_account, rake))
+        pot = carry.pot_move(hand, details, deltas)  # a pot carried in or out (a tie rolled on)
+        if pot:
+            legs.append((carry.pot_account(table.pk), pot))
+        carried_on = carry.carry_of(details)
+        table.carry = {**carried_on, "hand": hand.pk} if carried_on else None
         key = f"hand:{hand.pk}:settle"
         if legs:
             postings.append(
@@ -172,8 +177,15 @@ def _settle_locked(tables: dict[int, Table], hands: list[Hand], messages: list) 
     humans = sorted({user for counts in stats.values() for user in counts})
     if humans:  # a sign-up grant paid in parts pays the parts these hands earned (after the commit)
         transaction.on_commit(lambda: grant_progress_task.delay(humans))
-    seats = reset_after_hands(list(tables.values()))
-    ledger_post_many(postings=postings)  # last: the hot house rows stay locked only until the commit
+    releases: list[Posting] = []
+    seats = reset_after_hands(list(tables.values()), releases=releases)
+    ledger_post_many(
+        postings=postings + releases
+    )  # last: the hot house rows stay locked only until the commit
+    for posting in releases:
+        balance.update(
+            (account.user_id, account.balance) for account, _amount in posting.legs if account.user_id
+        )
     for hand in hands:
         table = tables[hand.table_id]
         scene = broadcast.Scene(table, seats[table.pk], None, notices=[{"type": "result"}], last_hand=hand)
@@ -196,10 +208,15 @@ def _lock_wallets(user_ids: set[int]) -> dict[int, Account]:
     return wallets
 
 
-def reset_after_hands(tables: list[Table], *, bump: bool = True) -> dict[int, list[Seat]]:
+def reset_after_hands(
+    tables: list[Table], *, bump: bool = True, releases: list[Posting] | None = None
+) -> dict[int, list[Seat]]:
     """Between hands, at each locked table: bots stay ready, humans press ready again, players whose
     page is gone stand up; a table left without humans closes. Returns each table's seats, users
-    loaded; ``bump`` moves each table's ``seq`` on (a caller inside a change already did)."""
+    loaded; ``bump`` moves each table's ``seq`` on (a caller inside a change already did).
+
+    A carried pot's chain closes up or ends (``carry.after_seating``): a pot shared out is
+    appended to ``releases`` for the caller to post, or posted here when it is None."""
     seats: dict[int, list[Seat]] = {table.pk: [] for table in tables}
     rows = Seat.objects.filter(table__in=list(seats)).select_related("user").order_by("table_id", "index")
     for seat in rows:
@@ -225,6 +242,11 @@ def reset_after_hands(tables: list[Table], *, bump: bool = True) -> dict[int, li
             else:
                 seat.ready, seat.trustee = False, False
                 humans = True
+        release = carry.after_seating(table, seats[table.pk], closing=not humans)
+        if release is not None and releases is not None:
+            releases.append(release)
+        elif release is not None:
+            ledger_post_many(postings=[release])
         if not humans:  # only bots (or nobody) left: the table closes and the bots go home
             for seat in seats[table.pk]:
                 seat.user, seat.is_bot, seat.ready, seat.connected, seat.away_since = (
@@ -240,6 +262,7 @@ def reset_after_hands(tables: list[Table], *, bump: bool = True) -> dict[int, li
         Table.objects.filter(pk=table.pk).update(
             status=table.status,
             next_first_seat=table.next_first_seat,
+            carry=table.carry,
             updated_at=now,
             seq=F("seq") + int(bump),
         )

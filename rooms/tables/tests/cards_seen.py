@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-CARD = re.compile(r"^(?:[2-9TJQKA][shcd]|XJ|DJ|[1-9][mps]|[1-7]z)$")  # cards, and mahjong tiles
+CARD = re.compile(
+    r"^(?:[2-9TJQKA][shcd]|XJ|DJ|FL|[1-9][mps]|[1-7]z)$"
+)  # cards (FL: the flower card), and mahjong tiles
 
 
 def cards_in(value) -> set[str]:
