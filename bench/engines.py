@@ -57,6 +57,7 @@ SEATS = {"doudizhu": 3, "zhajinhua": 5, "texas": 6, "erbagang": 4, "tuitongzi": 
 SEATS["chexuan"] = 4  # 扯旋: four seats, as its demo rooms
 SEATS.update(niuniu=6, tongbi_niuniu=6)  # 牛牛 (抢庄) and 通比牛牛: full six-seat tables
 SEATS["suoha"] = 4  # 梭哈: four seats, as its demo rooms
+SEATS.update(xuezhan=4, tuidaohu=4)  # 血战到底 and 推倒胡: mahjong is played by four
 SEED = 20261129
 
 

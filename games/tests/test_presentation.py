@@ -97,6 +97,24 @@ def redeal_tuitongzi(seed: bytes, config: dict, players: int, redeal: int, shown
     return hands, []
 
 
+def _redeal_mahjong(seed: bytes, config: dict, honours: bool) -> tuple[list, list]:
+    """The wall (four of each tile, 万 筒 条 then the honours) shuffled, thirteen each in seat
+    order; 推倒胡 flips the next tile (its 鬼牌 indicator, dealt to nobody)."""
+    tiles = [f"{n}{suit}" for suit in "mps" for n in range(1, 10) for _ in range(4)]
+    tiles += [f"{n}z" for n in range(1, 8) for _ in range(4)] if honours else []
+    _rng(seed).shuffle(tiles)
+    hands = [tiles[13 * s : 13 * s + 13] for s in range(4)]
+    return hands, [("Flipped tile", [tiles[52]])] if honours else []
+
+
+def redeal_xuezhan(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    return _redeal_mahjong(seed, config, honours=False)
+
+
+def redeal_tuidaohu(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    return _redeal_mahjong(seed, config, honours=True)
+
+
 def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """The dealer is drawn first (if not given), then the 32 cards in docs/rules/chexuan.md's
     order are shuffled and dealt one at a time from the dealer, four each."""
@@ -134,6 +152,8 @@ REDEAL = {
     "niuniu": redeal_niuniu,
     "tongbi_niuniu": redeal_niuniu,
     "suoha": redeal_suoha,
+    "xuezhan": redeal_xuezhan,
+    "tuidaohu": redeal_tuidaohu,
 }
 CONFIGS = {
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
@@ -146,9 +166,11 @@ CONFIGS = {
     "tongbi_niuniu": [{"base_stake": 1}, {"base_stake": 10, "multiplier_table": "niuniu"}],
     # 港式五张 seats up to five; 易发 (four) deals the same way.
     "suoha": [{"variant": "hk", "base_stake": 1}, {"variant": "hk", "base_stake": 2, "ante": 2}],
+    "xuezhan": [{"base_stake": 1}, {"base_stake": 5, "fan_table": "003", "pair_cap_units": 24}],
+    "tuidaohu": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 2}],
 }
 # How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
-COPIES = {"erbagang": 4, "tuitongzi": 4}
+COPIES = {"erbagang": 4, "tuitongzi": 4, "xuezhan": 4, "tuidaohu": 4}
 
 
 # How many deals a finished hand's seed made, read from the engine's own state (not the
@@ -255,7 +277,11 @@ def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     choices = random.Random(f"record-{slug}")
     for number in range(20):
         config = CONFIGS[slug][0]
-        players = info.min_seats if slug == "doudizhu" else choices.randint(2, min(5, info.max_seats))
+        players = (
+            info.min_seats
+            if slug == "doudizhu"
+            else choices.randint(max(2, info.min_seats), min(5, info.max_seats))
+        )
         final, _ = random_playout(info.engine, dict(config), _seats(info, players), f"rec-{number}", choices)
         details = info.engine.outcome(final).details
         json.dumps([fact.value for fact in info.presentation.facts(json.loads(json.dumps(details)))])
