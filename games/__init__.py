@@ -33,6 +33,8 @@ import games.chexuan  # noqa: E402, F401
 import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
 import games.sangong  # noqa: E402, F401
+import games.shengji  # noqa: E402, F401
+import games.shisanshui  # noqa: E402, F401
 import games.suoha  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
 import games.tuidaohu  # noqa: E402, F401

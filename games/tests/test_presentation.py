@@ -142,7 +142,29 @@ def redeal_suoha(seed: bytes, config: dict, players: int, redeal: int, shown: di
     return [[deck[k * players + i] for k in range(5)] for i in range(players)], []
 
 
+def redeal_shisanshui(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """13 each in deck order: seat i the cards 13i to 13i + 12 (docs/rules/shisanshui.md, "Deal")."""
+    deck = list(POKER_DECK)
+    _rng(seed).shuffle(deck)
+    return [deck[13 * i : 13 * (i + 1)] for i in range(players)], []
+
+
+def redeal_shengji(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    """The first seat is drawn first in a first hand, then two decks (each suit 2…A, then 小王 大王) are
+    shuffled and dealt one card at a time from it, 25 each; the last 8 are the 底牌 (004:2)."""
+    rng = _rng(seed)
+    start = _dealer(rng, config, players)
+    deck = [rank + suit for suit in "shcd" for rank in "23456789TJQKA"] + ["XJ", "DJ"]
+    deck = deck * 2
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(players)]
+    for i in range(25 * players):
+        hands[(start + i % players) % players].append(deck[i])
+    return hands, [("Bottom cards", deck[25 * players :])]
+
+
 REDEAL = {
+    "shengji": redeal_shengji,
     "doudizhu": redeal_doudizhu,
     "zhajinhua": redeal_zhajinhua,
     "texas": redeal_texas,
@@ -152,10 +174,12 @@ REDEAL = {
     "niuniu": redeal_niuniu,
     "tongbi_niuniu": redeal_niuniu,
     "suoha": redeal_suoha,
+    "shisanshui": redeal_shisanshui,
     "xuezhan": redeal_xuezhan,
     "tuidaohu": redeal_tuidaohu,
 }
 CONFIGS = {
+    "shengji": [{"base_stake": 2}, {"base_stake": 10, "first_seat": 1, "levels": ["A", "9"]}],
     "doudizhu": [{"variant": variant, "base_stake": 1} for variant in ("classic", "yifa", "jiabei")],
     "zhajinhua": [{"base_stake": 1}, {"base_stake": 2, "first_seat": 1}],
     "texas": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 1}],
@@ -166,19 +190,20 @@ CONFIGS = {
     "tongbi_niuniu": [{"base_stake": 1}, {"base_stake": 10, "multiplier_table": "niuniu"}],
     # 港式五张 seats up to five; 易发 (four) deals the same way.
     "suoha": [{"variant": "hk", "base_stake": 1}, {"variant": "hk", "base_stake": 2, "ante": 2}],
+    "shisanshui": [{"base_stake": 1}, {"base_stake": 5, "suggestions": 2}],
     "xuezhan": [{"base_stake": 1}, {"base_stake": 5, "fan_table": "003", "pair_cap_units": 24}],
     "tuidaohu": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 2}],
 }
 # How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
-COPIES = {"erbagang": 4, "tuitongzi": 4, "xuezhan": 4, "tuidaohu": 4}
+COPIES = {"erbagang": 4, "tuitongzi": 4, "shengji": 2, "xuezhan": 4, "tuidaohu": 4}
 
 
 # How many deals a finished hand's seed made, read from the engine's own state (not the
 # presentation's): 斗地主 deals again each time everybody passes; the others deal once.
 DEALS_MADE = {"doudizhu": lambda state: state["redeals"] + 1}
-# 斗地主 sorts each hand and the 底牌 as they are dealt, so its deal order is not kept: they compare
-# as sets.
-SORTED_AT_DEAL = {"doudizhu"}
+# 斗地主 and 十三水 sort each hand (and 斗地主 the 底牌) as they are dealt, so the deal order is not
+# kept: they compare as sets.
+SORTED_AT_DEAL = {"doudizhu", "shisanshui"}
 
 
 def test_every_seated_game_has_a_presentation_and_a_hand_redealer_here():
@@ -277,11 +302,9 @@ def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     choices = random.Random(f"record-{slug}")
     for number in range(20):
         config = CONFIGS[slug][0]
-        players = (
-            info.min_seats
-            if slug == "doudizhu"
-            else choices.randint(max(2, info.min_seats), min(5, info.max_seats))
-        )
+        fixed = slug in ("doudizhu", "shengji")
+        low = max(2, info.min_seats)  # mahjong is played by four: its least
+        players = info.min_seats if fixed else choices.randint(low, min(5, info.max_seats))
         final, _ = random_playout(info.engine, dict(config), _seats(info, players), f"rec-{number}", choices)
         details = info.engine.outcome(final).details
         json.dumps([fact.value for fact in info.presentation.facts(json.loads(json.dumps(details)))])
@@ -292,7 +315,9 @@ def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
             assert all(len(row.cells) == len(record.columns) for row in record.seats)
             shown = {card for row in record.seats for cell in row.cells if cell for card in cell}
             view = json.dumps(info.engine.view(final, seat))
-            if slug != "doudizhu":  # 斗地主 shows every hand once it is over; the others what the view does
+            # 斗地主 shows every hand once it is over, and 升级's every card was played face up or is the
+            # 底牌 shown at the end (004:10); the others show what the view does.
+            if not fixed:
                 assert all(f'"{card}"' in view for card in shown), (slug, seat)
 
 

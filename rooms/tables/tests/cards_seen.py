@@ -57,8 +57,15 @@ def zhajinhua_compared(state: dict, seat: int) -> set[str]:
     return shown
 
 
+def shengji_bottom(state: dict, seat: int) -> set[str]:
+    """升级: the 底牌 a seat buried stays known to it (004:10), until another seat takes it up."""
+    if state.get("buried_by") == seat and state.get("burier") is None:
+        return set(state.get("_bottom") or [])
+    return set()
+
+
 # What a game's rules show one seat beyond its own cards and the public view.
-PRIVATE_REVEALS = {"zhajinhua": zhajinhua_compared}
+PRIVATE_REVEALS = {"zhajinhua": zhajinhua_compared, "shengji": shengji_bottom}
 
 
 def leaked(engine, slug: str, state: dict, seat: int | None, shown: set[str], public_notices=()) -> set[str]:

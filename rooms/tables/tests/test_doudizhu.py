@@ -16,7 +16,7 @@ def play_hand_under_trustee(table, user) -> Hand:
     hand = open_hand(table)
     assert hand is not None and hand.status == "playing"
     services.table_trustee(table_id=table.pk, user=user, on=True)
-    for _ in range(20):
+    for _ in range(60):  # a deal the clock makes card by card (升级: 25 rounds) takes one pass a round
         run_clock(max_steps=1000)
         hand.refresh_from_db()
         if hand.status != "playing":

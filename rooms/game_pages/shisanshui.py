@@ -1,0 +1,65 @@
+"""十三水's table page: templates/tables/shisanshui.html with static/js/shisanshui.js, and the words it adds."""
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from rooms.game_pages import GamePage
+
+# Placeholders in braces ({amount}) are filled in by the client.
+LABELS = {
+    "phase_arranging": _("Arrange your piles"),
+    "phase_comparing": _("Comparing piles"),
+    "front": _("Front pile"),
+    "middle": _("Middle pile"),
+    "back": _("Back pile"),
+    "front_short": pgettext_lazy("thirteen cards pile", "Front"),
+    "middle_short": pgettext_lazy("thirteen cards pile", "Middle"),
+    "back_short": pgettext_lazy("thirteen cards pile", "Back"),
+    "put_here": _("Put the chosen cards here"),
+    "pick": _("Pick {n}"),
+    "declare": _("Declare {name} (+{water})"),
+    "confirm": _("Confirm"),
+    "clear": _("Clear"),
+    "tap_cards": _("Tap cards, then tap a pile to put them there. Tap a card in a pile to take it back."),
+    "pile_full": _("That pile takes {size} cards."),
+    "dao_shui_front": _("Not allowed: the front pile beats the middle pile."),
+    "dao_shui_middle": _("Not allowed: the middle pile beats the back pile."),
+    "arranged_wait": _("Your piles are in. Waiting for the others."),
+    "arranging_note": _("Everyone arranges at once."),
+    "state_arranging": _("Arranging"),
+    "state_confirmed": _("Arranged"),
+    "shot": _("Shot ×2"),
+    "home_run": _("Home run ×2"),
+    "water": _("{water} water"),
+    "vs": _("{a} vs {b}"),
+    "total_water": _("Total"),
+    "you_win": _("You win {amount}"),
+    "you_lose": _("You lose {amount}"),
+    "you_even": _("You break even"),
+    "winner_is": _("{names} wins"),
+    "winners_are": _("{names} win"),
+    "kind_straight_flush": pgettext_lazy("thirteen cards pile", "Straight flush"),
+    "kind_four_of_a_kind": pgettext_lazy("thirteen cards pile", "Four of a kind"),
+    "kind_full_house": pgettext_lazy("thirteen cards pile", "Full house"),
+    "kind_flush": pgettext_lazy("thirteen cards pile", "Flush"),
+    "kind_straight": pgettext_lazy("thirteen cards pile", "Straight"),
+    "kind_three_of_a_kind": pgettext_lazy("thirteen cards pile", "Three of a kind"),
+    "kind_two_pair": pgettext_lazy("thirteen cards pile", "Two pair"),
+    "kind_pair": pgettext_lazy("thirteen cards pile", "Pair"),
+    "kind_high_card": pgettext_lazy("thirteen cards pile", "High card"),
+    "special_清龙": _("Suited dragon"),
+    "special_一条龙": _("Dragon"),
+    "special_十二皇族": _("Twelve royals"),
+    "special_三同花顺": _("Three straight flushes"),
+    "special_三分天下": _("Three fours"),
+    "special_全大": _("All high"),
+    "special_全小": _("All low"),
+    "special_凑一色": _("One colour"),
+    "special_五对三条": _("Five pairs and a three"),
+    "special_四套三条": _("Four threes"),
+    "special_六对半": _("Six and a half pairs"),
+    "special_三顺子": _("Three straights"),
+    "special_三同花": _("Three flushes"),
+}
+
+PAGE = GamePage(template="tables/shisanshui.html", labels=LABELS)
