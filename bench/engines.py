@@ -60,6 +60,7 @@ SEATS["suoha"] = 4  # 梭哈: four seats, as its demo rooms
 SEATS["shisanshui"] = 4  # 十三水: four seats, as its demo rooms
 SEATS["shengji"] = 4  # 升级: two partnerships of two
 SEATS["tiandakeng"] = 5  # 填大坑: five seats, as its demo rooms
+SEATS.update(xuezhan=4, tuidaohu=4)  # 血战到底 and 推倒胡: mahjong is played by four
 SEED = 20261129
 
 

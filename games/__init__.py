@@ -39,4 +39,6 @@ import games.shisanshui  # noqa: E402, F401
 import games.suoha  # noqa: E402, F401
 import games.tiandakeng  # noqa: E402, F401
 import games.tongbi_niuniu  # noqa: E402, F401
+import games.tuidaohu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401
+import games.xuezhan  # noqa: E402, F401

@@ -194,6 +194,13 @@ class MahjongEngine(SeatedEngine):
             return [int(s) for s in state["claim"]["options"] if s not in answers]
         return []
 
+    def shown_actors(self, state: State) -> list[int]:
+        """Who everyone is told may act: in a claim window every seat still in the hand but the
+        one whose tile is claimed, so waiting on the window tells nobody who holds a pair of it."""
+        if state["phase"] == "claim":
+            return [s for s in self._in(state) if s != state["claim"]["from"]]
+        return self.actors(state)
+
     def deadline_seconds(self, state: State) -> int | None:
         if state["phase"] == "finished":
             return None

@@ -319,3 +319,19 @@ def test_kong_money_moved_by_call_transfer_is_not_refunded_again():
     for seat in XUEZHAN.actors(state):
         state = act(XUEZHAN, state, seat, type="win" if seat == 1 else "pass")
     assert state["kong_income"][0] == []
+
+
+def test_a_claim_window_names_every_seat_still_in_but_the_discarder():
+    """Who may claim is a secret: everyone is told every seat still in may, so the wait gives no hand away."""
+    hands = ["123m456m789m5p5p", "1112223334446p", "1m2m3m4m5m6m7m8m9m1p2p3p4p", "1p9p1m9m2p8p3m7m4m6m2s3s4s"]
+    state = playing(XUEZHAN, hands, "9s8s7s", turn=0, drawn="5p")
+    state["melds"][0] = [{"kind": "pung", "tile": "5p", "concealed": False, "from": 2}]
+    state["_hands"][0] = parse("123m456m789m5p6p")
+    state["drawn"] = "6p"
+    state["_hands"][1] = parse("1112223334445p")
+    assert XUEZHAN.shown_actors(state) == [0]  # on a turn: the seat on turn, no secret
+    state = act(XUEZHAN, state, 0, type="kong", tile="5p")
+    assert XUEZHAN.actors(state) == [1]  # only seat 1 may rob the kong …
+    assert XUEZHAN.shown_actors(state) == [1, 2, 3]  # … but all three are shown as deciding
+    state["won"] = [2]  # 血战: a seat that has won is out of the hand and never shown
+    assert XUEZHAN.shown_actors(state) == [1, 3]

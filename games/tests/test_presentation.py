@@ -98,6 +98,24 @@ def redeal_tuitongzi(seed: bytes, config: dict, players: int, redeal: int, shown
     return hands, []
 
 
+def _redeal_mahjong(seed: bytes, config: dict, honours: bool) -> tuple[list, list]:
+    """The wall (four of each tile, 万 筒 条 then the honours) shuffled, thirteen each in seat
+    order; 推倒胡 flips the next tile (its 鬼牌 indicator, dealt to nobody)."""
+    tiles = [f"{n}{suit}" for suit in "mps" for n in range(1, 10) for _ in range(4)]
+    tiles += [f"{n}z" for n in range(1, 8) for _ in range(4)] if honours else []
+    _rng(seed).shuffle(tiles)
+    hands = [tiles[13 * s : 13 * s + 13] for s in range(4)]
+    return hands, [("Flipped tile", [tiles[52]])] if honours else []
+
+
+def redeal_xuezhan(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    return _redeal_mahjong(seed, config, honours=False)
+
+
+def redeal_tuidaohu(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
+    return _redeal_mahjong(seed, config, honours=True)
+
+
 def redeal_chexuan(seed: bytes, config: dict, players: int, redeal: int, shown: dict) -> tuple[list, list]:
     """The dealer is drawn first (if not given), then the 32 cards in docs/rules/chexuan.md's
     order are shuffled and dealt one at a time from the dealer, four each."""
@@ -182,6 +200,8 @@ REDEAL = {
     "suoha": redeal_suoha,
     "shisanshui": redeal_shisanshui,
     "tiandakeng": redeal_tiandakeng,
+    "xuezhan": redeal_xuezhan,
+    "tuidaohu": redeal_tuidaohu,
 }
 CONFIGS = {
     "shengji": [{"base_stake": 2}, {"base_stake": 10, "first_seat": 1, "levels": ["A", "9"]}],
@@ -200,9 +220,11 @@ CONFIGS = {
         {"variant": "jiuzhou", "base_stake": 1},
         {"variant": "dongbei", "base_stake": 2, "first_seat": 1},
     ],
+    "xuezhan": [{"base_stake": 1}, {"base_stake": 5, "fan_table": "003", "pair_cap_units": 24}],
+    "tuidaohu": [{"base_stake": 1}, {"base_stake": 5, "first_seat": 2}],
 }
 # How many copies of one piece a deal may hold: mahjong tiles come four of a kind.
-COPIES = {"erbagang": 4, "tuitongzi": 4, "shengji": 2}
+COPIES = {"erbagang": 4, "tuitongzi": 4, "shengji": 2, "xuezhan": 4, "tuidaohu": 4}
 
 
 # How many deals a finished hand's seed made, read from the engine's own state (not the
@@ -310,7 +332,8 @@ def test_a_record_shows_a_player_no_card_their_final_view_hides(slug):
     for number in range(20):
         config = CONFIGS[slug][0]
         fixed = slug in ("doudizhu", "shengji")
-        players = info.min_seats if fixed else choices.randint(2, min(5, info.max_seats))
+        low = max(2, info.min_seats)  # mahjong is played by four: its least
+        players = info.min_seats if fixed else choices.randint(low, min(5, info.max_seats))
         final, _ = random_playout(info.engine, dict(config), _seats(info, players), f"rec-{number}", choices)
         details = info.engine.outcome(final).details
         json.dumps([fact.value for fact in info.presentation.facts(json.loads(json.dumps(details)))])

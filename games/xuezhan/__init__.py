@@ -1,8 +1,11 @@
 """血战到底 Sichuan "bloody battle" mahjong (001, 003): the mahjong core's 108-tile variant.
 
-Not registered yet (its page is still to come): ``ENGINE`` plays whole hands.
+Its page is rooms/game_pages/xuezhan.py (the mahjong page both variants share).
 """
 
+from games import register
+from games.base import GameInfo
+from games.mahjong import present
 from games.mahjong.engine import MahjongEngine
 
 DEFAULT_OPTIONS = {
@@ -27,3 +30,19 @@ VARIANTS = {
 }
 
 ENGINE = MahjongEngine("xuezhan", DEFAULT_OPTIONS)
+
+GAME = register(
+    GameInfo(
+        slug="xuezhan",
+        name_zh="血战到底",
+        name_en="Bloody Battle Mahjong",
+        family="seated",
+        min_seats=4,
+        max_seats=4,
+        engine=ENGINE,
+        default_options=dict(DEFAULT_OPTIONS),
+        demo_tiers=present.DEMO_TIERS["xuezhan"],
+        terms=present.TERMS["xuezhan"],
+        presentation=present.MahjongPresentation(ENGINE),
+    )
+)

@@ -1,9 +1,10 @@
 // Mahjong tiles and dice for the table clients: notation → DOM (an inline SVG face).
 //
 // Notation (DESIGN.md): "1m".."9m" 万, "1p".."9p" 筒, "1s".."9s" 条, "1z".."7z" 东 南 西 北
-// 白 发 中. This draws the 筒 (dots) suit as circles in the usual patterns and 白板 ("5z")
-// as a blank face inside a thin frame; the other suits get their number and character
-// until a game needs their own faces. Nothing here decides a rule.
+// 白 发 中. 筒 (dots) are circles in the usual patterns, 条 (bamboo) green sticks in the
+// same places, 万 (characters) a large numeral over a red 万, the winds and 中/发 one large
+// character each, and 白板 ("5z") a blank face inside a thin frame: each tile reads at a
+// glance even at a phone's small size. Nothing here decides a rule.
 
 const SVG = "http://www.w3.org/2000/svg";
 const BLUE = "#1f5fa8";
@@ -31,12 +32,32 @@ const DOTS = {
     at: [[9, 11, BLUE], [20, 11, BLUE], [31, 11, BLUE], [9, 28, RED], [20, 28, RED], [31, 28, RED], [9, 45, GREEN], [20, 45, GREEN], [31, 45, GREEN]],
   },
 };
-const SUIT_CHAR = { m: "万", s: "条", z: "" };
+const INK = "#1c2a48";
+const NUMERALS = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 const HONOURS = { 1: "东", 2: "南", 3: "西", 4: "北", 5: "", 6: "发", 7: "中" };
+const HONOUR_COLOUR = { 6: GREEN, 7: RED };
+// Where the sticks of 2条 … 9条 stand (their centres; 1条 is one tall stick).
+const STICKS = {
+  2: [[20, 17], [20, 39]],
+  3: [[20, 17], [12, 39], [28, 39]],
+  4: [[13, 17], [27, 17], [13, 39], [27, 39]],
+  5: [[11, 17], [29, 17], [20, 28], [11, 39], [29, 39]],
+  6: [[10, 17], [20, 17], [30, 17], [10, 39], [20, 39], [30, 39]],
+  7: [[20, 9], [10, 28], [20, 28], [30, 28], [10, 46], [20, 46], [30, 46]],
+  8: [[8, 17], [16, 17], [24, 17], [32, 17], [8, 39], [16, 39], [24, 39], [32, 39]],
+  9: [[10, 10], [20, 10], [30, 10], [10, 28], [20, 28], [30, 28], [10, 46], [20, 46], [30, 46]],
+};
 
 function svg(tag, attrs) {
   const el = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, String(value));
+  return el;
+}
+
+/** A bold character centred on the face. */
+function text(content, { y, size, fill }) {
+  const el = svg("text", { x: 20, y, "text-anchor": "middle", "font-size": size, "font-weight": 700, fill });
+  el.textContent = content;
   return el;
 }
 
@@ -59,10 +80,21 @@ function tileFace(tile) {
   } else if (tile === "5z") {
     // 白板: nothing on the face but a thin frame.
     face.append(svg("rect", { x: 7, y: 8, width: 26, height: 40, rx: 3, fill: "none", stroke: BLUE, "stroke-width": 1.4, opacity: 0.55 }));
+  } else if (suit === "s" && number === 1) {
+    face.append(svg("rect", { x: 15, y: 6, width: 10, height: 44, rx: 5, fill: GREEN }));
+    face.append(svg("circle", { cx: 20, cy: 12, r: 5, fill: RED }));
+  } else if (suit === "s" && STICKS[number]) {
+    const tall = number >= 7 ? 14 : 18;
+    STICKS[number].forEach(([cx, cy], i) => {
+      const colour = (number === 5 || number === 7 || number === 9) && (i === 2 || (number === 7 && i === 0)) ? RED : GREEN;
+      face.append(svg("rect", { x: cx - 2.6, y: cy - tall / 2, width: 5.2, height: tall, rx: 2.6, fill: colour }));
+      face.append(svg("line", { x1: cx - 2.6, y1: cy, x2: cx + 2.6, y2: cy, stroke: "#fffef6", "stroke-width": 1 }));
+    });
+  } else if (suit === "m") {
+    face.append(text(NUMERALS[number] || "?", { y: 25, size: 20, fill: INK }));
+    face.append(text("万", { y: 49, size: 20, fill: RED }));
   } else {
-    const text = svg("text", { x: 20, y: 34, "text-anchor": "middle", "font-size": 18, fill: suit === "m" ? RED : GREEN });
-    text.textContent = suit === "z" ? HONOURS[number] || "?" : `${number}${SUIT_CHAR[suit] || ""}`;
-    face.append(text);
+    face.append(text(HONOURS[number] || "?", { y: 38, size: 30, fill: HONOUR_COLOUR[number] || INK }));
   }
   return face;
 }

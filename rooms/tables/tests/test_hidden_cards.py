@@ -6,6 +6,7 @@ the true state of the hand at each ``seq`` (wrapping ``broadcast.snapshot`` and
 ``broadcast.frames_message``, which build every state message). Then, frame by frame:
 
 - a spectator is sent no card beyond the engine's public view ``view(state, None)``;
+- a seat is told no more of who else may act than ``Engine.shown_actors``;
 - a seat is sent no card beyond its own (the cards the state deals to it), the
   public view, the public ``result``, and what the game's rules show that seat
   alone (炸金花: at the end, the hands it compared with).
@@ -187,6 +188,16 @@ async def test_no_frame_shows_a_card_before_the_rules_reveal_it(slug, make_playe
             private = PRIVATE_REVEALS.get(slug, lambda s, i: set())(state, index)
             leaked = shown - own - public - private
             assert not leaked, (slug, f"seat {index}", frame["type"], frame["seq"], sorted(leaked))
+            # Who else may act is told as the engine's ``shown_actors``, never more exactly (a seat
+            # that may claim a mahjong discard is a secret of its hand); the seat learns only its own part.
+            head = frame.get("hand") if frame["type"] == "state" else None
+            if head and head["status"] == Hand.Status.PLAYING:
+                told = set(head["actors"]) - {index}
+                assert told == set(engine.shown_actors(state)) - {index}, (
+                    slug,
+                    f"seat {index}",
+                    frame["seq"],
+                )
             own_seen += bool(shown & own)
             others = set().union(*(h for i, h in enumerate(seat_holdings(state)) if i != index))
             reveals += bool(shown & others)

@@ -85,7 +85,10 @@ def shown_deals(html: str) -> list[dict]:
         deals.append(
             {
                 "hands": [cards.split() for _index, cards in seats],
-                "shared": [(label, re.findall(r'data-card="([^"]+)"', faces)) for label, faces in shared],
+                # Cards carry data-card, mahjong tiles data-tile.
+                "shared": [
+                    (label, re.findall(r'data-(?:card|tile)="([^"]+)"', faces)) for label, faces in shared
+                ],
             }
         )
     return deals
