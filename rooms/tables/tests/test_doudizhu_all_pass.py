@@ -84,7 +84,7 @@ def test_the_verify_page_shows_every_deal_of_a_hand_dealt_again_in_order(human_t
     deals = shown_deals(html)
     assert len(deals) == 4
     for number, shown in enumerate(deals):
-        hands, shared = redeal_doudizhu(bytes(hand.seed), dict(hand.config), 3, number)
+        hands, shared = redeal_doudizhu(bytes(hand.seed), dict(hand.config), 3, number, {})
         assert [sorted(cards) for cards in shown["hands"]] == [sorted(cards) for cards in hands]
         assert [(label, sorted(cards)) for label, cards in shown["shared"]] == [
             (label, sorted(cards)) for label, cards in shared
