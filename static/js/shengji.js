@@ -7,7 +7,7 @@
 // reason, shown under the buttons. The view's keys are in docs/rules/shengji.md.
 
 import { cardElement } from "./cards.js";
-import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
+import { $, coins as fmt, h, replaceIfChanged, root, seatedTable, t, tick } from "./tablekit.js";
 
 const SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
 
@@ -141,7 +141,7 @@ function renderHand(view) {
   const box = $("#my-hand");
   const cards = mySeat() === null ? null : view?.hand;
   if (!Array.isArray(cards)) {
-    box.replaceChildren();
+    replaceIfChanged(box, []);
     return;
   }
   const live = currentView();
@@ -172,7 +172,7 @@ function renderHand(view) {
       }),
     );
   });
-  box.replaceChildren(...rowEls);
+  replaceIfChanged(box, rowEls);
   box.dataset.count = String(cards.length);
   box.dataset.rows = String(rows.length);
 }
@@ -238,7 +238,9 @@ function renderActions(snap, view) {
   }
   const ready = kit.readyButton();
   if (ready) buttons.push(ready);
-  $("#actions").replaceChildren(...buttons);
+  // The buttons send the selected cards and the offered choices, which their HTML does not show.
+  const sent = JSON.stringify([model.selected, view?.hand, view?.hint, snap?.hand?.out_of_turn, view?.choices]);
+  replaceIfChanged($("#actions"), buttons, sent);
   kit.renderTrusteeAndMessage();
 }
 

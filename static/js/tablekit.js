@@ -95,6 +95,22 @@ export function renderConnection(status, detail = {}) {
   el.title = text;
 }
 
+const drawnAs = new WeakMap();
+
+/**
+ * Put `nodes` into `box` unless they would draw exactly what it shows: a state that changes
+ * nothing there (another seat's move, a card dealt elsewhere) then leaves the buttons and
+ * cards a player is tapping in place, so a redraw never swallows a tap. Nodes that draw the
+ * same HTML and `key` carry the same actions, so the ones in place are kept with their
+ * listeners: `key` must name whatever those listeners send that the HTML does not show.
+ */
+export function replaceIfChanged(box, nodes, key = "") {
+  const drawn = key + "\n" + nodes.map((node) => (node instanceof Element ? node.outerHTML : String(node))).join("");
+  if (drawnAs.get(box) === drawn) return;
+  drawnAs.set(box, drawn);
+  box.replaceChildren(...nodes);
+}
+
 /** Refresh every countdown from its deadline (epoch milliseconds). */
 export function tick() {
   for (const el of root.querySelectorAll(".clock[data-deadline]")) {
