@@ -43,15 +43,31 @@ def _joker_for(suit: str) -> str:
     return rules.BIG_JOKER if suit in rules.RED else rules.SMALL_JOKER
 
 
-def _options(config: dict) -> dict:
-    opts = {key: config.get(key, default) for key, default in DEFAULT_OPTIONS.items()}
-    levels = opts["levels"]
+def _check_levels(levels: Any) -> None:
     if not (isinstance(levels, list) and len(levels) == 2 and all(lv in rules.RANKS for lv in levels)):
         raise ValueError("升级 levels must be two ranks, one per side")
+
+
+def _options(config: dict) -> dict:
+    opts = {key: config.get(key, default) for key, default in DEFAULT_OPTIONS.items()}
+    _check_levels(opts["levels"])
     for key in ("deal_seconds", "overcall_seconds", "bury_seconds", "turn_seconds"):
         if type(opts[key]) is not int or opts[key] < 1:
             raise ValueError(f"升级 {key} must be a whole number of seconds")
     return opts
+
+
+def _carried_match(config: dict, seats: list[SeatSpec]) -> dict | None:
+    """The match a table carries into this hand (``config["carry"]``, see ``_finish``), checked."""
+    carry = config.get("carry")
+    if carry is None:
+        return None
+    if not isinstance(carry, dict) or carry.get("players") != [s.player_id for s in seats]:
+        raise ValueError("升级 carries a match only to its four players in their seats")
+    _check_levels(carry.get("levels"))
+    if carry.get("declarer") not in range(SEATS):
+        raise ValueError("升级 carries the next declarer as a seat")
+    return carry
 
 
 class ShengjiEngine(SeatedEngine):
@@ -62,7 +78,11 @@ class ShengjiEngine(SeatedEngine):
         if len(seats) != SEATS:
             raise ValueError("升级 needs exactly four seats")
         opts = _options(config)
-        first = config.get("first_seat")
+        match = _carried_match(config, seats)
+        if match is not None:  # 004:1, 004:30: the match goes on from the levels reached
+            opts["levels"], first = list(match["levels"]), match["declarer"]
+        else:  # a new match (or a test's later hand at the tier's levels)
+            first = config.get("first_seat")
         first_hand = first not in range(SEATS)  # 004:4 抢报 only in the first hand
         start = rng.randbelow(SEATS) if first_hand else first
         deck = list(rules.DECK) * 2
@@ -371,6 +391,8 @@ class ShengjiEngine(SeatedEngine):
         rising = declarer % 2 if side == "declarers" else defenders
         levels = list(state["levels"])
         levels[rising] = rules.raise_level(levels[rising], steps)
+        passed_ace = rules.RANKS.index(state["levels"][rising]) + steps >= len(rules.RANKS)
+        next_declarer = rules.next_declarer(declarer, side)
         deltas = _settle(state["coins"], state["base"], rising, steps, state["penalties"])
         state["phase"] = "finished"
         state["turn"] = None
@@ -384,7 +406,19 @@ class ShengjiEngine(SeatedEngine):
             "side": side,
             "levels_gained": steps,
             "levels_after": levels,
-            "next_first_seat": rules.next_declarer(declarer, side),
+            "next_declarer": next_declarer,
+            "match_over": passed_ace,
+            # The match goes on at this table (004:1) until a side passes A: the levels and
+            # the next declarer carry to the same four players (a pot of no coins).
+            "carry": None
+            if passed_ace
+            else {
+                "pot": 0,
+                "players": list(state["players"]),
+                "levels": levels,
+                "declarer": next_declarer,
+                "min_players": SEATS,
+            },
         }
 
     # -- time and help -----------------------------------------------------------------------

@@ -175,7 +175,7 @@ def test_a_whole_hand_settles_with_the_level_table_and_limited_liability():
     if details["levels_gained"]:
         losers = [s for s in range(4) if s not in outcome.winners]
         assert all(outcome.deltas[s] < 0 for s in losers if seats[s].coins)
-    assert details["next_first_seat"] in (2, 1)  # 004:32-33 from declarer 0 (or its overcaller's side)
+    assert details["next_declarer"] in (2, 1)  # 004:32-33 from declarer 0 (or its overcaller's side)
 
 
 def test_first_hand_overcall_makes_the_overcaller_declarer_before_the_bottom_is_taken():
@@ -198,3 +198,63 @@ def test_first_hand_overcall_makes_the_overcaller_declarer_before_the_bottom_is_
     while state["phase"] == "overcall":
         state = ENGINE.apply(state, state["turn"], {"type": "pass"})
     assert state["phase"] == "bury" and state["burier"] == state["declarer"]
+
+
+def _play_out(state):
+    """The hand to its end, every seat playing the 提示 and the clock dealing."""
+    while ENGINE.outcome(state) is None:
+        actors = ENGINE.actors(state)
+        state = (
+            ENGINE.apply(state, actors[0], ENGINE.hint(state, actors[0]))
+            if actors
+            else ENGINE.on_deadline(state)
+        )
+    return ENGINE.outcome(state)
+
+
+def test_levels_and_the_next_declarer_carry_to_the_next_hand_of_the_match():
+    outcome = _play_out(new({"levels": ["3", "4"]}))
+    details = outcome.details
+    carry = details["carry"]  # 004:1, 004:30: the match goes on from the levels reached
+    assert carry == {
+        "pot": 0,
+        "players": [1, 2, 3, 4],
+        "levels": details["levels_after"],
+        "declarer": details["next_declarer"],
+        "min_players": 4,
+    }
+    assert details["match_over"] is False  # nobody passes A from 3 and 4
+    following = new({"carry": carry}, seed=b"shengji-test-seed-0003")  # the tier's levels are ignored
+    assert following["levels"] == carry["levels"] and following["first_hand"] is False
+    assert following["declarer"] == following["start"] == carry["declarer"]  # 轮庄 004:32-33
+    assert following["level"] == carry["levels"][carry["declarer"] % 2]
+    nxt = _play_out(following).details
+    assert nxt["carry"]["levels"] == nxt["levels_after"] and nxt["carry"]["declarer"] == nxt["next_declarer"]
+
+
+def test_a_side_passing_A_ends_the_match_and_nothing_carries():
+    for n in range(20):  # a hand where some side rises (换庄 raises nobody)
+        details = _play_out(new({"levels": ["A", "A"]}, seed=b"shengji-ace-seed-%04d" % n)).details
+        if details["levels_gained"]:
+            break
+    assert details["levels_gained"] > 0
+    assert details["match_over"] is True and details["carry"] is None  # the next hand starts a new match
+    assert details["levels_after"].count("A") == 1  # 004:30: the risen side went past A to 2 and on
+    fresh = new({"levels": ["2", "2"]})
+    assert fresh["first_hand"] is True and fresh["levels"] == ["2", "2"]  # 抢报 again
+
+
+@pytest.mark.parametrize(
+    "carry",
+    [
+        {"pot": 0, "players": [1, 2, 4, 3], "levels": ["3", "4"], "declarer": 0},  # seats changed
+        {"pot": 0, "players": [1, 2, 3], "levels": ["3", "4"], "declarer": 0},
+        {"pot": 0, "players": [1, 2, 3, 4], "levels": ["3", "1"], "declarer": 0},
+        {"pot": 0, "players": [1, 2, 3, 4], "levels": ["3", "4"], "declarer": 4},
+        {"pot": 0, "players": [1, 2, 3, 4], "levels": "34", "declarer": 1},
+        "levels",
+    ],
+)
+def test_a_malformed_carried_match_is_refused(carry):
+    with pytest.raises(ValueError):
+        new({"carry": carry})

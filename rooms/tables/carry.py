@@ -1,17 +1,20 @@
 """A pot one hand carries into the next at the same table (a tie that rolls the pot on), for every game.
 
 A hand whose outcome carries a pot (``details["carry"] = {"pot", "level",
-"players"}``: ``pot`` every coin staked in the chain so far, ``players`` who may
-play for it) settles its stakes into the table's escrow sub-account
-(``escrow:table:<id>``) instead of into wallets, and the table keeps the carry.
-The next hand there is dealt with ``config["carry"]`` and only the carry's
-players who are still seated (in the first seats; newcomers may not sit down
-meanwhile); its outcome's ``details["from_carried_pot"]`` is paid out of the
-sub-account at its settlement, with the rake on each winner's profit as usual.
+"players"}``: ``pot`` every coin staked in the chain so far, possibly none,
+``players`` who may play for it, an optional ``min_players`` (2 by default) the
+fewest of them the chain goes on with, any other key for the engine) settles its
+stakes into the table's escrow sub-account (``escrow:table:<id>``) instead of
+into wallets, and the table keeps the carry. The next hand there is dealt with
+``config["carry"]`` and only the carry's players who are still seated (in the
+first seats; newcomers may not sit down meanwhile); its outcome's
+``details["from_carried_pot"]`` is paid out of the sub-account at its
+settlement, with the rake on each winner's profit as usual.
 
-A chain that cannot continue (fewer than two of its players seated, or the
-table closing) ends: the pot is shared equally, odd coins to the first seats,
-by the players of its last hand still seated, else by all of them.
+A chain that cannot continue (fewer than ``min_players`` of its players seated,
+or the table closing) ends: the pot is shared equally, odd coins to the first
+seats, by the players of its last hand still seated, else by all of them (a pot
+of no coins posts nothing).
 """
 
 from __future__ import annotations
@@ -42,7 +45,14 @@ def carry_of(details: dict) -> dict | None:
     pot, players = carry.get("pot"), carry.get("players")
     if type(pot) is not int or pot < 0 or not isinstance(players, list) or not players:
         return None
+    least = carry.get("min_players", 2)
+    if type(least) is not int or not 2 <= least <= len(players):
+        return None
     return carry
+
+
+def _least(carry: dict) -> int:
+    return carry.get("min_players", 2)
 
 
 def pot_account(table_id: int) -> Account:
@@ -75,7 +85,7 @@ def dealt_seats(table: Table, seats: list[Seat]) -> list[Seat]:
     if not table.carry:
         return seats
     chain = [seat for seat in seats if seat.user_id in table.carry["players"]]
-    return chain if len(chain) >= 2 and seats[: len(chain)] == chain else []
+    return chain if len(chain) >= _least(table.carry) and seats[: len(chain)] == chain else []
 
 
 def after_seating(table: Table, seats: list[Seat], *, closing: bool) -> Posting | None:
@@ -88,7 +98,7 @@ def after_seating(table: Table, seats: list[Seat], *, closing: bool) -> Posting 
     if not carry:
         return None
     chain = [seat for seat in seats if seat.user_id in carry["players"]]
-    if len(chain) >= 2 and not closing:
+    if len(chain) >= _least(carry) and not closing:
         for index, seat in enumerate(chain):
             if seats[index] is not seat:
                 _swap(seats[index], seat)
