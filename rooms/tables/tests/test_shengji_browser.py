@@ -140,7 +140,9 @@ def play_one_hand(base_url: str, size: str, tier_id: int, english: bool) -> dict
                     page.reload()  # mid-hand: the page comes back to the same turn
                     page.wait_for_selector("#connection[data-status=connected]")
                     # Connected comes before the first state is painted: wait for that state.
-                    page.wait_for_function("() => (document.querySelector('#table-app').dataset.seq || '') !== ''")
+                    page.wait_for_function(
+                        "() => (document.querySelector('#table-app').dataset.seq || '') !== ''"
+                    )
                     seen["reloaded"] = page.get_attribute("#table-app", "data-phase")
                     continue
                 play_turn(page, what, seen, size)
