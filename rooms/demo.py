@@ -8,6 +8,8 @@ extra deposit carries a fixed idempotency key.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from platform.accounts.services import user_create
+from platform.accounts.validators import nickname_fold
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -16,6 +18,8 @@ from django.db import transaction
 import games
 from rooms import services
 from rooms.models import Game, RoomTier
+from wallets.models import LedgerTransaction
+from wallets.services import wallet_deposit
 
 ADMIN_USERNAME = "admin"
 ADMIN_PASSWORD = "cardroom-admin"
@@ -79,10 +83,6 @@ def demo_tiers_for(game: Game) -> tuple[dict[str, Any], ...]:
 
 def demo_load() -> DemoReport:
     """Install the catalogue, default tiers, the staff login and the demo players."""
-    from platform.accounts.services import user_create
-    from platform.accounts.validators import nickname_fold
-
-    from wallets.services import wallet_deposit
 
     report = DemoReport()
     services.catalogue_sync()
@@ -113,7 +113,6 @@ def demo_load() -> DemoReport:
             report.users_created += 1
 
     username, amount, key = EXTRA_DEPOSIT
-    from wallets.models import LedgerTransaction
 
     if not LedgerTransaction.objects.filter(key=key).exists():
         wallet_deposit(

@@ -19,12 +19,12 @@ from django.utils.translation import gettext_lazy as _
 
 from rooms.rounds import services
 from rooms.rounds.models import Bet, Round, Shoe
+from wallets.models import LedgerTransaction
 
 
 def _ledger_link(key: str) -> str:
     if not key:
         return "–"
-    from wallets.models import LedgerTransaction
 
     tx = LedgerTransaction.objects.filter(key=key).first()
     if tx is None:

@@ -28,6 +28,7 @@ from rooms.tables import services
 from rooms.tables.history import fact_text
 from rooms.tables.models import Hand, HandAction, Seat, Table
 from rooms.tables.replay import HandNotReplayable, hand_dealt_cards, hand_replay
+from wallets.models import LedgerTransaction
 
 
 def _cards(cards) -> str:
@@ -189,7 +190,6 @@ class HandAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         # The settlement transaction's id in the same read as the hand (by its unique key), not
         # one lookup per row of the list.
-        from wallets.models import LedgerTransaction
 
         settlement = LedgerTransaction.objects.filter(key=OuterRef("settlement_key")).values("pk")[:1]
         game = Game.objects.filter(slug=OuterRef("game_slug"))
