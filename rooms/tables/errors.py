@@ -46,10 +46,3 @@ class AlreadySeated(TableError):
 class TableNotFound(TableError):
     code = "not_found"
     default_message = _("There is no such table.")
-
-
-class TableBusy(TableError):
-    """The table kept changing under a move (other processes' changes won each time); it may be tried again."""
-
-    code = "unavailable"
-    default_message = _("The server could not do that just now. Please try again.")

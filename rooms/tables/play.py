@@ -26,7 +26,9 @@ There are two ways through the steps, for two kinds of change:
   play was current. If it was not (another process, the worker
   or a seating change moved the table on), or the step refused it on a kept
   play, the play is read again and the step runs again: a refusal is always
-  decided on the database's state. From an ASGI process's event loop
+  decided on the database's state; the last try reads it under the table's
+  row lock, so a move on a busy table waits but is never refused as busy.
+  From an ASGI process's event loop
   (``amove``) the step runs on the loop and the write goes to the group commit;
   anywhere else (``move``) the write is alone.
 - A **locked change** (``changing``: seating, the deal, a cancel) also moves
@@ -48,7 +50,7 @@ from django.utils import timezone
 
 from rooms import transport
 from rooms.tables import broadcast, clock, store
-from rooms.tables.errors import TableBusy, TableNotFound
+from rooms.tables.errors import TableNotFound
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.settlement import settle_hand
 
@@ -56,7 +58,7 @@ OPEN = (Hand.Status.PLAYING, Hand.Status.FINISHED)
 # What a step changes of a hand; a finished hand writes its status, time and outcome too.
 MOVE_FIELDS = ("state", "clock", "deadline", "deadline_token", "action_count")
 FINISH_FIELDS = (*MOVE_FIELDS, "status", "finished_at", "outcome")
-ATTEMPTS = 4  # a move whose table keeps moving on under it this often is refused as busy
+ATTEMPTS = 4  # a move's tries; the last, if the table moved on under all the others, takes its lock
 
 
 @dataclass(eq=False)
@@ -229,7 +231,7 @@ Step = Callable[[Play], object]
 
 def move(table_id: int, step: Step) -> Play:
     """Make a move from any thread: the step on the kept play (else the rows read), written alone."""
-    for attempt in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS - 1):
         kept = _take(table_id) if attempt == 0 else None
         play = kept if kept is not None else read(table_id)
         try:
@@ -242,7 +244,7 @@ def move(table_id: int, step: Step) -> Play:
         if store.write_alone(w):
             _shown(play, message)
             return play
-    raise TableBusy()
+    return locked_move(table_id, step)
 
 
 async def amove(table_id: int, step: Step, *, database) -> Play:
@@ -251,7 +253,7 @@ async def amove(table_id: int, step: Step, *, database) -> Play:
     The caller holds the table's ``asyncio.Lock`` (this process's moves of a
     table one at a time); ``database`` runs a function on the sockets' pool.
     """
-    for attempt in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS - 1):
         kept = _take(table_id) if attempt == 0 else None
         play = kept if kept is not None else await database(read)(table_id)
         try:
@@ -267,7 +269,15 @@ async def amove(table_id: int, step: Step, *, database) -> Play:
             if finished is not None:
                 await database(settle_hand.delay)(finished.pk)
             return play
-    raise TableBusy()
+    return await database(locked_move)(table_id, step)
+
+
+def locked_move(table_id: int, step: Step) -> Play:
+    """The last try of a move whose table kept moving on under it: under the table's row lock, where
+    no other change can commit first, so a busy table delays a move but never starves it."""
+    with changing(table_id) as play:
+        step(play)
+    return play
 
 
 # --- a locked change: read under the table's lock, in its transaction ------------------------------

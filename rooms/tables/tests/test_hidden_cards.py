@@ -95,16 +95,7 @@ class Capture:
         self.frames: dict[object, list[dict]] = {}
 
     async def add(self, key, table_id: int, user) -> None:
-        from rooms.tables.errors import TableBusy
-
-        for _attempt in range(3):  # a busy table refuses a connection once in a while: a page reconnects
-            try:
-                comm, connected = await open_socket(table_id, user)
-                break
-            except TableBusy:
-                continue
-        else:
-            raise AssertionError("the table stayed busy for three connections")
+        comm, connected = await open_socket(table_id, user)
         assert connected
         self.sockets[key] = comm
         self.frames[key] = []

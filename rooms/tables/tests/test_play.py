@@ -17,7 +17,7 @@ from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from rooms import transport
-from rooms.tables import play, services
+from rooms.tables import play, services, store
 from rooms.tables.broadcast import snapshot
 from rooms.tables.clock import engine_for
 from rooms.tables.errors import ActionRefused, NotYourTurn
@@ -93,6 +93,26 @@ def test_a_refused_move_changes_nothing_and_the_next_one_plays(human_table):
     assert Table.objects.get(pk=human_table.pk).seq == before
     assert open_hand(human_table).state == state
     assert move(human_table) == before + 1
+
+
+def test_a_move_on_a_table_that_keeps_moving_on_under_it_waits_for_the_lock_and_plays(
+    human_table, monkeypatch
+):
+    """Another process's change commits before each of this move's writes: the last try takes the lock."""
+    move(human_table)
+    hand = open_hand(human_table)
+    write_alone, lost = store.write_alone, []
+
+    def another_change_first(w):
+        Table.objects.filter(pk=w.table_id).update(seq=F("seq") + 1)
+        lost.append(w.seq)
+        return write_alone(w)
+
+    monkeypatch.setattr(store, "write_alone", another_change_first)
+    seq = move(human_table)
+    assert len(lost) == play.ATTEMPTS - 1  # every try without the lock lost its race
+    assert seq == Table.objects.get(pk=human_table.pk).seq
+    assert HandAction.objects.filter(hand=hand).count() == 2
 
 
 def test_a_whole_hand_of_moves_replays_and_settles_once(human_table):
