@@ -67,11 +67,14 @@ async def next_of(comm, kind: str, timeout: float = 3) -> dict:
 
 
 async def latest_state(comm) -> dict:
-    """Read everything pending and return the newest state (a snapshot may race a broadcast)."""
-    state = await next_of(comm, "state")
-    while not await comm.receive_nothing(timeout=0.2):
-        message = await comm.receive_json_from()
-        if message["type"] == "state" and message["seq"] >= state["seq"]:
+    """The newest state: read on until the socket has sent the seq its ping's pong says the table is at."""
+    await comm.send_json_to({"type": "ping"})
+    state, table_seq = None, None
+    while table_seq is None or state is None or state["seq"] < table_seq:
+        message = await comm.receive_json_from(timeout=5)
+        if message["type"] == "pong":
+            table_seq = message["seq"]
+        elif message["type"] == "state" and (state is None or message["seq"] >= state["seq"]):
             state = message
     return state
 

@@ -100,10 +100,12 @@ class Capture:
         self.sockets[key] = comm
         self.frames[key] = []
 
-    async def drain(self) -> None:
+    async def drain(self, seq: int) -> None:
+        """Every socket's frames up to the table's change ``seq``: each viewer is sent every change."""
         for key, comm in self.sockets.items():
-            while not await comm.receive_nothing(timeout=0.05):
-                self.frames[key].append(json.loads((await comm.receive_output())["text"]))
+            frames = self.frames[key]
+            while max((frame.get("seq", -1) for frame in frames), default=-1) < seq:
+                frames.append(json.loads((await comm.receive_output(timeout=30))["text"]))
 
     async def close(self) -> None:
         for comm in self.sockets.values():
@@ -149,7 +151,7 @@ async def test_no_frame_shows_a_card_before_the_rules_reveal_it(slug, make_playe
     played = []
     for _ in range(HANDS_PER_GAME):
         played.append(await sync_to_async(start_and_play)(table.pk, alice))
-        await capture.drain()
+        await capture.drain(await sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)())
     await capture.close()
 
     # Every hand the test saw is provably fair: its seed and its log reproduce it.

@@ -56,10 +56,11 @@ async def test_presence_of_one_socket_twice_or_an_unknown_one_changes_nothing(lo
 
 
 async def _drained_seq(comm) -> int:
-    """Read what the socket has sent so far (its snapshot); return the last seq."""
-    seq = (await comm.receive_json_from(timeout=3))["seq"]
-    while not await comm.receive_nothing(timeout=0.2):
-        seq = max(seq, (await comm.receive_json_from())["seq"])
+    """Read what the socket has sent before the pong of a ping (its snapshot); return the last seq."""
+    await comm.send_json_to({"type": "ping"})
+    seq = -1
+    while (message := await comm.receive_json_from(timeout=5))["type"] != "pong":
+        seq = max(seq, message["seq"])
     return seq
 
 
