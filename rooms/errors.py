@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -54,8 +55,6 @@ class TableError(Exception):
 
 def illegal_action_text(exc) -> str:
     """An engine's refusal (``games.base.IllegalAction``) in the active language, its values filled in."""
-    from django.utils.translation import gettext
-
     try:
         return gettext(exc.template).format(**exc.params)
     except (KeyError, IndexError, ValueError):

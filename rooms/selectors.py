@@ -7,11 +7,16 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Prefetch, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext
 
 import games
 from rooms.entry import entry_refusal
 from rooms.models import Game, RoomTier
+from rooms.rounds.models import Round
+from rooms.rounds.selectors import viewer_counts_by_tier
+from rooms.tables.models import Hand
+from rooms.tables.selectors import seated_counts_by_tier
 from wallets.selectors import wallet_balance
 
 
@@ -54,8 +59,6 @@ class GameRow:
 
 def seated_counts() -> dict[int, int]:
     """Return tier id → humans playing now: seated at a table, or at a banker table's page."""
-    from rooms.rounds.selectors import viewer_counts_by_tier
-    from rooms.tables.selectors import seated_counts_by_tier
 
     return {**seated_counts_by_tier(), **viewer_counts_by_tier()}
 
@@ -165,12 +168,6 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
     (a staff member's deposit or correction) says a staff member, not who. Any
     other reference was typed by staff for the player and is shown as it is.
     """
-    from django.urls import reverse
-    from django.utils.translation import gettext as gettext_now
-
-    from rooms.rounds.models import Round
-    from rooms.tables.models import Hand
-
     ids: dict[str, set[int]] = {"hand": set(), "round": set()}
     labels: dict[str, LedgerReference] = {}
     for reference in set(references):
@@ -178,14 +175,14 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
         if prefix in ids and number.isdigit():
             ids[prefix].add(int(number))
         elif prefix == "staff" and number.isdigit():
-            labels[reference] = LedgerReference(gettext_now("By staff"))
+            labels[reference] = LedgerReference(gettext("By staff"))
         elif reference:
             labels[reference] = LedgerReference(reference)
     finished = {Hand.Status.SETTLED, Hand.Status.CANCELLED}
     for hand in Hand.objects.filter(pk__in=ids["hand"]).select_related("table__tier__game"):
         tier = hand.table.tier
         # The table too: hands are numbered per table, so two tables' first hands are both "hand 1".
-        text = gettext_now("%(game)s · %(tier)s · table %(table)s · hand %(number)s") % {
+        text = gettext("%(game)s · %(tier)s · table %(table)s · hand %(number)s") % {
             "game": tier.game.name,
             "tier": tier.display_name,
             "table": hand.table_id,
@@ -195,7 +192,7 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
         labels[f"hand:{hand.pk}"] = LedgerReference(text, url)
     for rnd in Round.objects.filter(pk__in=ids["round"]).select_related("table__tier__game"):
         tier = rnd.table.tier
-        text = gettext_now("%(game)s · %(tier)s · round %(number)s") % {
+        text = gettext("%(game)s · %(tier)s · round %(number)s") % {
             "game": tier.game.name,
             "tier": tier.display_name,
             "number": rnd.number,

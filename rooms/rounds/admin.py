@@ -10,6 +10,7 @@ and it is refused for a round the staff member bet in.
 from __future__ import annotations
 
 import hashlib
+from platform.staff.otp import second_factor_redirect
 
 from django.contrib import admin, messages
 from django.urls import reverse
@@ -19,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rooms.rounds import services
 from rooms.rounds.models import Bet, Round, Shoe
+from wallets.admin import MOVE_MONEY_PERMISSION
 from wallets.models import LedgerTransaction
 
 
@@ -134,8 +136,6 @@ class RoundAdmin(ReadOnly, admin.ModelAdmin):
         permissions=["move_money"],
     )
     def refund_rounds(self, request, queryset):
-        from platform.staff.otp import second_factor_redirect
-
         if (verify := second_factor_redirect(request)) is not None:
             return verify  # nothing is refunded before the second factor
         # A refund hands every bet back, the staff member's own too: as with any money move on
@@ -162,8 +162,6 @@ class RoundAdmin(ReadOnly, admin.ModelAdmin):
 
     def has_move_money_permission(self, request) -> bool:
         # The wallets' permission: a refund pays coins out of escrow, as a staff reversal would.
-        from wallets.admin import MOVE_MONEY_PERMISSION
-
         return request.user.has_perm(MOVE_MONEY_PERMISSION)
 
 

@@ -36,7 +36,9 @@ from django.utils.translation import gettext as _
 
 import games
 from games.base import IllegalAction, SeededRng, apply_rake
+from rooms.entry import entry_refusal
 from rooms.errors import illegal_action_text
+from rooms.models import Game, RoomTier
 from rooms.rounds.banking import bank_apply, bank_leave, bank_open, waiting_for_payout
 from rooms.rounds.betting import bet_read, bet_write, live_round_locked
 from rooms.rounds.broadcast import area_room, engine_for, round_changed, tier_config, user_stakes
@@ -58,6 +60,7 @@ from rooms.rounds.errors import (
     OverTableLimit,
 )
 from rooms.rounds.models import Bet, Round, Shoe, Viewer
+from rooms.services import tier_entry_check
 from rooms.tables.errors import TableError, TableNotFound
 from rooms.tables.models import Table
 from wallets.errors import InsufficientFunds
@@ -115,9 +118,6 @@ def round_enter(*, tier_id: int, user) -> Table:
 
     Raises ``EntryRefused`` (the rule) or ``NotABankerTable`` (a seated game's tier).
     """
-    from rooms.models import Game, RoomTier
-    from rooms.services import tier_entry_check
-
     with transaction.atomic(durable=True):
         # The tier row serialises first entries, so a tier never gets two open tables. FOR NO KEY
         # UPDATE, as quick start does (rooms/tables/seating.py): it serialises entries just as
@@ -257,8 +257,6 @@ def _check_entry(table: Table, user, wallet) -> None:
 
     As ``tier_entry_check`` reads it: unlocked; the ledger refuses an overdraft anyway.
     """
-    from rooms.entry import entry_refusal
-
     refusal = entry_refusal(
         tier=table.tier,
         authenticated=bool(user.is_authenticated),

@@ -17,7 +17,7 @@ def staff_client(client, django_user_model):
 
 def test_changelists_and_game_page_load(staff_client, game, make_tier, monkeypatch):
     tier = make_tier(name="中级场", room_factor=5, rake_bps=250)
-    monkeypatch.setattr("rooms.tables.selectors.seated_counts_by_tier", lambda: {tier.pk: 7})
+    monkeypatch.setattr("rooms.selectors.seated_counts_by_tier", lambda: {tier.pk: 7})
     html = staff_client.get(reverse("admin:rooms_roomtier_changelist")).content.decode()
     assert "中级场" in html and "480" in html and "2.5%" in html
     assert '<td class="field-seated_display">7</td>' in html

@@ -34,7 +34,7 @@ def test_games_list_is_paginated_and_open_to_visitors(client, make_tier):
 def test_games_list_tells_a_player_what_they_may_enter(client, make_tier, make_player, monkeypatch):
     novice = make_tier(name="初级场", room_factor=1)
     middle = make_tier(name="中级场", room_factor=5)
-    monkeypatch.setattr("rooms.tables.selectors.seated_counts_by_tier", lambda: {novice.pk: 2})
+    monkeypatch.setattr("rooms.selectors.seated_counts_by_tier", lambda: {novice.pk: 2})
     client.force_login(make_player(300))
     tiers = {t["id"]: t for t in client.get("/api/games/").json()["results"][0]["tiers"]}
     assert tiers[novice.pk]["can_enter"] is True and tiers[novice.pk]["refusal"] == ""

@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def seated(monkeypatch):
     """Pretend the table runtime has these humans seated (tier id → count)."""
     counts: dict[int, int] = {}
-    monkeypatch.setattr("rooms.tables.selectors.seated_counts_by_tier", lambda: dict(counts))
+    monkeypatch.setattr("rooms.selectors.seated_counts_by_tier", lambda: dict(counts))
     return counts
 
 

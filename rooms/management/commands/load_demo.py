@@ -1,10 +1,13 @@
 """Install demo data for a local run: catalogue, room tiers, a staff login and players."""
 
+from platform.staff.otp import otp_backup_codes_ensure
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from rooms import demo
+from wallets.selectors import wallet_balance
 
 
 class Command(BaseCommand):
@@ -20,8 +23,6 @@ class Command(BaseCommand):
             self.stderr.write(
                 self.style.WARNING("DEBUG is off: these demo logins have published passwords; change them.")
             )
-        from wallets.selectors import wallet_balance
-
         User = get_user_model()
         self.stdout.write(self.style.SUCCESS("Demo logins:"))
         self.stdout.write(f"  staff   {demo.ADMIN_USERNAME:<6} / {demo.ADMIN_PASSWORD}   (/admin/)")
@@ -33,8 +34,6 @@ class Command(BaseCommand):
             )
         # Staff log in, and move coins, with a second factor: the demo admin gets one-time
         # backup codes, made once and listed again on every run until they are used up.
-        from platform.staff.otp import otp_backup_codes_ensure
-
         codes = otp_backup_codes_ensure(user=User.objects.get(username=demo.ADMIN_USERNAME))
         self.stdout.write(
             f"  second factor for {demo.ADMIN_USERNAME} (log-in and moving coins; each code works once): "
