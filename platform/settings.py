@@ -288,6 +288,9 @@ HTTP_REQUEST_THREADS = env_int("HTTP_REQUEST_THREADS", 8)
 TABLE_STATE_CACHE = int(os.environ.get("TABLE_STATE_CACHE", "1024"))
 # Between hands, a player whose page has been gone this long stands up (seconds).
 TABLE_AWAY_LEAVE = float(os.environ.get("TABLE_AWAY_LEAVE", "60"))
+# Between hands, once another human is ready, a player who has not pressed ready this long after
+# the last hand ended (or after sitting down) stands up (seconds).
+TABLE_READY_LEAVE = env_float("TABLE_READY_LEAVE", 30.0)
 # How often an open table or round socket asks whether its session still signs its user in
 # (logged out, password changed, account disabled: the socket is closed with 4401), seconds.
 TABLE_SESSION_RECHECK = float(os.environ.get("TABLE_SESSION_RECHECK", "30"))

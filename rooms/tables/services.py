@@ -15,6 +15,7 @@ import logging
 from datetime import timedelta
 
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -287,8 +288,8 @@ def hand_cancel(*, hand_id: int, reason: str) -> bool:
 
 
 def tables_tick() -> int:
-    """Fire overdue deadlines; then fill waiting tables with bots, stand up long-gone players, drop
-    lapsed presence and re-queue lost settlements. Return how many things it did.
+    """Fire overdue deadlines; then fill waiting tables with bots, stand up long-gone or idle players,
+    drop lapsed presence and re-queue lost settlements. Return how many things it did.
 
     Celery beat calls it every second (``tables.tick``), and the embedded timer
     loop; a killed worker only delays this work, because the next tick finds the
@@ -301,7 +302,8 @@ def tables_tick() -> int:
             done += table_timeout(hand_id=hand_id, token=token)
         except TableError:
             continue
-    return done + _fill_waiting(now) + _stand_up_gone(now) + _presence_sweep(now) + _requeue_lost(now)
+    done += _fill_waiting(now) + _stand_up_gone(now) + _stand_up_unready(now)
+    return done + _presence_sweep(now) + _requeue_lost(now)
 
 
 def due_hands(table_ids: list[int] | None = None) -> list[tuple[int, int, int]]:
@@ -340,6 +342,36 @@ def _stand_up_gone(now) -> int:
     ).select_related("user")
     done = 0
     for seat in list(away[:100]):
+        try:
+            table_leave(table_id=seat.table_id, user=seat.user)
+            done += 1
+        except TableError:
+            continue
+    return done
+
+
+def _stand_up_unready(now) -> int:
+    """Between hands, a player who has not pressed ready ``TABLE_READY_LEAVE`` seconds after the last
+    hand ended (or after sitting down) stands up, once another human at the table is ready: one idle
+    page does not hold a table, or a carried pot's chain, up for the others."""
+    limit = now - timedelta(seconds=setting("TABLE_READY_LEAVE", 30.0))
+    last_end = Hand.objects.filter(table=OuterRef("table")).order_by("-finished_at").values("finished_at")[:1]
+    someone_ready = Seat.objects.filter(table=OuterRef("table"), ready=True, is_bot=False, user__isnull=False)
+    idle = (
+        Seat.objects.filter(
+            table__status=Table.Status.WAITING,
+            is_bot=False,
+            user__isnull=False,
+            ready=False,
+            seated_at__lte=limit,
+        )
+        .filter(Exists(someone_ready))
+        .annotate(ended=Subquery(last_end))
+        .filter(Q(ended__isnull=True) | Q(ended__lte=limit))
+        .select_related("user")
+    )
+    done = 0
+    for seat in list(idle[:100]):
         try:
             table_leave(table_id=seat.table_id, user=seat.user)
             done += 1

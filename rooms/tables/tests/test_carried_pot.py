@@ -8,6 +8,7 @@ escrow, the tables' carried pots and the rake after every hand.
 
 import pytest
 from django.db.models import Sum
+from django.utils import timezone
 
 import games
 from games.base import GameInfo, IllegalAction, Outcome, SeatedEngine
@@ -231,3 +232,37 @@ def test_a_chain_whose_table_closes_shares_the_pot_among_its_last_players(pit_ti
     assert total() == start and ledger_check() == []
     # Shared equally by the players of its last hand: each gets their 10 back.
     assert [Account.objects.get(user=u).balance for u in players] == [45, 45, 45]
+
+
+def test_a_chain_player_who_never_presses_ready_stands_up_and_the_others_play_for_the_pot(
+    pit_tier, make_player, settings
+):
+    """One idle page would hold the pot and the table up for ever: the tick stands it up."""
+    settings.TABLE_READY_LEAVE = 30
+    table, players = seat_three(pit_tier(["tie", "tie"]), make_player)
+    play_hand(table)  # 烂锅: the pot carries to the same three
+    idle, *others = players
+    ready(table, others)
+    assert open_hand(table) is None  # the chain waits for its third player
+    services.tables_tick()
+    assert Seat.objects.filter(table=table, user=idle).exists()  # within the time: still waited for
+    ended = timezone.now() - timezone.timedelta(seconds=31)
+    Hand.objects.filter(table=table).update(finished_at=ended)
+    Seat.objects.filter(table=table).update(seated_at=ended)
+    services.tables_tick()
+    assert not Seat.objects.filter(table=table, user=idle).exists()
+    second = open_hand(table)  # the two left play on for the pot, which keeps the idle one's stake
+    assert {p["user"] for p in second.players} == {u.pk for u in others}
+    assert second.config["carry"]["pot"] == 30
+    assert ledger_check() == []
+
+
+def test_nobody_is_stood_up_for_not_pressing_ready_while_nobody_else_has(pit_tier, make_player, settings):
+    settings.TABLE_READY_LEAVE = 30
+    table, players = seat_three(pit_tier(["tie"]), make_player)
+    play_hand(table)
+    ended = timezone.now() - timezone.timedelta(seconds=31)
+    Hand.objects.filter(table=table).update(finished_at=ended)
+    Seat.objects.filter(table=table).update(seated_at=ended)
+    services.tables_tick()
+    assert Seat.objects.filter(table=table, user__in=players).count() == 3
