@@ -19,7 +19,7 @@ from platform.accounts.levels import level_for_wins
 from platform.accounts.models import GameStats
 from platform.accounts.names import player_names
 
-from rooms.tables.clock import engine_for, seat_is_auto, shown_deadline
+from rooms.tables.clock import engine_for, ready_by, seat_is_auto, shown_deadline
 from rooms.tables.models import Hand, Seat, Table
 from rooms.transport import frame_text, table_group
 
@@ -155,12 +155,22 @@ class _Frames:
             "name_en": names[1],
             "is_bot": seat.is_bot,
             "ready": seat.ready,
+            "ready_by": self._ready_by(seat),
             "trustee": seat.trustee,
             "connected": seat.connected or seat.is_bot,
             "level": level.name if level else None,
             "level_en": level.name_en if level else None,
             "carried": None,
         }
+
+    def _ready_by(self, seat: Seat) -> int | None:
+        """When this seat's player stands up if they do not press ready (ms), between hands."""
+        scene = self.scene
+        if scene.table.status != Table.Status.WAITING:
+            return None
+        last = scene.last_hand if scene.last_hand is not UNREAD else None
+        moment = ready_by(seat, scene.seats, last.finished_at if last is not None else None)
+        return int(moment.timestamp() * 1000) if moment else None
 
     def hand(self, viewer: int | None) -> dict | None:
         hand = self.scene.hand

@@ -52,6 +52,21 @@ def away_past_grace(seat: Seat, now: datetime) -> bool:
     return since is None or since + grace <= now
 
 
+def ready_by(seat: Seat, seats: list[Seat], last_end: datetime | None) -> datetime | None:
+    """When a seated player who has not pressed ready stands up between hands, or None.
+
+    ``TABLE_READY_LEAVE`` seconds after the last hand ended (``last_end``) or
+    they sat down, whichever is later, and only once another human at the table
+    is ready: nobody is stood up while nobody waits for them.
+    """
+    if seat.user_id is None or seat.is_bot or seat.ready:
+        return None
+    if not any(s.ready and s.user_id and not s.is_bot for s in seats if s is not seat):
+        return None
+    since = max((moment for moment in (seat.seated_at, last_end) if moment is not None), default=None)
+    return since + timedelta(seconds=setting("TABLE_READY_LEAVE", 30.0)) if since else None
+
+
 def _ms(moment: datetime) -> int:
     return int(moment.timestamp() * 1000)
 

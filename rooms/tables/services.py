@@ -15,7 +15,7 @@ import logging
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -23,7 +23,7 @@ from games.base import IllegalAction
 from rooms.errors import illegal_action_text
 from rooms.tables import hands
 from rooms.tables.bots import bot_choose_action
-from rooms.tables.clock import due_seats, seat_is_auto, setting
+from rooms.tables.clock import due_seats, ready_by, seat_is_auto, setting
 from rooms.tables.errors import ActionRefused, NoHand, NotSeated, NotYourTurn, TableError
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.play import Play, Step, changing, forget_all, hand_step, move, reschedule
@@ -351,32 +351,29 @@ def _stand_up_gone(now) -> int:
 
 
 def _stand_up_unready(now) -> int:
-    """Between hands, a player who has not pressed ready ``TABLE_READY_LEAVE`` seconds after the last
-    hand ended (or after sitting down) stands up, once another human at the table is ready: one idle
+    """Between hands, a player who has not pressed ready by ``clock.ready_by`` stands up: one idle
     page does not hold a table, or a carried pot's chain, up for the others."""
-    limit = now - timedelta(seconds=setting("TABLE_READY_LEAVE", 30.0))
-    last_end = Hand.objects.filter(table=OuterRef("table")).order_by("-finished_at").values("finished_at")[:1]
-    someone_ready = Seat.objects.filter(table=OuterRef("table"), ready=True, is_bot=False, user__isnull=False)
-    idle = (
-        Seat.objects.filter(
-            table__status=Table.Status.WAITING,
-            is_bot=False,
-            user__isnull=False,
-            ready=False,
-            seated_at__lte=limit,
-        )
-        .filter(Exists(someone_ready))
-        .annotate(ended=Subquery(last_end))
-        .filter(Q(ended__isnull=True) | Q(ended__lte=limit))
-        .select_related("user")
+    someone_ready = Seat.objects.filter(table=OuterRef("pk"), ready=True, is_bot=False, user__isnull=False)
+    someone_not = Seat.objects.filter(table=OuterRef("pk"), ready=False, is_bot=False, user__isnull=False)
+    waiting = Table.objects.filter(status=Table.Status.WAITING).filter(
+        Exists(someone_ready), Exists(someone_not)
     )
     done = 0
-    for seat in list(idle[:100]):
-        try:
-            table_leave(table_id=seat.table_id, user=seat.user)
-            done += 1
-        except TableError:
-            continue
+    for table_id in list(waiting.values_list("pk", flat=True)[:100]):
+        seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+        last = (
+            Hand.objects.filter(table_id=table_id).order_by("-number").values_list("finished_at", flat=True)
+        )
+        last_end = last.first()
+        for seat in seats:
+            due = ready_by(seat, seats, last_end)
+            if due is None or due > now:
+                continue
+            try:
+                table_leave(table_id=table_id, user=seat.user)
+                done += 1
+            except TableError:
+                continue
     return done
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 import games
 from games.base import GameInfo, IllegalAction, Outcome, SeatedEngine
 from rooms.models import Game, RoomTier
-from rooms.tables import seating, services
+from rooms.tables import seating, selectors, services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.conftest import run_clock
 from rooms.tables.tests.helpers import open_hand
@@ -244,6 +244,9 @@ def test_a_chain_player_who_never_presses_ready_stands_up_and_the_others_play_fo
     idle, *others = players
     ready(table, others)
     assert open_hand(table) is None  # the chain waits for its third player
+    rows = selectors.table_snapshot(table_id=table.pk, user=idle)["table"]["seats"]
+    waited_for = {row["index"] for row in rows if row["ready_by"] is not None}
+    assert waited_for == {Seat.objects.get(table=table, user=idle).index}  # its page counts down
     services.tables_tick()
     assert Seat.objects.filter(table=table, user=idle).exists()  # within the time: still waited for
     ended = timezone.now() - timezone.timedelta(seconds=31)
