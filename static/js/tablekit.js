@@ -111,13 +111,17 @@ export function replaceIfChanged(box, nodes, key = "") {
   box.replaceChildren(...nodes);
 }
 
-/** Refresh every countdown from its deadline (epoch milliseconds). */
+/** Show the seconds left to a countdown's deadline (its data-deadline, epoch milliseconds). */
+function showClock(el) {
+  const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+  el.textContent = t("seconds", { seconds: left });
+  el.classList.toggle("urgent", left <= 5);
+  return el;
+}
+
+/** Refresh every countdown from its deadline. */
 export function tick() {
-  for (const el of root.querySelectorAll(".clock[data-deadline]")) {
-    const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
-    el.textContent = t("seconds", { seconds: left });
-    el.classList.toggle("urgent", left <= 5);
-  }
+  for (const el of root.querySelectorAll(".clock[data-deadline]")) showClock(el);
 }
 
 /** Draw the player's balance into #my-balance (its data-value is what the tests read). */
@@ -374,12 +378,29 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     if (full) window.getSelection()?.selectAllChildren(box.querySelector("code"));
   }
 
-  /** The Ready button, when the seat may start the next hand and no result panel covers it. */
+  /** A countdown to when this seat's player stands up unless they press Ready (`ready_by`), or null. */
+  function readyClock() {
+    const mine = model.snapshot?.table?.seats?.[mySeat()];
+    if (!between() || !mine?.ready_by || mine.ready) return null;
+    return showClock(h("span", { class: "clock ready-by", dataset: { deadline: mine.ready_by } }));
+  }
+
+  /**
+   * The Ready button, when the seat may start the next hand and no result panel covers it;
+   * both it and the result panel's Next hand count down to `ready_by` while others wait.
+   */
   function readyButton() {
     const seat = mySeat();
     const mine = model.snapshot?.table?.seats?.[seat];
+    const next = $("#result").querySelector('[data-action="next-hand"]');
+    next.querySelector(".ready-by")?.remove();
+    const nextClock = readyClock();
+    if (nextClock) next.append(nextClock);
     if (seat === null || !between() || !mine || mine.ready || !$("#result").hidden) return null;
-    return button(t("ready_button"), "ready", sendReady, "primary");
+    const ready = button(t("ready_button"), "ready", sendReady, "primary");
+    const clock = readyClock();
+    if (clock) ready.append(clock);
+    return ready;
   }
 
   /** The 托管 (trustee) toggle and banner, then the message line. */
