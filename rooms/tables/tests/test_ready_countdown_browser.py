@@ -24,7 +24,12 @@ READY_LEAVE = 6  # seconds
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_an_idle_player_sees_the_ready_countdown_then_stands_up(
-    live_asgi, doudizhu_tier, make_player, settings, monkeypatch, size
+    live_asgi,  # noqa: F811 - the fixture
+    doudizhu_tier,  # noqa: F811 - the fixture
+    make_player,
+    settings,
+    monkeypatch,
+    size,
 ):
     from playwright.sync_api import sync_playwright
 
