@@ -42,3 +42,4 @@ import games.tongbi_niuniu  # noqa: E402, F401
 import games.tuidaohu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401
 import games.xuezhan  # noqa: E402, F401
+import games.yaoyaole  # noqa: E402, F401
