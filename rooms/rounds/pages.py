@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rooms.game_pages import page_for
+from rooms.rounds.models import Shoe
+from rooms.rounds.verify import shoe_verification
 from rooms.tables.models import Table
 from rooms.tables.pages import TABLE_LABELS
 
@@ -93,3 +95,22 @@ def round_page(request: HttpRequest, table_id: int) -> HttpResponse:
         },
     }
     return render(request, page.template, context)
+
+
+@login_required
+def shoe_verify_page(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    """验证: the shoe's published hash, its seed once finished, and every coup dealt again from it."""
+    shoe = get_object_or_404(
+        Shoe.objects.select_related("table__tier__game"),
+        table_id=table_id,
+        number=number,
+        table__tier__game__family="banker",
+    )
+    check = shoe_verification(shoe=shoe)
+    context = {
+        "check": check,
+        "shoe": shoe,
+        "tier": shoe.table.tier,
+        "table_url": reverse("rounds:table", args=[table_id]),
+    }
+    return render(request, "rounds/verify_shoe.html", context)

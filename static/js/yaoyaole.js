@@ -308,7 +308,12 @@ function renderShoe(snap, rnd) {
   const last = snap?.last_shoe;
   const box = $("#last-shoe");
   box.hidden = !last?.seed;
-  if (last?.seed) box.querySelector("code").textContent = last.seed;
+  if (last?.seed) {
+    box.querySelector("code").textContent = last.seed;
+    // The shoe's verify page deals every coup again from this seed (rooms/rounds/verify.py).
+    const link = $("#last-shoe-verify");
+    link.href = `${link.dataset.base}${last.number}/verify/`;
+  }
 }
 
 /** The rules panel's table: every area's odds, chance of winning, return and house edge (server figures). */

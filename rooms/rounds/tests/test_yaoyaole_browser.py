@@ -176,8 +176,12 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
     ("size", "locale"), [("desktop", "en-US"), pytest.param("phone", "zh-CN", marks=pytest.mark.zh)]
 )
 def test_a_player_bets_cancels_reloads_sees_the_dice_and_repeats(
-    live_asgi, dice_tier, settings, size, locale
-):  # noqa: F811
+    live_asgi,  # noqa: F811 - the fixture imported above
+    dice_tier,
+    settings,
+    size,
+    locale,
+):
     from platform.accounts.models import User
 
     from games.yaoyaole import rules
