@@ -5,7 +5,7 @@ with its timer loop on short phase timings. The browser's player reads the
 rules panel's odds, bets 100 on 红, 50 on 平 and 10 on 红豹子, cancels them
 (撤销: the balance comes back), bets 100 on 红 and 10 on 平, reloads (the stakes
 come back from the server), ticks 重复投, watches red's cup, then blue's, open
-die by die, sees the result and the payout, and finds the next round's bets
+die by die, sees the result and the payout, reloads again (both come back), and finds the next round's bets
 placed for them by 重复投.
 """
 
@@ -69,7 +69,7 @@ def dice_tier(transactional_db, settings):
 
     settings.ROUNDS_BET_SECONDS = BET_SECONDS
     settings.ROUNDS_REVEAL_MS = 200
-    settings.ROUNDS_RESULT_SECONDS = 4
+    settings.ROUNDS_RESULT_SECONDS = 8
     catalogue_sync()
     return RoomTier.objects.create(
         game=Game.objects.get(slug=SLUG),
@@ -144,6 +144,13 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 f"#my-result[data-round='{seen['round']}']:not([data-net=''])", timeout=20000
             )
             seen["net"] = int(page.get_attribute("#my-result", "data-net"))
+            # A reload while the result shows: the dice, the outcome and the payout come back.
+            page.reload()
+            page.wait_for_selector("#connection[data-status=connected]")
+            page.wait_for_selector(
+                f"#my-result[data-round='{seen['round']}'][data-net='{seen['net']}']", timeout=5000
+            )
+            seen["after_reload"] = page.evaluate(THE_RESULT_SHOWN)
             seen["result_shot"] = str(screenshot_dir() / f"yaoyaole-{size}-result.png")
             page.screenshot(path=seen["result_shot"], full_page=True)
             seen["fits"] = page.evaluate(
@@ -224,6 +231,7 @@ def test_a_player_bets_cancels_reloads_sees_the_dice_and_repeats(
         assert shown["combo"] == (result["sides"][side]["combo"] or "")
     assert seen["shown"]["winner"] == result["winner"]
     assert seen["shown"]["areas"] == result["areas"]
+    assert seen["after_reload"] == seen["shown"]
 
     # The payout: the page's net is the ledger's, and the rules' net of each bet.
     paid = LedgerEntry.objects.filter(transaction__key=rnd.settle_key, account__user=user)
