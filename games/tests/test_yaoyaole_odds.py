@@ -20,8 +20,9 @@ TOLERANCE_SE = 5  # the stated tolerance: five standard errors of the mean of RO
 def documented() -> dict[str, dict]:
     """Read the odds table of docs/rules/yaoyaole.md: area → its printed figures."""
     text = DOC.read_text(encoding="utf-8").split("<!-- odds-table", 1)[1]
+    table = text.split("\n\n", 1)[0]  # the table right under the marker, to its first blank line
     rows = {}
-    for line in text.splitlines():
+    for line in table.splitlines():
         match = re.match(r"\| `(\w+)` \|(.*)\|\s*$", line)
         if not match:
             continue
