@@ -23,6 +23,7 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fix
     screenshot_dir,
     sign_up_and_enter,
 )
+from rooms.tables.tests.test_english_browser import HAN_OUTSIDE_SWITCH
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -151,6 +152,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 f"#my-result[data-round='{seen['round']}'][data-net='{seen['net']}']", timeout=5000
             )
             seen["after_reload"] = page.evaluate(THE_RESULT_SHOWN)
+            seen["han"] = page.evaluate(HAN_OUTSIDE_SWITCH)
             seen["result_shot"] = str(screenshot_dir() / f"yaoyaole-{size}-result.png")
             page.screenshot(path=seen["result_shot"], full_page=True)
             seen["fits"] = page.evaluate(
@@ -232,6 +234,8 @@ def test_a_player_bets_cancels_reloads_sees_the_dice_and_repeats(
     assert seen["shown"]["winner"] == result["winner"]
     assert seen["shown"]["areas"] == result["areas"]
     assert seen["after_reload"] == seen["shown"]
+    if locale.startswith("en"):
+        assert seen["han"] == [], seen["han"]  # an English page shows no Chinese but the switch
 
     # The payout: the page's net is the ledger's, and the rules' net of each bet.
     paid = LedgerEntry.objects.filter(transaction__key=rnd.settle_key, account__user=user)
