@@ -93,8 +93,9 @@ def test_a_stake_is_a_positive_whole_number(stake):
 
 
 def test_an_unknown_area_is_refused():
-    with pytest.raises(ValueError, match="not a betting area"):
-        net("green", 10, [1, 2, 3], [4, 5, 6])
+    for area in ("green", None, "red_quad", "green_pair"):
+        with pytest.raises(ValueError, match="not a betting area"):
+            net(area, 10, [1, 2, 3], [4, 5, 6])
     with pytest.raises(ValueError, match="not a betting area"):
         rules.top_net_tenths("red_quad")
 

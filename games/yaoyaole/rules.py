@@ -100,6 +100,8 @@ def _return_of(
     area: str, red_points: int, red_combo: str | None, blue_points: int, blue_combo: str | None
 ) -> int:
     """:func:`return_tenths` from each side's points and combination (the one place the payouts are decided)."""
+    if not isinstance(area, str):
+        raise ValueError(f"{area!r} is not a betting area")
     if area == TIE:
         return RETURN_TENTHS[TIE] if red_points == blue_points else 0
     if area in SIDES:
