@@ -4,7 +4,8 @@ Nothing in ``games/`` imports Django. Each game package exposes ``GAME``
 (a :class:`games.base.GameInfo`) and registers it on import; ``REGISTRY`` maps
 its slug to it. ``GAME.family`` says which protocol ``GAME.engine`` follows:
 "seated" → :class:`games.base.Engine` (hands at a table of seats), "banker" →
-:class:`games.base.BankerEngine` (house-banked rounds of bets on areas).
+:class:`games.base.BankerEngine` (house-banked rounds of bets on areas), "solo" →
+:class:`games.base.SoloEngine` (one player's provably fair plays against the house).
 """
 
 from games.base import GameInfo
@@ -30,6 +31,7 @@ import games.zhajinhua  # noqa: E402, F401
 # lobby order in registry order, keeps them where they were.
 import games.baccarat  # noqa: E402, F401
 import games.chexuan  # noqa: E402, F401
+import games.duocaiduofu  # noqa: E402, F401
 import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
 import games.niuniu_hundred  # noqa: E402, F401

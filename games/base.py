@@ -357,6 +357,51 @@ class BankerEngine(Protocol):
         ...
 
 
+class SoloEngine(Protocol):
+    """A one-player game against the house (family "solo"): a line game's spins, say.
+
+    No table, no seats, no rounds: each play is one request of one player and
+    is settled at once. A play's randomness is provably fair: it comes only
+    from the player's server seed (whose SHA-256 the player saw before),
+    their client seed and the play's nonce, so anyone given the revealed seed
+    can recompute it. ``config`` is the room tier's options with its
+    ``base_stake``. Every method is pure; a play returns a JSON-able dict
+    whose ``"win"`` is the gross coins paid back (0: the stake is lost).
+    """
+
+    def stakes(self, config: dict) -> list[int]:
+        """Return the stakes a play may take in this room, smallest first."""
+        ...
+
+    def check_client_seed(self, client_seed: object) -> str:
+        """Return ``client_seed`` if the game can draw with it, else raise :class:`IllegalAction`."""
+        ...
+
+    def spin(self, config: dict, server_seed: bytes, client_seed: str, nonce: int, stake: int) -> dict:
+        """Play one spin of ``stake`` (one of :meth:`stakes`) from the seed pair and nonce."""
+        ...
+
+    def gamble_rules(self, config: dict) -> dict | None:
+        """Return the double-up after a win, or None for a game without one:
+        ``{"multiples": [...], "picks": [...], "max_wins": n, "seconds": s}``."""
+        ...
+
+    def gamble(
+        self, config: dict, server_seed: bytes, client_seed: str, nonce: int, stake: int, pick: str
+    ) -> dict:
+        """Play one double-up of ``stake`` on ``pick`` (refused with :class:`IllegalAction`)."""
+        ...
+
+    def returns(self, config: dict, rake_bps: int) -> dict:
+        """Return the published figures of each kind of play after the fee: ``{"spin": {...}, ...}``."""
+        ...
+
+
+def seed_digest(server_seed: bytes) -> str:
+    """Return the SHA-256 (hex) of a solo game's server seed, shown before the seed is used."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A game's entry in ``games.REGISTRY``: its names, seats, engine, and what the platform shows of it.
@@ -373,10 +418,10 @@ class GameInfo:
     slug: str
     name_zh: str
     name_en: str
-    family: str  # "seated" (engine is an Engine) or "banker" (engine is a BankerEngine)
+    family: str  # "seated" (an Engine), "banker" (a BankerEngine) or "solo" (a SoloEngine)
     min_seats: int
     max_seats: int
-    engine: Engine | BankerEngine
+    engine: Engine | BankerEngine | SoloEngine
     default_options: dict = field(default_factory=dict)
     variants: dict[str, str] = field(default_factory=dict)
     demo_tiers: tuple[dict[str, Any], ...] = ()
