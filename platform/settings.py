@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "rooms",
     "rooms.tables",
     "rooms.rounds",
+    "rooms.solo",
     "platform.staff",
 ]
 

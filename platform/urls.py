@@ -17,6 +17,7 @@ urlpatterns = [
     path("wallet/", include("wallets.urls")),
     path("tables/", include("rooms.tables.urls")),
     path("rounds/", include("rooms.rounds.urls")),
+    path("solo/", include("rooms.solo.urls")),
     path("", include("wallets.finance_urls")),  # /finance/ pages and /api/finance/
     path("", include("rooms.tables.finance_urls")),  # the chip-dumping report, beside them
     path("", include("rooms.urls")),

@@ -17,6 +17,7 @@ class Game(models.Model):
     class Family(models.TextChoices):
         SEATED = "seated", _("Seated")
         BANKER = "banker", _("House-banked")
+        SOLO = "solo", _("One player")
 
     slug = models.SlugField(_("slug"), max_length=40, unique=True)
     name_zh = models.CharField(_("Chinese name"), max_length=40)

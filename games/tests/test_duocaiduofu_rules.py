@@ -38,7 +38,10 @@ def test_three_alike_on_a_line_pay_the_base_stake_times_the_symbols_multiple():
 
 def _independent_multiple(stops) -> int:
     # Written apart from rules.line_wins: read the three rows, then the five lines by hand.
-    cols = [[reel[(stop + k) % len(reel)] for k in range(3)] for reel, stop in zip(rules.REELS, stops)]
+    cols = [
+        [reel[(stop + k) % len(reel)] for k in range(3)]
+        for reel, stop in zip(rules.REELS, stops, strict=True)
+    ]
     lines = [
         [cols[0][1], cols[1][1], cols[2][1]],
         [cols[0][0], cols[1][0], cols[2][0]],
