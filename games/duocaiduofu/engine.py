@@ -63,14 +63,15 @@ class LineEngine:
         spin = rules.spin_return(rake_bps)
         gamble = rules.gamble_return(rake_bps)
         return {
+            "pays": [{"symbol": symbol, "multiple": rules.PAYS[symbol]} for symbol in rules.SYMBOLS],
             "spin": {
                 "return": _percent(spin),
                 "exact": f"{spin.numerator}/{spin.denominator}",
                 "hit_rate": _percent(rules.hit_rate()),
-            },  # fmt: skip
+            },
             "gamble": {
                 "return": _percent(gamble),
                 "exact": f"{gamble.numerator}/{gamble.denominator}",
                 "hit_rate": _percent(1 / len(rules.PICKS)),
-            },  # fmt: skip
+            },
         }
