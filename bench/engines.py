@@ -6,7 +6,8 @@ Run from the project root:
 
 For every game in ``games.REGISTRY`` it plays seeded random legal hands (the
 same loop as ``games.testing.random_playout``; for a banker-family game, whole
-shoes as ``games.testing.banker_playout`` deals them) for ``--seconds`` and
+shoes as ``games.testing.banker_playout`` deals them; for a solo-family game,
+provably fair spins with a double-up on each win) for ``--seconds`` and
 reports hands (shoes) per second. In the same run it times two peers, installed only for the
 benchmark into a cache folder outside the repository (never a project
 dependency): RLCard's raw ``DoudizhuGame`` (random legal play until
@@ -102,6 +103,8 @@ def our_playout(slug: str) -> Callable[[int], object]:
     shoe dealt coup by coup with random bets (``games.testing.banker_playout``).
     """
     info = REGISTRY[slug]
+    if info.family == "solo":
+        return solo_play(slug)
     if info.family == "banker":
         config = dict(info.default_options)
         shoe_choices = random.Random(SEED)
@@ -117,6 +120,29 @@ def our_playout(slug: str) -> Callable[[int], object]:
 
     def play(i: int) -> object:
         return random_playout(info.engine, config, seats, f"bench-{slug}-{i}", choices)
+
+    return play
+
+
+def solo_play(slug: str) -> Callable[[int], object]:
+    """Return a function that plays spin ``i`` of a one-player game, and one double-up when it wins.
+
+    The draw is the runtime's: the engine's ``spin`` and ``gamble`` from a fixed server seed, a
+    client seed and nonce ``i``, at the room's smallest stake.
+    """
+    engine = REGISTRY[slug].engine
+    config = {**REGISTRY[slug].default_options, "base_stake": 20}
+    stake = engine.stakes(config)[0]
+    rules = engine.gamble_rules(config)
+    seed = bytes(range(32))
+
+    def play(i: int) -> object:
+        result = engine.spin(config, seed, "bench", i, stake)
+        if rules and result["win"]:
+            return engine.gamble(
+                config, seed, "bench", i, result["win"], rules["picks"][i % len(rules["picks"])]
+            )
+        return result
 
     return play
 
@@ -353,7 +379,9 @@ def main() -> None:
         print(f"peers unavailable ({peer_error}); reporting our own figures only")
 
     for slug, info in REGISTRY.items():
-        if info.family == "banker":
+        if info.family == "solo":
+            label = f"{info.name_zh} {slug} spins (a double-up on each win)"
+        elif info.family == "banker":
             label = f"{info.name_zh} {slug} shoes (to the cut card)"
         else:
             label = f"{info.name_zh} {slug} playouts ({SEATS.get(slug, info.min_seats)} seats)"

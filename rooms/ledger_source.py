@@ -27,7 +27,7 @@ def _number_after(prefix: str, reference: str) -> Cast:
 
 class RoomsLedgerSource(LedgerSource):
     def reference_labels(self, references: Collection[str]) -> dict[str, ReferenceLabel]:
-        ours = [ref for ref in references if ref.partition(":")[0] in PREFIXES]
+        ours = [ref for ref in references if ref.partition(":")[0] in {*PREFIXES, "play"}]
         if not ours:
             return {}
         return {
@@ -92,7 +92,7 @@ class RoomsLedgerSource(LedgerSource):
 
     def banked_game_names(self) -> list[str]:
         return list(
-            Game.objects.filter(family=Game.Family.BANKER)
+            Game.objects.filter(family__in=[Game.Family.BANKER, Game.Family.SOLO])
             .order_by("sort_order", "slug")
             .values_list("name_zh", flat=True)
         )

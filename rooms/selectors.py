@@ -15,6 +15,7 @@ from rooms.entry import entry_refusal
 from rooms.models import Game, RoomTier
 from rooms.rounds.models import Round
 from rooms.rounds.selectors import viewer_counts_by_tier
+from rooms.solo.models import Play
 from rooms.tables.models import Hand
 from rooms.tables.selectors import seated_counts_by_tier
 from wallets.selectors import wallet_balance
@@ -164,11 +165,12 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
     """Return reference → words for the references of the games' ledger transactions.
 
     ``hand:<id>`` names the game, room, table and hand, linked to the hand's verify page
-    once the hand is over; ``round:<id>`` names a house-banked game's round; ``staff:<id>``
+    once the hand is over; ``round:<id>`` names a house-banked game's round; ``play:<id>`` a
+    one-player game's play, linked to its verify page; ``staff:<id>``
     (a staff member's deposit or correction) says a staff member, not who. Any
     other reference was typed by staff for the player and is shown as it is.
     """
-    ids: dict[str, set[int]] = {"hand": set(), "round": set()}
+    ids: dict[str, set[int]] = {"hand": set(), "round": set(), "play": set()}
     labels: dict[str, LedgerReference] = {}
     for reference in set(references):
         prefix, _sep, number = reference.partition(":")
@@ -198,4 +200,12 @@ def ledger_reference_labels(*, references: Iterable[str]) -> dict[str, LedgerRef
             "number": rnd.number,
         }
         labels[f"round:{rnd.pk}"] = LedgerReference(text)
+    for play in Play.objects.filter(pk__in=ids["play"]).select_related("tier__game"):
+        text = gettext("%(game)s · %(tier)s · %(kind)s %(number)s") % {
+            "game": play.tier.game.name,
+            "tier": play.tier.display_name,
+            "kind": play.get_kind_display(),
+            "number": play.nonce,
+        }
+        labels[f"play:{play.pk}"] = LedgerReference(text, reverse("solo:verify", kwargs={"play_id": play.pk}))
     return labels

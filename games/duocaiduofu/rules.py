@@ -8,7 +8,7 @@ enumerates every combination of reel stops.
 
 A spin costs the 底分 (base stake) the player picked with "+"/"−"; every line
 whose three symbols are alike pays the 底分 × that symbol's multiple, and a
-spin's win is the sum of its lines (seed 001 line 272: 底分 × 组合倍数).
+spin's win is the sum of its lines (seed 001 line 273: 底分 × 组合倍数).
 """
 
 from __future__ import annotations

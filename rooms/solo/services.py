@@ -149,7 +149,8 @@ def _settle(*, user, tier: RoomTier, play: Play, engine_result: dict) -> Play:
         play.ledger_key = key
     play.win, play.rake, play.net, play.result = win, rake, net, engine_result
     play.save(update_fields=["win", "rake", "net", "result", "ledger_key"])
-    stats_record_hand(user=user, game_slug=tier.game.slug, won=net > 0)
+    if play.kind == Play.Kind.SPIN:  # a spin counts as a hand toward levels; its double-ups do not
+        stats_record_hand(user=user, game_slug=tier.game.slug, won=net > 0)
     return play
 
 
