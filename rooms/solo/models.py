@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class SeedPair(models.Model):
@@ -88,7 +89,7 @@ class Play(models.Model):
 
     class Meta:
         ordering = ["-pk"]
-        verbose_name = _("play")
+        verbose_name = pgettext_lazy("solo", "play")
         verbose_name_plural = _("plays")
         constraints = [
             models.UniqueConstraint(fields=["seed_pair", "nonce"], name="play_unique_nonce"),

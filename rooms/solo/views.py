@@ -192,4 +192,14 @@ def verify(request: HttpRequest, play_id: int) -> HttpResponse:
     if play.user_id != request.user.pk and not request.user.is_staff:
         raise Http404("No such play")
     check = services.verify_play(play)
-    return render(request, "solo/verify.html", {"play": play, "check": check})
+    shown = {
+        "recorded": json.dumps(play.result, ensure_ascii=False, sort_keys=True),
+        "recomputed": json.dumps(check.get("result"), ensure_ascii=False, sort_keys=True),
+        # What the browser recomputes on its own: the seed's hash and the play's first HMAC block.
+        "browser": {
+            "seed": check.get("server_seed", ""),
+            "hash": play.seed_pair.server_hash,
+            "message": f"{play.seed_pair.client_seed}:{play.nonce}:{play.kind}:0",
+        },
+    }
+    return render(request, "solo/verify.html", {"play": play, "check": check, "shown": shown})

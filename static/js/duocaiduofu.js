@@ -41,7 +41,9 @@
   }
 
   function symbolText(symbol) {
-    return `${SYMBOL_MARK[symbol]} ${L["sym_" + symbol]}`;
+    // In Chinese the symbol's name is its mark: say it once.
+    const name = L["sym_" + symbol];
+    return name === SYMBOL_MARK[symbol] ? name : `${SYMBOL_MARK[symbol]} ${name}`;
   }
 
   function drawWindow(result) {
@@ -50,6 +52,11 @@
       reel.querySelectorAll(".dc-cell").forEach((cell, row) => {
         const symbol = result ? result.window[r][row] : "";
         cell.textContent = symbol ? SYMBOL_MARK[symbol] : "·";
+        if (symbol && L["sym_" + symbol] !== SYMBOL_MARK[symbol]) {
+          const name = document.createElement("small");
+          name.textContent = L["sym_" + symbol];
+          cell.append(name);
+        }
         cell.title = symbol ? L["sym_" + symbol] : "";
         cell.dataset.symbol = symbol;
         cell.classList.remove("is-win");

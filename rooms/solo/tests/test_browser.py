@@ -4,7 +4,11 @@ an automatic run, a seed rotation and a reload, as a player does them."""
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 import re
+import tempfile
+from pathlib import Path
 from platform.browser_pages import CHROMIUM_ARGS, chromium_executable, signed_in_page
 
 import pytest
@@ -17,10 +21,14 @@ from wallets.selectors import wallet_balance
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SHOTS = Path(os.environ.get("BROWSER_SCREENSHOT_DIR") or Path(tempfile.gettempdir()) / "solo-screenshots")
 RUNS = (("laptop", (1280, 800), "zh-hans"), ("phone", (390, 844), "en"))
+# What sticks out of the screen: the page must not scroll sideways (a wide table scrolls in its own box).
 WIDE = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => !e.parentElement.closest('.solo-scroll'))
   .filter((e) => e.getBoundingClientRect().right > innerWidth + 1)
-  .map((e) => `${e.tagName.toLowerCase()}.${e.className}`).slice(0, 5)"""
+  .map((e) => `${e.tagName.toLowerCase()}.${e.className}`).slice(0, 5)
+  .concat(document.documentElement.scrollWidth > innerWidth ? ['document'] : [])"""
 
 
 def _text(page, selector: str) -> str:
@@ -83,16 +91,27 @@ def _play_once(page, live_server, tier, language: str) -> dict:
     seen["reloaded"] = (_text(page, "[data-testid=balance]"), page.locator("#seed-hash").text_content())
     seen["wide_after"] = page.evaluate(WIDE)
     # 战绩: the records list the plays, each with a verify link that now recomputes it.
+    page.screenshot(path=str(SHOTS / f"solo-{language}-{page.viewport_size['width']}.png"), full_page=True)
     page.goto(f"{live_server.url}{reverse('solo:records')}")
     seen["records"] = page.locator("[data-testid=solo-records] tbody tr").count()
+    seen["wide_records"] = page.evaluate(WIDE)
     page.locator("[data-testid=solo-records] tbody tr").last.get_by_role("link").click()
     seen["verdict"] = _text(page, "[data-testid=verdict]")
+    page.wait_for_function("document.querySelector('[data-testid=browser-hmac]').textContent.length === 64")
+    seen["browser_hash_ok"] = _text(page, "[data-testid=browser-hash-ok]")
+    seen["browser_hmac"] = _text(page, "[data-testid=browser-hmac]")
+    seen["revealed_seed"] = revealed
+    seen["wide_verify"] = page.evaluate(WIDE)
+    page.screenshot(
+        path=str(SHOTS / f"solo-verify-{language}-{page.viewport_size['width']}.png"), full_page=True
+    )
     return seen
 
 
 def test_a_player_spins_doubles_runs_automatic_spins_and_rotates_seeds(live_server, make_player, solo_tier):
     from playwright.sync_api import sync_playwright
 
+    SHOTS.mkdir(parents=True, exist_ok=True)
     results, sessions = {}, {}
     for name, _viewport, _language in RUNS:  # the database before Playwright's event loop starts
         player = make_player(coins=50_000)
@@ -111,7 +130,10 @@ def test_a_player_spins_doubles_runs_automatic_spins_and_rotates_seeds(live_serv
             browser.close()
     for name, (player, seen) in results.items():
         zh = name == "laptop"
-        assert seen["wide"] == [] and seen["wide_after"] == [], (name, seen)
+        assert seen["wide"] == seen["wide_after"] == seen["wide_records"] == seen["wide_verify"] == [], (
+            name,
+            seen,
+        )
         assert ("赢" if zh else "You win") in seen["win_message"], seen
         assert any(
             word in seen["gamble_message"] for word in (("童男", "童女") if zh else ("Boy", "Girl"))
@@ -122,3 +144,9 @@ def test_a_player_spins_doubles_runs_automatic_spins_and_rotates_seeds(live_serv
         assert seen["reloaded"][1] == seen["new_hash"]
         assert seen["records"] == Play.objects.filter(user=player).count() >= 5
         assert ("已验证" if zh else "Verified") in seen["verdict"], seen["verdict"]
+        # The browser's own SHA-256 and HMAC agree with the seed: the oldest play is nonce 0, a spin.
+        assert seen["browser_hash_ok"] == "✓"
+        seed = bytes.fromhex(seen["revealed_seed"])
+        oldest = Play.objects.filter(user=player).order_by("pk").first()
+        message = f"{oldest.seed_pair.client_seed}:{oldest.nonce}:{oldest.kind}:0".encode()
+        assert seen["browser_hmac"] == hmac.new(seed, message, hashlib.sha256).hexdigest()
