@@ -67,10 +67,10 @@ def test_the_records_and_verify_pages_are_the_players_own(client, make_player, s
 
 
 def test_the_wallet_names_a_play_and_links_it_to_its_verification(make_player, solo_tier):
-    from rooms.ledger_source import RoomsLedgerSource
     from rooms.solo import services
+    from wallets import sources
 
     eve = make_player(coins=500)
     play = services.solo_spin(user=eve, tier_id=solo_tier.pk, stake=20, request_key="wallet-label-1")
-    label = RoomsLedgerSource().reference_labels([f"play:{play.pk}"])[f"play:{play.pk}"]
+    label = sources.reference_labels([f"play:{play.pk}"])[f"play:{play.pk}"]
     assert "Fortune Lines" in label.text and label.url == reverse("solo:verify", args=[play.pk])
