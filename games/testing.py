@@ -10,7 +10,8 @@ actions, refused actions change nothing, views hold no private key and no card t
 seat may not see, and the outcome conserves coins and respects limited
 liability. An action a seat may take out of turn (``out_of_turn_actions``) is taken now
 and then, and must leave the actors, their time and their actions as they were.
-Choices come from a ``random.Random`` instance the caller seeds.
+Choices come from a ``random.Random`` instance the caller seeds. ``banker_playout`` and
+``solo_playout`` do the same for the banker and solo families.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from games.base import (
     Outcome,
     SeatSpec,
     SeededRng,
+    SoloEngine,
     State,
     apply_rake,
 )
@@ -430,3 +432,70 @@ def banker_playout(
     if "bead_plate" in roads and sum(len(column) for column in roads["bead_plate"]) != coups:
         raise InvariantError("the bead plate does not show every coup")
     return shoe, coups
+
+
+def solo_playout(
+    engine: SoloEngine, config: dict, seed: bytes | int | str, plays: int, rng_for_choices: random.Random
+) -> dict[str, int]:
+    """Play ``plays`` spins of a solo-family game (a double-up after each win, when it has one) and
+    check the :class:`games.base.SoloEngine` promises; return the coins staked and won per kind.
+
+    Every result round-trips through JSON with a whole ``"win"`` ≥ 0; the same seed pair, nonce and
+    stake give the same result (a play replays from its revealed seed) and a different nonce is
+    drawn apart; stakes off :meth:`stakes`, a bad client seed and a pick off the double-up's list
+    are refused with a message; ``returns`` gives each kind of play a return between 0 and 100%.
+    """
+    server = _seed_bytes(seed)
+    client = "harness"
+    stakes = engine.stakes(config)
+    rules = engine.gamble_rules(config)
+    if not stakes or stakes != sorted(stakes) or any(not isinstance(s, int) or s <= 0 for s in stakes):
+        raise InvariantError(f"stakes must be positive whole coins, smallest first: {stakes}")
+    totals = {"spin_staked": 0, "spin_won": 0, "gamble_staked": 0, "gamble_won": 0}
+
+    def refused(call: Callable[[], object], what: str) -> None:
+        try:
+            call()
+        except IllegalAction as exc:
+            if not str(exc):
+                raise InvariantError(f"the refusal of {what} has no message") from None
+        else:
+            raise InvariantError(f"{what} was taken")
+
+    for bad in (0, -stakes[0], stakes[0] + 1, True, float(stakes[0]), str(stakes[0])):
+        if bad not in stakes or isinstance(bad, bool | float | str):
+            refused(lambda bad=bad: engine.spin(config, server, client, 0, bad), f"the stake {bad!r}")
+    refused(lambda: engine.check_client_seed("has a space"), "a client seed with a space")
+    nonce = 0
+    for _ in range(plays):
+        stake = rng_for_choices.choice(stakes)
+        result = engine.spin(config, server, client, nonce, stake)
+        if json.loads(json.dumps(result)) != result:
+            raise InvariantError("a spin's result does not round-trip through JSON")
+        if engine.spin(config, server, client, nonce, stake) != result:
+            raise InvariantError("the same seed pair and nonce gave another spin")
+        win = result["win"]
+        if not isinstance(win, int) or isinstance(win, bool) or win < 0:
+            raise InvariantError(f"a spin's win must be whole coins ≥ 0, not {win!r}")
+        totals["spin_staked"] += stake
+        totals["spin_won"] += win
+        nonce += 1
+        if rules and win:
+            refused(
+                lambda n=nonce, w=win: engine.gamble(config, server, client, n, w, "nobody"),
+                "an unknown pick",
+            )
+            pick = rng_for_choices.choice(rules["picks"])
+            gamble = engine.gamble(config, server, client, nonce, win, pick)
+            if json.loads(json.dumps(gamble)) != gamble or gamble["win"] < 0:
+                raise InvariantError(f"a double-up's result is not whole coins in JSON: {gamble}")
+            totals["gamble_staked"] += win
+            totals["gamble_won"] += gamble["win"]
+            nonce += 1
+    draws = {json.dumps(engine.spin(config, server, client, n, stakes[0]), sort_keys=True) for n in range(50)}
+    if len(draws) < 2:
+        raise InvariantError("fifty nonces drew one and the same spin")
+    for kind, figures in engine.returns(config, 500).items():
+        if isinstance(figures, dict) and "return" in figures and not 0 <= float(figures["return"]) <= 100:
+            raise InvariantError(f"the published return of {kind} is not a percentage: {figures}")
+    return totals

@@ -150,3 +150,16 @@ def test_stakes_are_the_rooms_and_a_stake_off_the_list_is_refused():
     result = engine.spin(config, SEED, "c", 0, 200)
     assert result["win"] == 200 * result["multiple"]
     assert result["stops"] == rules.spin_stops(SEED, "c", 0)
+
+
+def test_the_engine_passes_the_solo_harness_on_seeded_random_plays():
+    import random
+
+    from games.testing import solo_playout
+
+    engine = games.REGISTRY["duocaiduofu"].engine
+    for seed in range(3):
+        totals = solo_playout(
+            engine, {"base_stake": 20, "stake_steps": [1, 2, 5, 10]}, seed, 2_000, random.Random(seed)
+        )
+        assert totals["spin_staked"] > 0 and totals["gamble_staked"] > 0

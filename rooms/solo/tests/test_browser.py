@@ -54,6 +54,13 @@ def _play_once(page, live_server, tier, language: str) -> dict:
             break
     assert page.locator("[data-testid=gamble]").is_visible()
     seen["win_message"] = _text(page, "[data-testid=message]")
+    # Reloaded during the double-up: it is still offered, with its countdown.
+    offer = _text(page, "#gamble-offer")
+    page.reload()
+    page.wait_for_selector("[data-testid=gamble]", state="visible", timeout=10000)
+    seen["offer_kept"] = _text(page, "#gamble-offer") == offer and any(
+        c.isdigit() for c in _text(page, "#gamble-clock")
+    )
     # One double-up on the girl at ×1: win or lose, the message names the card turned.
     nonce = int(_text(page, "#nonce"))
     page.click("[data-testid=pick-girl]")
@@ -72,6 +79,15 @@ def _play_once(page, live_server, tier, language: str) -> dict:
         timeout=20000,
     )
     seen["auto_nonces"] = (nonce, int(_text(page, "#nonce")))
+    # A floor above the balance: 自动 stops before its first spin.
+    page.fill("#auto input[name=floor]", str(10**9))
+    page.click("[data-testid=auto-start]")
+    page.wait_for_function(
+        "!document.querySelector('#auto-start').hidden && document.querySelector('[data-testid=auto-status]').textContent.length > 0"
+    )
+    page.wait_for_timeout(300)
+    seen["floor_nonce"] = int(_text(page, "#nonce")) - seen["auto_nonces"][1]
+    page.fill("#auto input[name=floor]", "0")
     # The seed pair: its hash shown, then the seed revealed on rotation.
     page.click("#fair-panel summary")
     shown = _text(page, "[data-testid=seed-hash]")
@@ -138,7 +154,8 @@ def test_a_player_spins_doubles_runs_automatic_spins_and_rotates_seeds(live_serv
         assert any(
             word in seen["gamble_message"] for word in (("童男", "童女") if zh else ("Boy", "Girl"))
         ), seen
-        assert seen["auto_nonces"][1] == seen["auto_nonces"][0] + 3
+        assert seen["auto_nonces"][1] == seen["auto_nonces"][0] + 3 and seen["floor_nonce"] == 0
+        assert seen["offer_kept"], name
         assert seen["hash_ok"] and seen["new_hash"] != "" and seen["new_nonce"] == "0"
         assert seen["balance"] == str(wallet_balance(user=player)) == seen["reloaded"][0]
         assert seen["reloaded"][1] == seen["new_hash"]
