@@ -97,6 +97,10 @@
     clearInterval(clock);
     $("gamble").hidden = !offer || auto !== null;
     if (!offer) return;
+    if (offer.amount > S.balance) {
+      collect(); // 余额不足: the balance cannot stake even the win itself
+      return;
+    }
     $("gamble-offer").textContent = fill(L.gamble_offer, { amount: offer.amount, wins: offer.wins, max: offer.max_wins });
     document.querySelectorAll("input[name=multiple]").forEach((input) => {
       input.disabled = offer.amount * Number(input.value) > S.balance;
