@@ -74,3 +74,13 @@ def test_the_wallet_names_a_play_and_links_it_to_its_verification(make_player, s
     play = services.solo_spin(user=eve, tier_id=solo_tier.pk, stake=20, request_key="wallet-label-1")
     label = sources.reference_labels([f"play:{play.pk}"])[f"play:{play.pk}"]
     assert "Fortune Lines" in label.text and label.url == reverse("solo:verify", args=[play.pk])
+
+
+def test_the_game_page_offers_play_in_each_room_and_the_lobby_lists_the_game(client, make_player, solo_tier):
+    client.force_login(make_player(coins=5_000))
+    page = client.get(reverse("rooms:game", args=["duocaiduofu"])).content.decode()
+    assert f'href="{reverse("solo:play", args=[solo_tier.pk])}"' in page and 'data-action="play"' in page
+    assert "Fortune Lines" in client.get(reverse("rooms:lobby")).content.decode()
+    poor = make_player(coins=10)  # below the room's minimum (10 × 底分 20): entering is refused
+    client.force_login(poor)
+    assert client.get(reverse("solo:play", args=[solo_tier.pk])).status_code == 302
