@@ -31,7 +31,6 @@ import games.zhajinhua  # noqa: E402, F401
 # lobby order in registry order, keeps them where they were.
 import games.baccarat  # noqa: E402, F401
 import games.chexuan  # noqa: E402, F401
-import games.duocaiduofu  # noqa: E402, F401
 import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
 import games.niuniu_hundred  # noqa: E402, F401
@@ -45,3 +44,7 @@ import games.tuidaohu  # noqa: E402, F401
 import games.tuitongzi  # noqa: E402, F401
 import games.xuezhan  # noqa: E402, F401
 import games.yaoyaole  # noqa: E402, F401
+
+# isort: split
+# Registered last (the lobby's order follows the registry's): the one-player games.
+import games.duocaiduofu  # noqa: E402, F401
