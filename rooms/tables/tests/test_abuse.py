@@ -400,8 +400,10 @@ async def test_a_flood_is_rate_limited_then_closed_with_4408_and_nothing_changes
 
     alice, table, comm, state = await seat_and_wait_for_turn("doudizhu", make_player)
     before = await sync_to_async(fingerprint)(table.pk)
-    frozen = sockets.bucket_clock()
-    monkeypatch.setattr(sockets, "bucket_clock", lambda: frozen)  # no tokens earned while flooding
+    # A second on: the bucket is full at the flood's first message (the pings that waited for her
+    # turn took tokens), and the clock stops there: no tokens earned while flooding.
+    frozen = sockets.bucket_clock() + 1
+    monkeypatch.setattr(sockets, "bucket_clock", lambda: frozen)
     legal = state["hand"]["view"]["choices"] or [{"type": "pass"}]
     total = sockets.RATE_PER_SECOND + sockets.MAX_REFUSED_IN_A_ROW
     for n in range(total):

@@ -100,12 +100,18 @@ class Capture:
         self.sockets[key] = comm
         self.frames[key] = []
 
-    async def drain(self, seq: int) -> None:
-        """Every socket's frames up to the table's change ``seq``: each viewer is sent every change."""
+    async def drain(self, table_id: int) -> None:
+        """Every socket's frames up to the table's last change and its notices (a ``result`` follows
+        its ``state``): read up to a ping's pong, again until the change's frames are in."""
+        seq = await sync_to_async(lambda: Table.objects.get(pk=table_id).seq)()
         for key, comm in self.sockets.items():
             frames = self.frames[key]
             while max((frame.get("seq", -1) for frame in frames), default=-1) < seq:
-                frames.append(json.loads((await comm.receive_output(timeout=30))["text"]))
+                await comm.send_json_to({"type": "ping"})
+                while (frame := json.loads((await comm.receive_output(timeout=30))["text"]))[
+                    "type"
+                ] != "pong":
+                    frames.append(frame)
 
     async def close(self) -> None:
         for comm in self.sockets.values():
@@ -151,7 +157,7 @@ async def test_no_frame_shows_a_card_before_the_rules_reveal_it(slug, make_playe
     played = []
     for _ in range(HANDS_PER_GAME):
         played.append(await sync_to_async(start_and_play)(table.pk, alice))
-        await capture.drain(await sync_to_async(lambda: Table.objects.get(pk=table.pk).seq)())
+        await capture.drain(table.pk)
     await capture.close()
 
     # Every hand the test saw is provably fair: its seed and its log reproduce it.

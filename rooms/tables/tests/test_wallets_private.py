@@ -64,7 +64,7 @@ async def test_a_spectator_sees_no_wallet_and_a_player_only_their_own(slug, make
     hands = []
     for _ in range(2):
         hands.append(await sync_to_async(start_and_play)(table.pk, alice))
-        await capture.drain()
+        await capture.drain(table.pk)
     await capture.close()
     assert all(hand.status == "settled" for hand in hands), [h.cancel_reason for h in hands]
 
@@ -166,7 +166,7 @@ async def test_a_seat_carries_the_tiers_carry_or_its_minimum_so_no_stack_is_a_wa
     for _ in range(2):
         hand = await sync_to_async(_play_hand)(table.pk, [alice, carol], number)
         number = hand.number
-        await capture.drain()
+        await capture.drain(table.pk)
         assert hand.status == "settled"
         carried = {p["user"]: p["carried"] for p in hand.players}
         for user in (alice, carol):
