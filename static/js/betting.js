@@ -22,6 +22,14 @@ export function betButtons(button, choices, options, own = () => null) {
   return choices.map((choice) => betButton(button, choice, options) ?? own(choice)).filter(Boolean);
 }
 
+/** The seats a pot game waits for: the hand's `actors`, else the one whose `turn` it is; none once it is finished. */
+export function turnActors(snap) {
+  const hand = snap?.hand;
+  if (!hand || hand.view?.phase === "finished") return [];
+  if (hand.actors?.length) return hand.actors;
+  return typeof hand.view?.turn === "number" ? [hand.view.turn] : [];
+}
+
 /** The status line on a turn: "your turn", or whom the table waits for (`actors` named by `seatName`). */
 export function turnStatus(myTurn, actors, seatName) {
   if (myTurn) return t("your_turn");

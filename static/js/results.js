@@ -3,7 +3,7 @@
 // the hands shown, the rake line and the Next hand button. What a game adds to a row (its
 // hand, its role) it passes in.
 
-import { coins, h, t } from "./tablekit.js";
+import { $, coins, h, t } from "./tablekit.js";
 
 /**
  * The rows of the result table: the `result` message's seats, or before it arrives the
@@ -86,4 +86,17 @@ export function settledView(model, live) {
   const view = live?.phase === "finished" ? live : lastView;
   const handId = result?.hand ?? model.snapshot?.hand?.id;
   return { view, show: Boolean((result || view?.result) && model.resultDismissed !== handId) };
+}
+
+/**
+ * Show the result panel for the hand `view` finished (its `result` message, or before that the
+ * view's own `result`) unless the viewer dismissed it with Next hand. Returns the panel, or null
+ * when it stays hidden.
+ */
+export function openResultPanel(model, view) {
+  const panel = $("#result");
+  const handId = model.result?.hand ?? model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id;
+  const show = Boolean(model.result || view?.result) && model.resultDismissed !== handId;
+  panel.hidden = !show;
+  return show ? panel : null;
 }

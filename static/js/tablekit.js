@@ -338,6 +338,19 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
   }
 
+  /** The name of the player at seat `index`, else the one the `result` gives (who left after the hand), else "empty seat". */
+  function playerName(index) {
+    const row = model.result?.seats?.find((r) => r.index === index);
+    return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
+  }
+
+  /** Mark #table-app with the hand's phase, the snapshot's seq and whether it is this seat's turn (the tests wait on these). */
+  function markPage(myTurn) {
+    root.dataset.phase = liveView()?.phase || "waiting";
+    root.dataset.seq = model.snapshot ? String(model.snapshot.seq) : "";
+    root.dataset.myTurn = myTurn ? "yes" : "no";
+  }
+
   /** True between hands (no hand yet, or the last one finished). */
   function between() {
     const snap = model.snapshot;
@@ -462,6 +475,8 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     liveView,
     finishedView,
     seatName,
+    playerName,
+    markPage,
     between,
     button,
     readyButton,
