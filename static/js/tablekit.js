@@ -127,6 +127,11 @@ export function tick() {
   }
 }
 
+/** True when the state `msg` is not of the hand `previous` showed (a new hand, or none on either side). */
+export function anotherHand(previous, msg) {
+  return !previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id;
+}
+
 /** Draw the player's balance into #my-balance (its data-value is what the tests read). */
 export function renderBalance(value) {
   const el = $("#my-balance");
@@ -344,6 +349,12 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
   }
 
+  /** The seats the hand waits for while its phase is one of `phases` (none in the others). */
+  function actorsIn(phases) {
+    const hand = model.snapshot?.hand;
+    return hand && phases.includes(hand.view?.phase) ? hand.actors || [] : [];
+  }
+
   /** Mark #table-app with the hand's phase, the snapshot's seq and whether it is this seat's turn (the tests wait on these). */
   function markPage(myTurn) {
     root.dataset.phase = liveView()?.phase || "waiting";
@@ -476,6 +487,7 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     finishedView,
     seatName,
     playerName,
+    actorsIn,
     markPage,
     between,
     button,
