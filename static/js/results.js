@@ -100,3 +100,21 @@ export function openResultPanel(model, view) {
   panel.hidden = !show;
   return show ? panel : null;
 }
+
+/**
+ * Open the result panel of a game that titles it by the viewer's outcome (必下德州, 推筒子,
+ * 二八杠): shown as `settledView` says, titled by the `viewer`'s row (else by the winners,
+ * who are also its sub-title). Returns the panel, the settled view and the rows, or null
+ * when the panel stays hidden.
+ */
+export function openOutcomePanel(model, live, seatName, viewer) {
+  const { view, show } = settledView(model, live);
+  const panel = $("#result");
+  panel.hidden = !show;
+  if (!show) return null;
+  const rows = resultRows(model.result, view?.result?.deltas, seatName);
+  const winners = winnersText(rows, seatName);
+  titleByOutcome(panel, rows.find((r) => r.index === viewer), winners);
+  panel.querySelector(".sub").textContent = winners;
+  return { panel, view, rows };
+}

@@ -9,8 +9,8 @@
 
 import { cardBack, cardElement } from "./cards.js";
 import { badge, renderCountdown, renderPhase, renderPot, renderSeatRow, seatBadges, tileHead } from "./felt.js";
-import { playerCell, renderResultFoot, resultRow, resultRows, settledView, titleByOutcome, winnersText } from "./results.js";
-import { $, clock, coins, h, seatedTable, t, tick } from "./tablekit.js";
+import { openOutcomePanel, playerCell, renderResultFoot, resultRow } from "./results.js";
+import { $, anotherHand, clock, coins, h, seatedTable, t, tick } from "./tablekit.js";
 
 const model = {};
 
@@ -18,7 +18,7 @@ const kit = seatedTable({
   model,
   render,
   onState(msg, previous) {
-    if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) kit.setMessage("");
+    if (anotherHand(previous, msg)) kit.setMessage("");
   },
 });
 const { button, mySeat, playerName: seatName } = kit;
@@ -27,10 +27,7 @@ const { button, mySeat, playerName: seatName } = kit;
 
 const currentView = kit.liveView;
 
-function actors() {
-  const hand = model.snapshot?.hand;
-  return hand && hand.view?.phase === "betting" ? hand.actors || [] : [];
-}
+const actors = () => kit.actorsIn(["betting"]);
 
 function isMyTurn() {
   const seat = mySeat();
@@ -215,17 +212,12 @@ function potName(i) {
 }
 
 function renderResult(liveView) {
-  const panel = $("#result");
   const result = model.result;
-  const { view, show } = settledView(model, liveView);
-  panel.hidden = !show;
-  if (!show) return;
   const seat = mySeat();
+  const opened = openOutcomePanel(model, liveView, seatName, seat);
+  if (!opened) return;
+  const { panel, view, rows } = opened;
   const details = result?.details || {};
-  const rows = resultRows(result, view?.result?.deltas, seatName);
-  const winners = winnersText(rows, seatName);
-  titleByOutcome(panel, rows.find((r) => r.index === seat), winners);
-  panel.querySelector(".sub").textContent = winners;
 
   const board = details.board || view?.board || [];
   panel.querySelector(".tx-result-board").replaceChildren(...board.map((c) => cardElement(c, { size: "small" })));

@@ -7,8 +7,8 @@
 // keys are in docs/rules/tuitongzi.md.
 
 import { renderCountdown, renderPhase, renderSeatRow, seatBadges, tileHead } from "./felt.js";
-import { playerCell, renderResultFoot, resultRow, resultRows, settledView, titleByOutcome, winnersText } from "./results.js";
-import { $, clock, coins, h, seatedTable, t, tick } from "./tablekit.js";
+import { openOutcomePanel, playerCell, renderResultFoot, resultRow } from "./results.js";
+import { $, anotherHand, clock, coins, h, seatedTable, t, tick } from "./tablekit.js";
 import { tubeTiles } from "./tubes.js";
 
 const model = {};
@@ -17,7 +17,7 @@ const kit = seatedTable({
   model,
   render,
   onState(msg, previous) {
-    if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) kit.setMessage("");
+    if (anotherHand(previous, msg)) kit.setMessage("");
   },
 });
 const { button, mySeat, playerName: seatName } = kit;
@@ -26,10 +26,7 @@ const { button, mySeat, playerName: seatName } = kit;
 
 const currentView = kit.liveView;
 
-function actors() {
-  const hand = model.snapshot?.hand;
-  return hand && hand.view?.phase === "raise" ? hand.actors || [] : [];
-}
+const actors = () => kit.actorsIn(["raise"]);
 
 function isMyTurn() {
   const seat = mySeat();
@@ -132,18 +129,13 @@ function renderActions(snap, view) {
 }
 
 function renderResult(liveView) {
-  const panel = $("#result");
   const result = model.result;
-  const { view, show } = settledView(model, liveView);
-  panel.hidden = !show;
-  if (!show) return;
   const seat = mySeat();
+  const opened = openOutcomePanel(model, liveView, seatName, seat);
+  if (!opened) return;
+  const { panel, view, rows } = opened;
   const details = result?.details || {};
-  const rows = resultRows(result, view?.result?.deltas, seatName);
   const nameOf = (index) => rows.find((r) => r.index === index)?.name || seatName(index);
-  const winners = winnersText(rows, seatName);
-  titleByOutcome(panel, rows.find((r) => r.index === seat), winners);
-  panel.querySelector(".sub").textContent = winners;
 
   const shown = details.shown_hands || view?.hands || [];
   const kinds = details.kinds || view?.result?.kinds || [];
