@@ -6,8 +6,11 @@
 // otherwise); a refused action comes back as an `error` shown under the buttons. Messages
 // are in docs/protocol.md; the view's keys in docs/rules/chexuan.md.
 
+import { betButtons } from "./betting.js";
 import { cardBack, cardElement } from "./cards.js";
-import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
+import { badge, betIn, ovalSeat, renderPhase, renderPot, seatBadges } from "./felt.js";
+import { endedLine, openResultPanel, playerCell, renderFinalHands, renderResultFoot, resultRow, resultRows } from "./results.js";
+import { $, clock, coins as fmt, h, seatedTable, t, tick } from "./tablekit.js";
 
 const model = {};
 
@@ -22,11 +25,11 @@ const kit = seatedTable({
     }
   },
 });
-const { act, button, mySeat, setMessage } = kit;
+const { button, finishedView, mySeat, seatName, setMessage } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
-const currentView = () => model.snapshot?.hand?.view || null;
+const currentView = kit.liveView;
 
 function actorsOf(snap) {
   const hand = snap?.hand;
@@ -37,19 +40,6 @@ function actorsOf(snap) {
 function isMyTurn() {
   const seat = mySeat();
   return seat !== null && actorsOf(model.snapshot).includes(seat);
-}
-
-function seatName(index) {
-  return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
-}
-
-/** The finished hand's view: the live one while it settles, then the table's last hand. */
-function finishedView() {
-  const live = currentView();
-  if (live?.phase === "finished") return live;
-  const last = model.snapshot?.last_hand;
-  if (last?.view?.phase === "finished" && (!model.result || model.result.hand === last.id)) return last.view;
-  return null;
 }
 
 /** A pair's name as the view gives it: one of 003's named pairs, or "points_<n>". */
@@ -74,9 +64,7 @@ function lastSaid(view, index) {
 function render() {
   const snap = model.snapshot;
   const view = currentView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
+  kit.markPage(isMyTurn());
   kit.renderTopBar();
   const seat = mySeat();
   $("#ante").textContent = view?.base ?? snap?.table?.tier?.base_stake ?? "–";
@@ -89,17 +77,6 @@ function render() {
   tick();
 }
 
-/** Place seats around an oval: the viewer at the bottom, then in the order of play. */
-function seatPlace(index, count) {
-  const k = (index - (mySeat() ?? 0) + count) % count;
-  const angle = Math.PI / 2 - (2 * Math.PI * k) / count;
-  const x = 50 + 40 * Math.cos(angle);
-  const y = 50 + 38 * Math.sin(angle);
-  const left = `clamp(var(--seat-half-w), ${x.toFixed(1)}%, calc(100% - var(--seat-half-w)))`;
-  const top = `clamp(var(--seat-half-h), ${y.toFixed(1)}%, calc(100% - var(--seat-half-h)))`;
-  return { k, style: `left:${left};top:${top}` };
-}
-
 function cardRow(cards, size = "tiny") {
   return h("div", { class: "cards" }, (cards || []).map((c) => (c ? cardElement(c, { size }) : cardBack({ size }))));
 }
@@ -108,16 +85,10 @@ function renderSeats(snap, view) {
   const seats = snap?.table?.seats || [];
   const actors = actorsOf(snap);
   const els = seats.map((seat, index) => {
-    const place = seatPlace(index, seats.length);
     const mine = index === mySeat();
     const status = view?.status?.[index];
     const state = status === "folded" || status === "allin" ? status : "";
-    const badges = [];
-    if (view && view.dealer === index) badges.push(h("span", { class: "dz-badge dealer" }, t("dealer")));
-    if (seat.is_bot) badges.push(h("span", { class: "dz-badge bot" }, t("bot")));
-    if (seat.trustee) badges.push(h("span", { class: "dz-badge trustee" }, t("trustee")));
-    if (seat.name && seat.connected === false && !seat.is_bot) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
-    if (seat.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
+    const dealer = view && view.dealer === index && badge("dealer", t("dealer"));
     const limit = view?.bobo?.[index];
     const limitText = typeof limit === "number" ? t("limit", { amount: fmt(limit) }) : view?.bobo_set?.[index] ? t("limit_set") : t("limit_unset");
     const split = view?.splits?.[index];
@@ -133,80 +104,65 @@ function renderSeats(snap, view) {
     }
     const special = view?.result?.specials?.[index];
     const turn = actors.includes(index) && view?.phase === "betting";
-    return h(
-      "section",
+    return ovalSeat(
       {
-        class: `cx-seat${mine ? " me" : ""}${turn ? " turn" : ""}${state ? ` ${state}` : ""}`,
-        style: place.style,
-        dataset: { seat: index, pos: place.k, state },
-        "aria-label": seat.name || t("empty_seat"),
+        prefix: "cx",
+        index,
+        count: seats.length,
+        viewer: mySeat(),
+        seat,
+        turn,
+        state,
+        badges: seatBadges(seat, { snap, view, own: [dealer] }),
+        data: { state },
       },
-      h(
-        "div",
-        { class: "head" },
-        h("span", { class: "name" }, seat.name || t("empty_seat"), mine ? h("span", { class: "me-tag" }, ` (${t("you")})`) : null),
-        state ? h("span", { class: `cx-state ${state}` }, t(`state_${state}`)) : null,
-      ),
-      badges.length ? h("div", { class: "badges" }, badges) : null,
       view && seat.name
         ? h(
             "div",
             { class: "money" },
             h("span", { class: "limit", dataset: { limit: limit ?? "" } }, limitText),
-            view.phase !== "bobo" ? h("span", { class: "bet", dataset: { bet: view.bets?.[index] ?? "" } }, t("bet_in", { amount: fmt(view.bets?.[index]) })) : null,
+            view.phase !== "bobo" ? betIn(view, index) : null,
           )
         : null,
       cards,
       special ? h("div", { class: "special" }, t(`pair_${special}`)) : null,
       view?.phase === "betting" && lastSaid(view, index) ? h("div", { class: "said" }, lastSaid(view, index)) : null,
       view?.phase === "split" && view.split_done?.[index] ? h("div", { class: "said" }, t("split_done")) : null,
-      actors.includes(index) && snap.hand?.deadline ? h("div", { class: "clock", dataset: { deadline: snap.hand.deadline } }) : null,
+      actors.includes(index) ? clock(snap.hand?.deadline, { tag: "div" }) : null,
     );
   });
   $("#seats").replaceChildren(...els);
 }
 
 function renderCenter(snap, view) {
-  const pot = $("#pot");
-  const shown = view || finishedView();
-  pot.textContent = fmt(shown?.pot);
-  pot.dataset.value = shown ? String(shown.pot) : "";
-  $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
+  renderPot(view || finishedView());
+  renderPhase(view);
   $("#round").textContent = view?.phase === "betting" ? t("round", { round: view.round }) : "";
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view && view.phase !== "finished") {
+  kit.renderStatus(() => {
+    if (!view || view.phase === "finished") return "";
     const actors = actorsOf(snap);
-    if (isMyTurn()) status = t("your_turn");
-    else if (view.phase === "betting" && actors.length) status = t("waiting_for", { name: actors.map(seatName).join(", ") });
-    else if (view.phase === "split") status = t("split_waiting");
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
+    if (isMyTurn()) return t("your_turn");
+    if (view.phase === "betting" && actors.length) return t("waiting_for", { name: actors.map(seatName).join(", ") });
+    return view.phase === "split" ? t("split_waiting") : "";
+  });
 }
 
 function renderActions(snap, view) {
-  const buttons = [];
   const choices = snap?.you?.trustee || !view || !isMyTurn() ? [] : view.choices || [];
-  choices.forEach((choice, index) => {
+  const own = (choice) => {
     const kind = choice.type;
-    if (kind === "bobo") buttons.push(button(t("set_limit", { amount: fmt(choice.amount) }), "bobo", choice, "primary", { amount: choice.amount }));
-    else if (kind === "check") buttons.push(button(t("check"), "check", choice, "secondary"));
-    else if (kind === "call") buttons.push(button(t("call_amount", { amount: view.call_cost }), "call", choice, "primary", { amount: view.call_cost }));
-    else if (kind === "raise") buttons.push(button(t("raise_amount", { amount: choice.amount }), "raise", choice, "primary", { amount: choice.amount }));
-    else if (kind === "allin") buttons.push(button(t("allin_amount", { amount: view.left }), "allin", choice, "secondary", { amount: view.left }));
-    else if (kind === "fold") buttons.push(button(t("fold"), "fold", choice, "ghost"));
-    else if (kind === "split") {
+    if (kind === "bobo") return button(t("set_limit", { amount: fmt(choice.amount) }), "bobo", choice, "primary", { amount: choice.amount });
+    if (kind === "allin") return button(t("allin_amount", { amount: view.left }), "allin", choice, "secondary", { amount: view.left });
+    if (kind === "split") {
+      const index = choices.indexOf(choice);
       const [head, tail] = view.split_options?.[index] || [];
       const label = t("split_choice", { head: pairName(head), tail: pairName(tail) });
-      buttons.push(button(label, "split", choice, "primary split-choice", { index, head: choice.head.join(" ") }));
+      return button(label, "split", choice, "primary split-choice", { index, head: choice.head.join(" ") });
     }
-  });
-  if (isMyTurn() && choices.length && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  const ready = kit.readyButton();
-  if (ready) buttons.push(ready);
-  $("#actions").replaceChildren(...buttons);
-  kit.renderTrusteeAndMessage();
+    return null;
+  };
+  const buttons = betButtons(button, choices, { callAmount: view?.call_cost, raiseKey: "raise_amount" }, own);
+  kit.renderActionBar(buttons, isMyTurn() && choices.length ? snap.hand.deadline : null);
 }
 
 /** The viewer's cards: the first two face down to the others, all face up here. */
@@ -240,14 +196,11 @@ function renderMine(liveView) {
 }
 
 function renderResult() {
-  const panel = $("#result");
   const result = model.result;
   const view = finishedView();
   const finished = view?.result || null;
-  const handId = result?.hand ?? model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id;
-  const show = Boolean(result || finished) && model.resultDismissed !== handId;
-  panel.hidden = !show;
-  if (!show) return;
+  const panel = openResultPanel(model, view);
+  if (!panel) return;
   const endedBy = finished?.ended_by || result?.details?.ended_by;
   const winners = finished?.winners || (result?.seats || []).filter((r) => r.won).map((r) => r.index);
   const names = winners.map(seatName).join("、");
@@ -256,41 +209,21 @@ function renderResult() {
     title = winners.includes(mySeat()) && winners.length === 1 ? t("you_win") : winners.length > 1 ? t("winners_split", { names }) : t("winner_is", { names });
   }
   panel.querySelector(".title").textContent = title;
-  const pot = finished?.pot ?? result?.details?.pot;
-  panel.querySelector(".sub").textContent = [endedBy ? t(`ended_${endedBy}`) : "", typeof pot === "number" ? `${t("pot")} ${fmt(pot)}` : ""].filter(Boolean).join(" · ");
-  const rows = (result?.seats || (finished?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }))).map((row) => {
-    const delta = row.delta ?? 0;
-    const cls = delta > 0 ? "won" : delta < 0 ? "lost" : "";
-    return h(
-      "tr",
-      { class: row.index === mySeat() ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index)),
-      h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
-      h("td", { class: "rake" }, row.rake ?? "–"),
-      h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),
-    );
-  });
+  panel.querySelector(".sub").textContent = endedLine(endedBy, finished?.pot ?? result?.details?.pot);
+  const rows = resultRows(result, finished?.deltas, seatName).map((row) => resultRow(row, mySeat(), playerCell(row, seatName)));
   panel.querySelector("tbody").replaceChildren(...rows);
-  panel.querySelector(".rake-total").textContent = result ? t("rake_total", { rake: result.rake ?? 0 }) : t("settling");
+  renderResultFoot(panel, result);
   // Only the splits this viewer's view carries: the hands shown down.
-  const shown = (view?.splits || []).map((split, index) => ({ split, index })).filter((x) => Array.isArray(x.split));
-  const box = panel.querySelector(".final-hands");
-  box.hidden = !shown.length;
-  box.querySelector(".rows").replaceChildren(
-    ...shown.map(({ split, index }) => {
-      const special = view.result?.specials?.[index];
-      return h(
-        "div",
-        { class: "final-row", dataset: { seat: index } },
-        h("span", { class: "who" }, seatName(index)),
-        ...split.map((pair, k) =>
-          h("div", { class: "part" }, h("span", { class: "caption" }, t(k ? "tail" : "head")), cardRow(pair), h("span", { class: "pair-name" }, pairName(view.split_names?.[index]?.[k]))),
-        ),
-        special ? h("span", { class: "special" }, t(`pair_${special}`)) : null,
-      );
-    }),
-  );
-  panel.querySelector('[data-action="next-hand"]').disabled = !result;
+  const shown = (view?.splits || []).map((split, index) => (Array.isArray(split) ? index : null)).filter((index) => index !== null);
+  renderFinalHands(panel, shown, seatName, (index) => {
+    const special = view.result?.specials?.[index];
+    return [
+      ...view.splits[index].map((pair, k) =>
+        h("div", { class: "part" }, h("span", { class: "caption" }, t(k ? "tail" : "head")), cardRow(pair), h("span", { class: "pair-name" }, pairName(view.split_names?.[index]?.[k]))),
+      ),
+      special ? h("span", { class: "special" }, t(`pair_${special}`)) : null,
+    ];
+  });
 }
 
 // ---- Wiring -------------------------------------------------------------

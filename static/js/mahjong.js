@@ -5,6 +5,9 @@
 // one this seat's view carries (the others' hands stay backs until they win or the hand ends).
 // A refused action comes back as an `error` under the buttons. The view: docs/rules/xuezhan.md.
 
+import { turnStatus } from "./betting.js";
+import { seatBadges } from "./felt.js";
+import { openResultPanel } from "./results.js";
 import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
 import { tileBack, tileElement } from "./tiles.js";
 
@@ -25,11 +28,11 @@ const kit = seatedTable({
     model.selected = [];
   },
 });
-const { act, button, mySeat, setMessage } = kit;
+const { act, button, finishedView, mySeat, seatName, setMessage } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
-const currentView = () => model.snapshot?.hand?.view || null;
+const currentView = kit.liveView;
 const SEATS = 4;
 
 function actorsOf(snap) {
@@ -41,19 +44,6 @@ function actorsOf(snap) {
 function isMyTurn() {
   const seat = mySeat();
   return seat !== null && actorsOf(model.snapshot).includes(seat) && (currentView()?.actions || []).length > 0;
-}
-
-function seatName(index) {
-  return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
-}
-
-/** The finished hand's view: the live one while it settles, then the table's last hand. */
-function finishedView() {
-  const live = currentView();
-  if (live?.phase === "finished") return live;
-  const last = model.snapshot?.last_hand;
-  if (last?.view?.phase === "finished" && (!model.result || model.result.hand === last.id)) return last.view;
-  return null;
 }
 
 function tileLabel(tile) {
@@ -83,9 +73,7 @@ function meldElement(meld, view) {
 function render() {
   const snap = model.snapshot;
   const view = currentView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
+  kit.markPage(isMyTurn());
   root.dataset.game = view?.game || "";
   kit.renderTopBar();
   $("#base").textContent = view?.base ?? snap?.table?.tier?.base_stake ?? "–";
@@ -107,16 +95,13 @@ function renderSeats(snap, view) {
     const k = (index - (mySeat() ?? 0) + SEATS) % SEATS;
     const mine = index === mySeat();
     const won = view?.won?.includes(index);
-    const badges = [];
-    if (view && view.dealer === index) badges.push(h("span", { class: "dz-badge dealer" }, t("dealer")));
-    if (won) badges.push(h("span", { class: "dz-badge won" }, t("won")));
-    if (view?.voids?.[index]) badges.push(h("span", { class: "dz-badge void", dataset: { suit: view.voids[index] } }, t("void_is", { suit: t(`suit_${view.voids[index]}`) })));
-    else if (view && view.phase === "void" && view.void_done?.[index]) badges.push(h("span", { class: "dz-badge" }, t("chose")));
-    if (view && view.phase === "exchange" && view.exchange_done?.[index]) badges.push(h("span", { class: "dz-badge" }, t("chose")));
-    if (seat.is_bot) badges.push(h("span", { class: "dz-badge bot" }, t("bot")));
-    if (seat.trustee) badges.push(h("span", { class: "dz-badge trustee" }, t("trustee")));
-    if (seat.name && seat.connected === false && !seat.is_bot) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
-    if (seat.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
+    const own = [];
+    if (view && view.dealer === index) own.push(h("span", { class: "dz-badge dealer" }, t("dealer")));
+    if (won) own.push(h("span", { class: "dz-badge won" }, t("won")));
+    if (view?.voids?.[index]) own.push(h("span", { class: "dz-badge void", dataset: { suit: view.voids[index] } }, t("void_is", { suit: t(`suit_${view.voids[index]}`) })));
+    else if (view && view.phase === "void" && view.void_done?.[index]) own.push(h("span", { class: "dz-badge" }, t("chose")));
+    if (view && view.phase === "exchange" && view.exchange_done?.[index]) own.push(h("span", { class: "dz-badge" }, t("chose")));
+    const badges = seatBadges(seat, { snap, view, own });
     const turn = actors.includes(index);
     const delta = view?.deltas?.[index];
     return h(
@@ -185,15 +170,11 @@ function renderCenter(snap, view, shown) {
       );
     }),
   );
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view && view.phase !== "finished") {
-    const actors = actorsOf(snap);
-    if (isMyTurn()) status = view.phase === "turn" ? t("pick_discard") : t("your_turn");
-    else if (actors.length) status = t("waiting_for", { name: actors.map(seatName).join(", ") });
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
+  kit.renderStatus(() => {
+    if (!view || view.phase === "finished") return "";
+    if (isMyTurn() && view.phase === "turn") return t("pick_discard");
+    return turnStatus(isMyTurn(), actorsOf(snap), seatName);
+  });
 }
 
 /** The hand sorted, the tile just drawn set apart at the right. */
@@ -335,11 +316,7 @@ function renderActions(snap, view) {
     if (!legal) b.disabled = true;
     buttons.push(b);
   }
-  if (mine && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  const ready = kit.readyButton();
-  if (ready) buttons.push(ready);
-  $("#actions").replaceChildren(...buttons);
-  kit.renderTrusteeAndMessage();
+  kit.renderActionBar(buttons, mine ? snap.hand.deadline : null);
 }
 
 function paymentKind(p) {
@@ -375,13 +352,10 @@ function renderPayments(view) {
 }
 
 function renderResult() {
-  const panel = $("#result");
   const result = model.result;
   const view = finishedView();
-  const handId = result?.hand ?? model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id;
-  const show = Boolean(result || view?.result) && model.resultDismissed !== handId;
-  panel.hidden = !show;
-  if (!show) return;
+  const panel = openResultPanel(model, view);
+  if (!panel) return;
   const winners = [...new Set((view?.payments || []).filter((p) => p.kind === "win").map((p) => p.seat))];
   panel.querySelector(".title").textContent = !winners.length
     ? t("nobody_won")

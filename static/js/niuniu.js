@@ -8,7 +8,9 @@
 // for the last hand to turn. Messages: docs/protocol.md; the view's keys: docs/rules/niuniu.md.
 
 import { cardBack, cardElement } from "./cards.js";
-import { $, coins, h, root, seatedTable, t, tick } from "./tablekit.js";
+import { badge, renderCountdown, renderPhase, renderSeatRow, seatBadges, tileHead } from "./felt.js";
+import { playerCell, renderResultFoot, resultRow, resultRows, settledView, titleByOutcome, winnersText } from "./results.js";
+import { $, anotherHand, clock, h, root, seatedTable, t, tick } from "./tablekit.js";
 
 const STEP_MS = 160; // one card of a shown hand turning after another
 const FLIP_MS = 260;
@@ -21,19 +23,17 @@ const kit = seatedTable({
   render,
   onState(msg, previous) {
     if (!previous) settleRevealed(msg); // what was face up before the page opened is not turned again
-    if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) {
+    if (anotherHand(previous, msg)) {
       kit.setMessage("");
       model.selected = [];
     }
   },
 });
-const { button, mySeat } = kit;
+const { button, mySeat, playerName: seatName } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
-function liveView() {
-  return model.snapshot?.hand?.view || null;
-}
+const liveView = kit.liveView;
 
 /** The hand the felt shows: the live one, else the last one between hands. */
 function feltView() {
@@ -52,11 +52,6 @@ function actors() {
 function isMyTurn() {
   const seat = mySeat();
   return seat !== null && actors().includes(seat);
-}
-
-function seatName(index) {
-  const row = model.result?.seats?.find((r) => r.index === index);
-  return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
 }
 
 function categoryText(view, index) {
@@ -148,9 +143,7 @@ function seatCards(view, index, size) {
 function render() {
   const snap = model.snapshot;
   const view = liveView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
+  kit.markPage(isMyTurn());
   root.dataset.mode = feltView()?.mode || "";
   kit.renderTopBar();
   renderSeats(snap);
@@ -161,35 +154,15 @@ function render() {
   tick();
 }
 
-/** Seats in table order starting after the viewer (the viewer's own seat is drawn below the felt). */
-function otherSeats(snap) {
-  const seats = snap?.table?.seats || [];
-  const me = mySeat();
-  const start = me === null ? 0 : me + 1;
-  const order = [];
-  for (let k = 0; k < seats.length; k += 1) {
-    const index = (start + k) % seats.length;
-    if (index !== me) order.push(index);
-  }
-  return order;
-}
-
 function renderSeats(snap) {
-  const box = $("#seats");
-  const order = otherSeats(snap);
   const view = feltView();
-  box.dataset.count = String(order.length);
-  box.replaceChildren(...order.map((index) => seatTile(index, snap.table.seats[index], snap, view)));
+  renderSeatRow(snap, mySeat(), (index, seat) => seatTile(index, seat, snap, view));
 }
 
-function seatBadges(index, seat, snap, view) {
-  const badges = [];
-  if (view && view.banker === index) badges.push(h("span", { class: "dz-badge nn-banker", title: t("banker") }, `${t("banker_short")} ×${view.banker_multiple}`));
-  if (seat?.is_bot) badges.push(h("span", { class: "dz-badge bot" }, t("bot")));
-  if (seat?.trustee) badges.push(h("span", { class: "dz-badge trustee" }, t("trustee")));
-  if (seat && seat.connected === false && !seat.is_bot && seat.name) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
-  if (seat?.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
-  return badges;
+/** The banker's badge (with its multiple), before the badges every game shows. */
+function bankerBadges(index, seat, snap, view) {
+  const banker = view && view.banker === index && badge("nn-banker", `${t("banker_short")} ×${view.banker_multiple}`, t("banker"));
+  return seatBadges(seat, { snap, view, own: [banker] });
 }
 
 function seatTile(index, seat, snap, view) {
@@ -198,12 +171,7 @@ function seatTile(index, seat, snap, view) {
   const tile = h(
     "section",
     { class: `nn-seat${acting ? " turn" : ""}${view?.banker === index ? " is-banker" : ""}`, dataset: { seat: index }, "aria-label": name },
-    h(
-      "div",
-      { class: "nn-seat-head" },
-      h("div", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1).toUpperCase()),
-      h("div", { class: "who" }, h("div", { class: "name" }, name), h("div", { class: "badges" }, seatBadges(index, seat, snap, view))),
-    ),
+    tileHead("nn", name, bankerBadges(index, seat, snap, view)),
   );
   if (view) {
     const said = saidText(view, index);
@@ -213,7 +181,7 @@ function seatTile(index, seat, snap, view) {
         "div",
         { class: "nn-seat-foot" },
         said ? h("span", { class: "said" }, said) : null,
-        acting && snap.hand.deadline ? h("span", { class: "clock", dataset: { deadline: snap.hand.deadline } }) : null,
+        acting ? clock(snap.hand.deadline) : null,
       ),
     );
   } else if (seat?.name) {
@@ -236,25 +204,16 @@ function bankNote(view) {
 }
 
 function renderCenter(snap, view) {
-  $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
-  const countdown = $("#countdown");
-  if (view && view.phase !== "finished" && snap.hand.deadline) {
-    countdown.replaceChildren(h("span", { class: "clock", dataset: { deadline: snap.hand.deadline } }));
-  } else {
-    countdown.replaceChildren();
-  }
+  renderPhase(view);
+  renderCountdown(view && view.phase !== "finished" ? snap.hand.deadline : null);
   $("#bank-note").textContent = bankNote(view);
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view && view.phase !== "finished") {
+  kit.renderStatus(() => {
+    if (!view || view.phase === "finished") return "";
     const seat = mySeat();
-    if (isMyTurn()) status = t(`your_turn_${view.phase}`);
-    else if (seat !== null && view.phase === "bet" && view.banker === seat) status = t("banker_waits");
-    else if (seat !== null) status = t("decided_wait");
-    else status = t("countdown_note");
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
+    if (isMyTurn()) return t(`your_turn_${view.phase}`);
+    if (seat !== null && view.phase === "bet" && view.banker === seat) return t("banker_waits");
+    return seat !== null ? t("decided_wait") : t("countdown_note");
+  });
 }
 
 function toggleCard(card) {
@@ -330,27 +289,18 @@ function showButtons(snap, view) {
 }
 
 function renderActions(snap, view) {
-  const bar = $("#actions");
-  const buttons = [];
-  const you = snap?.you;
-  if (isMyTurn() && !you?.trustee && view) {
-    if (view.phase === "show") buttons.push(...showButtons(snap, view));
-    else for (const choice of view.choices || []) buttons.push(choiceButton(choice));
-    if (snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  }
-  const ready = kit.readyButton();
-  if (ready) buttons.push(ready);
-  bar.replaceChildren(...buttons);
-  kit.renderTrusteeAndMessage();
+  const acting = isMyTurn() && !snap?.you?.trustee && view;
+  let buttons = [];
+  if (acting) buttons = view.phase === "show" ? showButtons(snap, view) : (view.choices || []).map(choiceButton);
+  kit.renderActionBar(buttons, acting ? snap.hand.deadline : null);
 }
 
 function renderResult(live) {
   const panel = $("#result");
   const result = model.result;
-  const lastView = model.snapshot?.last_hand?.id === result?.hand ? model.snapshot?.last_hand?.view : null;
-  const view = live?.phase === "finished" ? live : lastView;
-  const id = result?.hand ?? model.snapshot?.hand?.id;
-  let show = Boolean((result || view?.result) && model.resultDismissed !== id);
+  const settled = settledView(model, live);
+  const view = settled.view;
+  let show = settled.show;
   // The panel waits until the last shown hand has turned over on the felt.
   const left = show ? revealLeft(feltView()) : 0;
   window.clearTimeout(model.revealTimer);
@@ -361,22 +311,12 @@ function renderResult(live) {
   panel.hidden = !show;
   if (!show) return;
   const seat = mySeat();
-  const rows = result?.seats || (view?.result?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }));
-  const mine = rows.find((r) => r.index === seat);
-  const winners = rows.filter((r) => (r.delta ?? 0) > 0).map((r) => r.name || seatName(r.index));
-  const winnersText = winners.length ? t(winners.length > 1 ? "winners_are" : "winner_is", { names: winners.join(", ") }) : "";
-  let title;
-  if (mine && mine.delta > 0) title = t("you_win", { amount: coins(mine.delta) });
-  else if (mine && mine.delta < 0) title = t("you_lose", { amount: coins(-mine.delta) });
-  else if (mine) title = t("you_even");
-  else title = winnersText || t("phase_finished");
-  panel.querySelector(".title").textContent = title;
-  panel.dataset.outcome = mine ? (mine.delta > 0 ? "won" : mine.delta < 0 ? "lost" : "even") : "";
-  panel.querySelector(".sub").textContent = [bankNote(view), winnersText].filter(Boolean).join(" · ");
+  const rows = resultRows(result, view?.result?.deltas, seatName);
+  const winners = winnersText(rows, seatName, { byDelta: true });
+  titleByOutcome(panel, rows.find((r) => r.index === seat), winners);
+  panel.querySelector(".sub").textContent = [bankNote(view), winners].filter(Boolean).join(" · ");
 
   const body = rows.map((row) => {
-    const delta = row.delta ?? 0;
-    const cls = delta > 0 ? "won" : delta < 0 ? "lost" : "";
     const split = view?.splits?.[row.index];
     const bet = view?.bets?.[row.index];
     const role = view?.banker === row.index ? t("banker") : bet ? t("said_bet", { n: bet }) : "";
@@ -392,19 +332,10 @@ function renderResult(live) {
           h("span", { class: "nn-cat", dataset: { category: view.categories[row.index] || "" } }, categoryText(view, row.index)),
         )
       : h("td", { class: "nn-hand-cell muted" }, "–");
-    return h(
-      "tr",
-      { class: row.index === seat ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index), role ? h("span", { class: "role-note" }, ` · ${role}`) : null),
-      handCell,
-      h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
-      h("td", { class: "rake" }, row.rake ?? "–"),
-      h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),
-    );
+    return resultRow(row, seat, playerCell(row, seatName, role), handCell);
   });
   panel.querySelector("tbody").replaceChildren(...body);
-  panel.querySelector(".rake-total").textContent = result ? t("rake_total", { rake: result.rake ?? 0 }) : t("settling");
-  panel.querySelector('[data-action="next-hand"]').disabled = !result;
+  renderResultFoot(panel, result);
 }
 
 // ---- Wiring -------------------------------------------------------------

@@ -6,8 +6,10 @@
 // the 反主 buttons the view's `choices`; a refused play comes back as an `error` with the
 // reason, shown under the buttons. The view's keys are in docs/rules/shengji.md.
 
+import { turnStatus } from "./betting.js";
 import { cardElement } from "./cards.js";
-import { $, coins as fmt, h, replaceIfChanged, root, seatedTable, t, tick } from "./tablekit.js";
+import { openResultPanel } from "./results.js";
+import { $, coins as fmt, h, replaceIfChanged, seatedTable, t, tick } from "./tablekit.js";
 
 const SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
 
@@ -28,26 +30,14 @@ const kit = seatedTable({
   },
   onAct() {},
 });
-const { act, button, mySeat, setMessage } = kit;
+const { act, button, finishedView, mySeat, seatName, setMessage } = kit;
 
-const currentView = () => model.snapshot?.hand?.view || null;
+const currentView = kit.liveView;
 
 function isMyTurn() {
   const seat = mySeat();
   const hand = model.snapshot?.hand;
   return seat !== null && hand?.view?.phase !== "finished" && (hand?.actors || []).includes(seat);
-}
-
-function seatName(index) {
-  return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
-}
-
-function finishedView() {
-  const live = currentView();
-  if (live?.phase === "finished") return live;
-  const last = model.snapshot?.last_hand;
-  if (last?.view?.phase === "finished" && (!model.result || model.result.hand === last.id)) return last.view;
-  return null;
 }
 
 function cardWords(cards) {
@@ -59,9 +49,7 @@ function cardWords(cards) {
 function render() {
   const snap = model.snapshot;
   const view = currentView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
+  kit.markPage(isMyTurn());
   kit.renderTopBar();
   renderSeats(snap, view || finishedView());
   renderCenter(snap, view || finishedView());
@@ -125,15 +113,7 @@ function renderCenter(snap, view) {
   const bottom = $("#bottom");
   bottom.hidden = !view?.bottom;
   if (view?.bottom) bottom.replaceChildren(h("span", { class: "caption" }, t("bottom")), ...view.bottom.map((c) => cardElement(c, { size: "tiny" })));
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view && view.phase !== "finished") {
-    const actors = snap.hand.actors || [];
-    if (isMyTurn()) status = t("your_turn");
-    else if (actors.length) status = t("waiting_for", { name: actors.map(seatName).join(", ") });
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
+  kit.renderStatus(() => (view && view.phase !== "finished" ? turnStatus(isMyTurn(), snap.hand.actors || [], seatName) : ""));
 }
 
 /** The viewer's hand: one row, or two on a narrow screen; only `playable` cards can be chosen. */
@@ -245,14 +225,11 @@ function renderActions(snap, view) {
 }
 
 function renderResult() {
-  const panel = $("#result");
   const result = model.result;
   const view = finishedView();
   const finished = view?.result || null;
-  const handId = result?.hand ?? model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id;
-  const show = Boolean(result || finished) && model.resultDismissed !== handId;
-  panel.hidden = !show;
-  if (!show) return;
+  const panel = openResultPanel(model, view);
+  if (!panel) return;
   const details = finished || result?.details || {};
   let title = "";
   if (details.side === "declarers") title = t("declarers_rise", { n: details.levels_gained });

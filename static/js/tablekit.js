@@ -1,8 +1,10 @@
 // What every table client shares: the labels and DOM helpers, the socket with
 // its connection badge, the message line and the countdowns (`connectTable`),
 // and for the seated games (斗地主, 炸金花, 必下德州) the common handling of
-// `state`/`result`/`error`/`cancelled`, act / ready / leave, 托管 and the
-// balance shown (`seatedTable`). Each game's client draws its own felt.
+// `state`/`result`/`error`/`cancelled`, act / ready / leave, 托管, the
+// balance shown, the action bar and the status line (`seatedTable`). Each game's
+// client draws its own felt, with the seats, pot and phase helpers of felt.js, the
+// result panel's of results.js and the pot games' betting buttons of betting.js.
 //
 // The page (templates/tables/_table_base.html) provides #table-app and two JSON
 // script tags: the client config and the labels, translated on the server.
@@ -119,9 +121,19 @@ function showClock(el) {
   return el;
 }
 
+/** A countdown to `deadline` (epoch milliseconds) that `tick` fills in, or null without a deadline. */
+export function clock(deadline, { tag = "span", mine = false } = {}) {
+  return deadline ? h(tag, { class: mine ? "clock mine" : "clock", dataset: { deadline } }) : null;
+}
+
 /** Refresh every countdown from its deadline. */
 export function tick() {
   for (const el of root.querySelectorAll(".clock[data-deadline]")) showClock(el);
+}
+
+/** True when the state `msg` is not of the hand `previous` showed (a new hand, or none on either side). */
+export function anotherHand(previous, msg) {
+  return !previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id;
 }
 
 /** Draw the player's balance into #my-balance (its data-value is what the tests read). */
@@ -316,6 +328,44 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     return typeof seat === "number" ? seat : null;
   }
 
+  /** The hand in play's view, or null between hands. */
+  function liveView() {
+    return model.snapshot?.hand?.view || null;
+  }
+
+  /** The finished hand's view: the live one while it settles, then the table's last hand. */
+  function finishedView() {
+    const live = liveView();
+    if (live?.phase === "finished") return live;
+    const last = model.snapshot?.last_hand;
+    if (last?.view?.phase === "finished" && (!model.result || model.result.hand === last.id)) return last.view;
+    return null;
+  }
+
+  /** The name of the player at seat `index` ("empty seat" when nobody sits there). */
+  function seatName(index) {
+    return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
+  }
+
+  /** The name of the player at seat `index`, else the one the `result` gives (who left after the hand), else "empty seat". */
+  function playerName(index) {
+    const row = model.result?.seats?.find((r) => r.index === index);
+    return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
+  }
+
+  /** The seats the hand waits for while its phase is one of `phases` (none in the others). */
+  function actorsIn(phases) {
+    const hand = model.snapshot?.hand;
+    return hand && phases.includes(hand.view?.phase) ? hand.actors || [] : [];
+  }
+
+  /** Mark #table-app with the hand's phase, the snapshot's seq and whether it is this seat's turn (the tests wait on these). */
+  function markPage(myTurn) {
+    root.dataset.phase = liveView()?.phase || "waiting";
+    root.dataset.seq = model.snapshot ? String(model.snapshot.seq) : "";
+    root.dataset.myTurn = myTurn ? "yes" : "no";
+  }
+
   /** True between hands (no hand yet, or the last one finished). */
   function between() {
     const snap = model.snapshot;
@@ -403,6 +453,28 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     return ready;
   }
 
+  /**
+   * Draw the action bar (#actions): the game's `buttons`, the seat's own countdown when
+   * `deadline` is given, the Ready button between hands; then 托管 and the message line.
+   */
+  function renderActionBar(buttons, deadline = null) {
+    const clockMine = clock(deadline, { mine: true });
+    const ready = readyButton();
+    $("#actions").replaceChildren(...buttons, ...(clockMine ? [clockMine] : []), ...(ready ? [ready] : []));
+    renderTrusteeAndMessage();
+  }
+
+  /**
+   * Write the status line (#status): "waiting for players" with no hand, `during()`'s text
+   * while one is dealt, "spectating" for a viewer without a seat.
+   */
+  function renderStatus(during = () => "") {
+    const snap = model.snapshot;
+    let status = !snap?.hand ? t("waiting_players") : during() || "";
+    if (snap && mySeat() === null) status = t("spectating");
+    $("#status").textContent = status;
+  }
+
   /** The 托管 (trustee) toggle and banner, then the message line. */
   function renderTrusteeAndMessage() {
     const you = model.snapshot?.you;
@@ -432,10 +504,18 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     sendReady,
     leaveTable,
     mySeat,
+    liveView,
+    finishedView,
+    seatName,
+    playerName,
+    actorsIn,
+    markPage,
     between,
     button,
     readyButton,
     renderTopBar,
+    renderActionBar,
+    renderStatus,
     renderTrusteeAndMessage,
     start,
   };

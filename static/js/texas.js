@@ -8,7 +8,9 @@
 // docs/rules/texas.md.
 
 import { cardBack, cardElement } from "./cards.js";
-import { $, coins, h, root, seatedTable, t, tick } from "./tablekit.js";
+import { badge, renderCountdown, renderPhase, renderPot, renderSeatRow, seatBadges, tileHead } from "./felt.js";
+import { openOutcomePanel, playerCell, renderResultFoot, resultRow } from "./results.js";
+import { $, anotherHand, clock, coins, h, seatedTable, t, tick } from "./tablekit.js";
 
 const model = {};
 
@@ -16,30 +18,20 @@ const kit = seatedTable({
   model,
   render,
   onState(msg, previous) {
-    if (!previous?.hand || !msg.hand || previous.hand.id !== msg.hand.id) kit.setMessage("");
+    if (anotherHand(previous, msg)) kit.setMessage("");
   },
 });
-const { button, mySeat } = kit;
+const { button, mySeat, playerName: seatName } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
-function currentView() {
-  return model.snapshot?.hand?.view || null;
-}
+const currentView = kit.liveView;
 
-function actors() {
-  const hand = model.snapshot?.hand;
-  return hand && hand.view?.phase === "betting" ? hand.actors || [] : [];
-}
+const actors = () => kit.actorsIn(["betting"]);
 
 function isMyTurn() {
   const seat = mySeat();
   return seat !== null && actors().includes(seat);
-}
-
-function seatName(index) {
-  const row = model.result?.seats?.find((r) => r.index === index);
-  return model.snapshot?.table?.seats?.[index]?.name || row?.name || t("empty_seat");
 }
 
 /** The blind a seat posted (0 for the others). */
@@ -75,9 +67,7 @@ function categoryLabel(category) {
 function render() {
   const snap = model.snapshot;
   const view = currentView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
+  kit.markPage(isMyTurn());
   renderInfo(snap, view);
   renderSeats(snap, view);
   renderCenter(snap, view);
@@ -93,37 +83,19 @@ function renderInfo(snap, view) {
   $("#blinds").textContent = blindsFrom ? `${coins(blindsFrom.small_blind)}/${coins(blindsFrom.big_blind)}` : "–";
 }
 
-/** Seats in table order starting after the viewer (the viewer's own seat is drawn below the felt). */
-function otherSeats(snap) {
-  const seats = snap?.table?.seats || [];
-  const me = mySeat();
-  const start = me === null ? 0 : me + 1;
-  const order = [];
-  for (let k = 0; k < seats.length; k += 1) {
-    const index = (start + k) % seats.length;
-    if (index !== me) order.push(index);
-  }
-  return order;
-}
-
 function renderSeats(snap, view) {
-  const box = $("#seats");
-  const order = otherSeats(snap);
-  box.dataset.count = String(order.length);
-  box.replaceChildren(...order.map((index) => seatTile(index, snap.table.seats[index], snap, view)));
+  renderSeatRow(snap, mySeat(), (index, seat) => seatTile(index, seat, snap, view));
 }
 
-function seatBadges(index, seat, snap, view) {
-  const badges = [];
-  if (view && view.dealer === index) badges.push(h("span", { class: "dz-badge tx-dealer", title: t("dealer") }, t("dealer_short")));
+/** The dealer and blind buttons, before the badges every game shows. */
+function buttonBadges(index, seat, snap, view) {
   const blinds = view?.blind_seats || [];
-  if (view && blinds[0] === index) badges.push(h("span", { class: "dz-badge tx-blind", title: t("small_blind") }, t("small_blind_short")));
-  if (view && blinds[1] === index) badges.push(h("span", { class: "dz-badge tx-blind", title: t("big_blind") }, t("big_blind_short")));
-  if (seat?.is_bot) badges.push(h("span", { class: "dz-badge bot" }, t("bot")));
-  if (seat?.trustee) badges.push(h("span", { class: "dz-badge trustee" }, t("trustee")));
-  if (seat && seat.connected === false && !seat.is_bot && seat.name) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
-  if (seat?.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
-  return badges;
+  const own = [
+    view && view.dealer === index && badge("tx-dealer", t("dealer_short"), t("dealer")),
+    view && blinds[0] === index && badge("tx-blind", t("small_blind_short"), t("small_blind")),
+    view && blinds[1] === index && badge("tx-blind", t("big_blind_short"), t("big_blind")),
+  ];
+  return seatBadges(seat, { snap, view, own });
 }
 
 function holeCards(view, index, size) {
@@ -145,12 +117,7 @@ function seatTile(index, seat, snap, view) {
       dataset: { seat: index, state: state.key || "" },
       "aria-label": name,
     },
-    h(
-      "div",
-      { class: "tx-seat-head" },
-      h("div", { class: "avatar", "aria-hidden": "true" }, name.slice(0, 1).toUpperCase()),
-      h("div", { class: "who" }, h("div", { class: "name" }, name), h("div", { class: "badges" }, seatBadges(index, seat, snap, view))),
-    ),
+    tileHead("tx", name, buttonBadges(index, seat, snap, view)),
   );
   if (view) {
     const best = view.best?.[index];
@@ -171,7 +138,7 @@ function seatTile(index, seat, snap, view) {
         { class: "tx-seat-foot" },
         state.text ? h("span", { class: `said tx-state ${state.key}` }, state.text) : null,
         best && view.phase === "finished" ? h("span", { class: "tx-cat" }, categoryLabel(best.category)) : null,
-        acting && snap.hand.deadline ? h("span", { class: "clock", dataset: { deadline: snap.hand.deadline } }) : null,
+        acting ? clock(snap.hand.deadline) : null,
       ),
     );
   } else if (seat?.name) {
@@ -185,28 +152,15 @@ function renderCenter(snap, view) {
   const cards = view?.board || (snap?.hand ? [] : snap?.last_hand?.view?.board) || [];
   if (cards.length) board.replaceChildren(...cards.map((c) => cardElement(c, { size: "small" })));
   else board.replaceChildren(...Array.from({ length: 5 }, () => cardBack({ size: "small" })));
-  const pot = $("#pot");
-  const amount = view ? view.pot : null;
-  pot.textContent = amount === null ? "–" : coins(amount);
-  pot.dataset.value = amount === null ? "" : String(amount);
-
-  $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
-  const countdown = $("#countdown");
-  if (view?.phase === "betting" && snap.hand.deadline) {
-    countdown.replaceChildren(h("span", { class: "clock", dataset: { deadline: snap.hand.deadline } }));
-  } else {
-    countdown.replaceChildren();
-  }
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view?.phase === "betting") {
+  renderPot(view);
+  renderPhase(view);
+  renderCountdown(view?.phase === "betting" ? snap.hand.deadline : null);
+  kit.renderStatus(() => {
+    if (view?.phase !== "betting") return "";
     const seat = mySeat();
-    if (isMyTurn()) status = t("your_turn_bet");
-    else if (seat !== null && view.decided[seat]) status = t("decided_wait");
-    else status = t("countdown_note");
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
+    if (isMyTurn()) return t("your_turn_bet");
+    return seat !== null && view.decided[seat] ? t("decided_wait") : t("countdown_note");
+  });
 }
 
 function renderMine(view) {
@@ -248,18 +202,9 @@ function choiceButton(choice, view) {
 }
 
 function renderActions(snap, view) {
-  const bar = $("#actions");
-  const buttons = [];
-  const seat = mySeat();
-  const you = snap?.you;
-  if (seat !== null && isMyTurn() && !you?.trustee && view) {
-    for (const choice of view.choices || []) buttons.push(choiceButton(choice, view));
-    if (snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  }
-  const ready = kit.readyButton();
-  if (ready) buttons.push(ready);
-  bar.replaceChildren(...buttons);
-  kit.renderTrusteeAndMessage();
+  const acting = mySeat() !== null && isMyTurn() && !snap?.you?.trustee && view;
+  const buttons = acting ? (view.choices || []).map((choice) => choiceButton(choice, view)) : [];
+  kit.renderActionBar(buttons, acting ? snap.hand.deadline : null);
 }
 
 function potName(i) {
@@ -267,29 +212,12 @@ function potName(i) {
 }
 
 function renderResult(liveView) {
-  const panel = $("#result");
   const result = model.result;
-  // The finished hand's view: the live one while it settles, then the table's last hand.
-  const lastView = model.snapshot?.last_hand?.id === result?.hand ? model.snapshot?.last_hand?.view : null;
-  const view = liveView?.phase === "finished" ? liveView : lastView;
-  const handId = result?.hand ?? model.snapshot?.hand?.id;
-  const show = (result || view?.result) && model.resultDismissed !== handId;
-  panel.hidden = !show;
-  if (!show) return;
   const seat = mySeat();
+  const opened = openOutcomePanel(model, liveView, seatName, seat);
+  if (!opened) return;
+  const { panel, view, rows } = opened;
   const details = result?.details || {};
-  const rows = result?.seats || (view?.result?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }));
-  const mine = rows.find((r) => r.index === seat);
-  const winners = rows.filter((r) => r.won || (r.delta ?? 0) > 0).map((r) => r.name || seatName(r.index));
-  const winnersText = t(winners.length > 1 ? "winners_are" : "winner_is", { names: winners.join(", ") });
-  let title;
-  if (mine && mine.delta > 0) title = t("you_win", { amount: coins(mine.delta) });
-  else if (mine && mine.delta < 0) title = t("you_lose", { amount: coins(-mine.delta) });
-  else if (mine) title = t("you_even");
-  else title = winners.length ? winnersText : t("phase_finished");
-  panel.querySelector(".title").textContent = title;
-  panel.dataset.outcome = mine ? (mine.delta > 0 ? "won" : mine.delta < 0 ? "lost" : "even") : "";
-  panel.querySelector(".sub").textContent = winners.length ? winnersText : "";
 
   const board = details.board || view?.board || [];
   panel.querySelector(".tx-result-board").replaceChildren(...board.map((c) => cardElement(c, { size: "small" })));
@@ -299,21 +227,12 @@ function renderResult(liveView) {
   const folded = view?.folded || [];
   const stakes = view?.stakes || [];
   const body = rows.map((row) => {
-    const delta = row.delta ?? 0;
-    const cls = delta > 0 ? "won" : delta < 0 ? "lost" : "";
     const cards = shown[row.index];
     const handCell = Array.isArray(cards)
       ? h("td", { class: "tx-hand-cell" }, h("div", { class: "cards" }, cards.map((c) => cardElement(c, { size: "tiny" }))), h("span", { class: "tx-cat" }, categoryLabel(categories[row.index])))
       : h("td", { class: "tx-hand-cell muted" }, folded[row.index] ? t("state_folded") : "–");
-    return h(
-      "tr",
-      { class: row.index === seat ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index), typeof stakes[row.index] === "number" ? h("span", { class: "role-note" }, ` · ${t("stake_amount", { amount: coins(stakes[row.index]) })}`) : null),
-      handCell,
-      h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
-      h("td", { class: "rake" }, row.rake ?? "–"),
-      h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),
-    );
+    const stake = typeof stakes[row.index] === "number" ? t("stake_amount", { amount: coins(stakes[row.index]) }) : "";
+    return resultRow(row, seat, playerCell(row, seatName, stake), handCell);
   });
   panel.querySelector("tbody").replaceChildren(...body);
 
@@ -329,8 +248,7 @@ function renderResult(liveView) {
       ),
     ),
   );
-  panel.querySelector(".rake-total").textContent = result ? t("rake_total", { rake: result.rake ?? 0 }) : t("settling");
-  panel.querySelector('[data-action="next-hand"]').disabled = !result;
+  renderResultFoot(panel, result);
 }
 
 // ---- Wiring -------------------------------------------------------------

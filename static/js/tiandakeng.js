@@ -1,64 +1,12 @@
-// The 填大坑 (tiandakeng) table client: render the snapshot the server sends, send intents.
+// The 填大坑 (tiandakeng) table client: the page of static/js/stud.js with 填大坑's own.
 //
-// It never decides a rule: the buttons are the view's `choices` (不加 check, 跟注 call,
-// 加注 raise, 全压 all in, 放弃 fold), every card shown is one the engine's view for this
-// seat carries (the others' two face-down cards stay backs until the showdown), and a
-// refused action comes back as an `error` under the buttons. The view: docs/rules/tiandakeng.md.
+// The buttons are the view's `choices` (不加 check, 跟注 call, 加注 raise, 全压 all in, 放弃
+// fold); every card shown is one the engine's view for this seat carries (the others' two
+// face-down cards stay backs until the showdown). The view: docs/rules/tiandakeng.md.
 
 import { cardBack, cardElement } from "./cards.js";
-import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
-
-const model = {};
-
-const kit = seatedTable({
-  model,
-  render,
-  onState(msg, previous) {
-    const before = previous?.hand;
-    if (!before || !msg.hand || before.id !== msg.hand.id || before.view?.turn !== msg.hand.view?.turn) setMessage("");
-  },
-});
-const { act, button, mySeat, setMessage } = kit;
-
-// ---- Reading the snapshot -----------------------------------------------
-
-const currentView = () => model.snapshot?.hand?.view || null;
-
-function actorsOf(snap) {
-  const hand = snap?.hand;
-  if (!hand || hand.view?.phase === "finished") return [];
-  if (hand.actors?.length) return hand.actors;
-  return typeof hand.view?.turn === "number" ? [hand.view.turn] : [];
-}
-
-function isMyTurn() {
-  const seat = mySeat();
-  return seat !== null && actorsOf(model.snapshot).includes(seat) && (currentView()?.choices || []).length > 0;
-}
-
-function seatName(index) {
-  return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
-}
-
-/** The finished hand's view: the live one while it settles, then the table's last hand. */
-function finishedView() {
-  const live = currentView();
-  if (live?.phase === "finished") return live;
-  const last = model.snapshot?.last_hand;
-  if (last?.view?.phase === "finished" && (!model.result || model.result.hand === last.id)) return last.view;
-  return null;
-}
-
-/** What the seat did last this round (from the public log). */
-function lastSaid(view, index) {
-  const log = view?.log || [];
-  for (let i = log.length - 1; i >= 0; i -= 1) {
-    const entry = log[i];
-    if (entry.round !== view.round) return "";
-    if (entry.seat === index) return t(`said_${entry.type}`);
-  }
-  return "";
-}
+import { studTable } from "./stud.js";
+import { coins as fmt, t } from "./tablekit.js";
 
 /** A seat's cards: two face down (backs unless this viewer may see them), then the face-up ones; 借牌 marked. */
 function cardRow(view, index, size) {
@@ -74,202 +22,29 @@ function cardRow(view, index, size) {
   return [...holes, ...up];
 }
 
-// ---- Rendering ----------------------------------------------------------
-
-function render() {
-  const snap = model.snapshot;
-  const view = currentView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
-  kit.renderTopBar();
-  $("#base").textContent = view?.base ?? snap?.table?.tier?.base_stake ?? "–";
-  renderSeats(snap, view || finishedView());
-  renderCenter(snap, view);
-  renderResult();
-  renderActions(snap, view);
-  renderMine(view);
-  tick();
-}
-
-/** Place seats around an oval: the viewer at the bottom, then in the order of play. */
-function seatPlace(index, count) {
-  const k = (index - (mySeat() ?? 0) + count) % count;
-  const angle = Math.PI / 2 - (2 * Math.PI * k) / count;
-  const x = 50 + 40 * Math.cos(angle);
-  const y = 50 + 38 * Math.sin(angle);
-  const left = `clamp(var(--seat-half-w), ${x.toFixed(1)}%, calc(100% - var(--seat-half-w)))`;
-  const top = `clamp(var(--seat-half-h), ${y.toFixed(1)}%, calc(100% - var(--seat-half-h)))`;
-  return { k, style: `left:${left};top:${top}` };
-}
-
-function renderSeats(snap, view) {
-  const seats = snap?.table?.seats || [];
-  const actors = actorsOf(snap);
-  const els = seats.map((seat, index) => {
-    const place = seatPlace(index, seats.length);
-    const mine = index === mySeat();
-    const dealt = view && Array.isArray(view.up?.[index]);
-    const folded = view?.status?.[index] === "folded";
-    const badges = [];
-    if (view && view.leader === index && view.phase === "betting") badges.push(h("span", { class: "dz-badge leads" }, t("leads")));
-    if (seat.is_bot) badges.push(h("span", { class: "dz-badge bot" }, t("bot")));
-    if (seat.trustee) badges.push(h("span", { class: "dz-badge trustee" }, t("trustee")));
-    if (seat.name && seat.connected === false && !seat.is_bot) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
-    if (seat.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
-    const turn = actors.includes(index);
-    const category = view?.result?.specials?.[index];
-    const points = view?.result?.points?.[index];
-    return h(
-      "section",
-      {
-        class: `tk-seat${mine ? " me" : ""}${turn ? " turn" : ""}${folded ? " folded" : ""}`,
-        style: place.style,
-        dataset: { seat: index, pos: place.k },
-        "aria-label": seat.name || t("empty_seat"),
-      },
-      h(
-        "div",
-        { class: "head" },
-        h("span", { class: "name" }, seat.name || t("empty_seat"), mine ? h("span", { class: "me-tag" }, ` (${t("you")})`) : null),
-        folded ? h("span", { class: "tk-state folded" }, t("state_folded")) : null,
-      ),
-      badges.length ? h("div", { class: "badges" }, badges) : null,
-      dealt
-        ? h(
-            "div",
-            { class: "money" },
-            h("span", { class: "bet", dataset: { bet: view.bets?.[index] ?? "" } }, t("bet_in", { amount: fmt(view.bets?.[index]) })),
-            h("span", { class: "left" }, t("coins_left", { amount: fmt(view.coins?.[index]) })),
-          )
-        : null,
-      dealt ? h("div", { class: "cards", dataset: { seat: index } }, cardRow(view, index, "tiny")) : null,
-      dealt && view.phase === "betting" && view.round_bets?.[index]
-        ? h("div", { class: "round-bet", dataset: { amount: view.round_bets[index] } }, t("round_in", { amount: fmt(view.round_bets[index]) }))
-        : null,
-      typeof points === "number" ? h("div", { class: "category" }, [t("points", { points }), category ? ` · ${t(`cat_${category}`)}` : ""].join("")) : null,
-      view && view.phase !== "finished" && lastSaid(view, index) ? h("div", { class: "said" }, lastSaid(view, index)) : null,
-      turn && snap.hand?.deadline ? h("div", { class: "clock", dataset: { deadline: snap.hand.deadline } }) : null,
-    );
-  });
-  $("#seats").replaceChildren(...els);
-}
-
-function renderCenter(snap, view) {
-  const pot = $("#pot");
-  const shown = view || finishedView();
-  pot.textContent = fmt(shown?.pot);
-  pot.dataset.value = shown ? String(shown.pot) : "";
-  $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
-  $("#round").textContent = view && view.phase !== "finished" ? t("round", { round: view.round }) : "";
-  const limits = [];
-  if (view && view.phase !== "finished") {
-    if (view.level) limits.push(t("lanpot_level", { pot: fmt(view.carry_in), times: 2 ** view.level }));
-    if (view.round === 3) limits.push(t("allin_total", { amount: fmt(view.allin ?? view.allin_total) }));
-  }
-  $("#limits").textContent = limits.join(" · ");
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view && view.phase !== "finished") {
-    const actors = actorsOf(snap);
-    if (isMyTurn()) status = t("your_turn");
-    else if (actors.length) status = t("waiting_for", { name: actors.map(seatName).join(", ") });
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
-}
-
-function renderActions(snap, view) {
-  const buttons = [];
-  const choices = snap?.you?.trustee || !view || !isMyTurn() ? [] : view.choices || [];
-  for (const choice of choices) {
-    if (choice.type === "check") buttons.push(button(t("check"), "check", () => act(choice), "secondary"));
-    else if (choice.type === "call") {
-      const amount = view.to_call;
-      buttons.push(button(t("call_amount", { amount }), "call", () => act(choice), "primary", { amount }));
-    } else if (choice.type === "raise") {
-      buttons.push(button(t("raise_to", { amount: choice.amount }), "raise", () => act(choice), "primary", { amount: choice.amount }));
-    } else if (choice.type === "allin") buttons.push(button(t("allin"), "allin", () => act(choice), "secondary"));
-    else if (choice.type === "fold") buttons.push(button(t("fold"), "fold", () => act(choice), "ghost"));
-  }
-  if (choices.length && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  const ready = kit.readyButton();
-  if (ready) buttons.push(ready);
-  $("#actions").replaceChildren(...buttons);
-  kit.renderTrusteeAndMessage();
-}
-
-/** The viewer's cards, large: the two face-down ones (only this seat sees them) and the face-up ones. */
-function renderMine(liveView) {
-  const box = $("#my-hand");
-  const seat = mySeat();
-  const view = liveView || finishedView();
-  if (seat === null || !view || !Array.isArray(view.up?.[seat])) {
-    box.replaceChildren();
-    return;
-  }
-  box.replaceChildren(...cardRow(view, seat, ""));
-}
-
-function renderResult() {
-  const panel = $("#result");
-  const result = model.result;
-  const view = finishedView();
-  const finished = view?.result || null;
-  const handId = result?.hand ?? model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id;
-  const show = Boolean(result || finished) && model.resultDismissed !== handId;
-  panel.hidden = !show;
-  if (!show) return;
-  const winners = finished ? (finished.winner === null ? [] : [finished.winner]) : (result?.seats || []).filter((r) => r.won).map((r) => r.index);
-  const names = winners.map(seatName).join("、");
-  panel.querySelector(".title").textContent = !winners.length
-    ? t("lanpot")
-    : winners.includes(mySeat()) ? t("you_win") : t("winner_is", { names });
-  const endedBy = finished?.ended_by || result?.details?.ended_by;
-  const pot = finished?.pot ?? result?.details?.pot;
-  panel.querySelector(".sub").textContent = [endedBy ? t(`ended_${endedBy}`) : "", typeof pot === "number" ? `${t("pot")} ${fmt(pot)}` : ""]
-    .filter(Boolean)
-    .join(" · ");
-  const rows = (result?.seats || (finished?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }))).map((row) => {
-    const delta = row.delta ?? 0;
-    const cls = delta > 0 ? "won" : delta < 0 ? "lost" : "";
-    return h(
-      "tr",
-      { class: row.index === mySeat() ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index)),
-      h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
-      h("td", { class: "rake" }, row.rake ?? "–"),
-      h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),
-    );
-  });
-  panel.querySelector("tbody").replaceChildren(...rows);
-  panel.querySelector(".rake-total").textContent = result ? t("rake_total", { rake: result.rake ?? 0 }) : t("settling");
-  // The reveal: every seat whose face-down cards this viewer's view carries (the showdown's, and its own).
-  const shown = (view?.down || []).map((card, index) => ({ card, index })).filter((x) => x.card);
-  const box = panel.querySelector(".final-hands");
-  box.hidden = !shown.length;
-  box.querySelector(".rows").replaceChildren(
-    ...shown.map(({ index }) =>
-      h(
-        "div",
-        { class: "final-row", dataset: { seat: index } },
-        h("span", { class: "who" }, seatName(index)),
-        h("div", { class: "cards" }, cardRow(view, index, "tiny")),
-        h(
-          "span",
-          { class: "category" },
-          [
-            typeof view.result?.points?.[index] === "number" ? t("points", { points: view.result.points[index] }) : "",
-            view.result?.specials?.[index] ? t(`cat_${view.result.specials[index]}`) : "",
-            view.result?.xiqian?.[index] ? t("xiqian_paid", { amount: view.result.xiqian[index] }) : "",
-          ]
-            .filter(Boolean)
-            .join(" · "),
-        ),
-      ),
-    ),
-  );
-  panel.querySelector('[data-action="next-hand"]').disabled = !result;
-}
-
-kit.start();
+studTable({
+  prefix: "tk",
+  cardRow,
+  /** Under a seat: its points, then its special hand. */
+  seatCategory(result, index) {
+    const points = result.points?.[index];
+    const special = result.specials?.[index];
+    return typeof points === "number" ? [t("points", { points }), special ? ` · ${t(`cat_${special}`)}` : ""].join("") : "";
+  },
+  /** In the result: the points, the special hand and the 喜钱 it was paid. */
+  finalCategory(result, index) {
+    return [
+      typeof result.points?.[index] === "number" ? t("points", { points: result.points[index] }) : "",
+      result.specials?.[index] ? t(`cat_${result.specials[index]}`) : "",
+      result.xiqian?.[index] ? t("xiqian_paid", { amount: result.xiqian[index] }) : "",
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  },
+  limits: (view) => [
+    ...(view.level ? [t("lanpot_level", { pot: fmt(view.carry_in), times: 2 ** view.level })] : []),
+    ...(view.round === 3 ? [t("allin_total", { amount: fmt(view.allin ?? view.allin_total) })] : []),
+  ],
+  ownChoices: { allin: "secondary" },
+  noWinnerTitle: "lanpot",
+});

@@ -7,8 +7,11 @@
 // action comes back as an `error` shown under the buttons. Messages are in
 // docs/protocol.md; the view's keys in docs/rules/zhajinhua.md.
 
+import { betButtons, turnActors, turnStatus } from "./betting.js";
 import { cardBack, cardElement } from "./cards.js";
-import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
+import { badge, moneyLine, ovalSeat, renderPhase, renderPot, seatBadges } from "./felt.js";
+import { endedLine, openResultPanel, playerCell, renderFinalHands, renderResultFoot, resultRow, resultRows } from "./results.js";
+import { $, clock, h, seatedTable, t, tick } from "./tablekit.js";
 
 // Display order only (A high, 2 low); the server ranks hands.
 const RANKS = "23456789TJQKA";
@@ -32,35 +35,17 @@ const kit = seatedTable({
     model.picking = false;
   },
 });
-const { act, button, mySeat, setMessage } = kit;
+const { act, button, finishedView, mySeat, seatName, setMessage } = kit;
 
 // ---- Reading the snapshot -----------------------------------------------
 
-const currentView = () => model.snapshot?.hand?.view || null;
+const currentView = kit.liveView;
 
-function actorsOf(snap) {
-  const hand = snap?.hand;
-  if (!hand || hand.view?.phase === "finished") return [];
-  if (hand.actors?.length) return hand.actors;
-  return typeof hand.view?.turn === "number" ? [hand.view.turn] : [];
-}
+const actorsOf = turnActors;
 
 function isMyTurn() {
   const seat = mySeat();
   return seat !== null && actorsOf(model.snapshot).includes(seat);
-}
-
-function seatName(index) {
-  return model.snapshot?.table?.seats?.[index]?.name || t("empty_seat");
-}
-
-/** The finished hand's view: the live one while it settles, then the table's last hand. */
-function finishedView() {
-  const live = currentView();
-  if (live?.phase === "finished") return live;
-  const last = model.snapshot?.last_hand;
-  if (last?.view?.phase === "finished" && (!model.result || model.result.hand === last.id)) return last.view;
-  return null;
 }
 
 function sortCards(cards) {
@@ -97,9 +82,7 @@ function lastSaid(view, index) {
 function render() {
   const snap = model.snapshot;
   const view = currentView();
-  root.dataset.phase = view?.phase || "waiting";
-  root.dataset.seq = snap ? String(snap.seq) : "";
-  root.dataset.myTurn = isMyTurn() ? "yes" : "no";
+  kit.markPage(isMyTurn());
   renderInfo(snap, view);
   renderSeats(snap, view || finishedView());
   renderCenter(snap, view);
@@ -115,31 +98,13 @@ function renderInfo(snap, view) {
   $("#stake").textContent = view?.stake ?? "–";
 }
 
-/** Place seats around an oval: the viewer at the bottom, then in the order of play (to the right). */
-function seatPlace(index, count) {
-  const k = (index - (mySeat() ?? 0) + count) % count;
-  const angle = Math.PI / 2 - (2 * Math.PI * k) / count;
-  const x = 50 + 40 * Math.cos(angle);
-  const y = 50 + 38 * Math.sin(angle);
-  // Clamped so that a seat near the edge of a narrow screen stays whole.
-  const left = `clamp(var(--seat-half-w), ${x.toFixed(1)}%, calc(100% - var(--seat-half-w)))`;
-  const top = `clamp(var(--seat-half-h), ${y.toFixed(1)}%, calc(100% - var(--seat-half-h)))`;
-  return { k, style: `left:${left};top:${top}` };
-}
-
 function renderSeats(snap, view) {
   const seats = snap?.table?.seats || [];
   const box = $("#seats");
   const actors = actorsOf(snap);
   const els = seats.map((seat, index) => {
-    const place = seatPlace(index, seats.length);
     const state = seatState(view, index);
-    const badges = [];
-    if (view && view.dealer === index) badges.push(h("span", { class: "dz-badge dealer" }, t("dealer")));
-    if (seat.is_bot) badges.push(h("span", { class: "dz-badge bot" }, t("bot")));
-    if (seat.trustee) badges.push(h("span", { class: "dz-badge trustee" }, t("trustee")));
-    if (seat.name && seat.connected === false && !seat.is_bot) badges.push(h("span", { class: "dz-badge offline" }, t("offline")));
-    if (seat.ready && (!snap?.hand || view?.phase === "finished")) badges.push(h("span", { class: "dz-badge ready" }, t("ready")));
+    const dealer = view && view.dealer === index && badge("dealer", t("dealer"));
     const cards = view?.hands?.[index];
     const mine = index === mySeat();
     let cardRow = null;
@@ -153,65 +118,42 @@ function renderSeats(snap, view) {
     }
     const category = view?.categories?.[index];
     const turn = actors.includes(index);
-    return h(
-      "section",
+    return ovalSeat(
       {
-        class: `zj-seat${mine ? " me" : ""}${turn ? " turn" : ""}${state ? ` ${state}` : ""}`,
-        style: place.style,
-        dataset: { seat: index, pos: place.k, state: state || "" },
-        "aria-label": seat.name || t("empty_seat"),
+        prefix: "zj",
+        index,
+        count: seats.length,
+        viewer: mySeat(),
+        seat,
+        turn,
+        state: state || "",
+        badges: seatBadges(seat, { snap, view, own: [dealer] }),
+        data: { state: state || "" },
       },
-      h(
-        "div",
-        { class: "head" },
-        h("span", { class: "name" }, seat.name || t("empty_seat"), mine ? h("span", { class: "me-tag" }, ` (${t("you")})`) : null),
-        state ? h("span", { class: `zj-state ${state}` }, t(`state_${state}`)) : null,
-      ),
-      badges.length ? h("div", { class: "badges" }, badges) : null,
-      view && state
-        ? h(
-            "div",
-            { class: "money" },
-            h("span", { class: "bet", dataset: { bet: view.bets?.[index] ?? "" } }, t("bet_in", { amount: fmt(view.bets?.[index]) })),
-            h("span", { class: "left" }, t("coins_left", { amount: fmt(view.coins?.[index]) })),
-          )
-        : null,
+      view && state ? moneyLine(view, index) : null,
       cardRow,
       category && (!mine || view.phase === "finished") ? h("div", { class: "category" }, t(`cat_${category}`)) : null,
       view?.phase === "betting" && lastSaid(view, index) ? h("div", { class: "said" }, lastSaid(view, index)) : null,
-      turn && snap.hand?.deadline ? h("div", { class: "clock", dataset: { deadline: snap.hand.deadline } }) : null,
+      turn ? clock(snap.hand?.deadline, { tag: "div" }) : null,
     );
   });
   box.replaceChildren(...els);
 }
 
 function renderCenter(snap, view) {
-  const pot = $("#pot");
-  const shown = view || finishedView();
-  pot.textContent = fmt(shown?.pot);
-  pot.dataset.value = shown ? String(shown.pot) : "";
-  $("#phase").textContent = view ? t(`phase_${view.phase}`) : t("phase_waiting");
+  renderPot(view || finishedView());
+  renderPhase(view);
   $("#round").textContent = view?.round ? `${t("round", { round: view.round })} · ${t("round_cap", { rounds: view.caps?.max_rounds })}` : "";
   const compares = view?.compares || [];
   const last = compares[compares.length - 1];
   $("#compare-note").textContent = last
     ? t("compare_note", { seat: seatName(last.seat), target: seatName(last.target), winner: seatName(last.winner) })
     : "";
-  let status = "";
-  if (!snap?.hand) status = t("waiting_players");
-  else if (view && view.phase !== "finished") {
-    const actors = actorsOf(snap);
-    if (isMyTurn()) status = t("your_turn");
-    else if (actors.length) status = t("waiting_for", { name: actors.map(seatName).join(", ") });
-  }
-  if (snap && mySeat() === null) status = t("spectating");
-  $("#status").textContent = status;
+  kit.renderStatus(() => (view && view.phase !== "finished" ? turnStatus(isMyTurn(), actorsOf(snap), seatName) : ""));
 }
 
 function renderActions(snap, view) {
-  const bar = $("#actions");
   const targets = $("#targets");
-  const buttons = [];
   const you = snap?.you;
   // On the viewer's turn the view's choices; off turn what the server lets the seat do out of turn
   // (看牌 look, from the deal on: the hand's `out_of_turn`). Under 托管 neither.
@@ -219,14 +161,9 @@ function renderActions(snap, view) {
   const offTurn = view?.phase === "betting" ? snap?.hand?.out_of_turn || [] : [];
   const choices = you?.trustee || !view ? [] : myTurn ? view.choices || [] : offTurn;
   const compares = choices.filter((c) => c.type === "compare");
-  for (const choice of choices) {
-    if (choice.type === "look") buttons.push(button(t("look"), "look", () => act(choice), "secondary"));
-    else if (choice.type === "call") {
-      buttons.push(button(t("call_amount", { amount: view.call_cost }), "call", () => act(choice), "primary", { amount: view.call_cost }));
-    } else if (choice.type === "raise") {
-      buttons.push(button(t("raise_amount", { amount: choice.amount }), "raise", () => act(choice), "primary", { amount: choice.amount }));
-    } else if (choice.type === "fold") buttons.push(button(t("fold"), "fold", () => act(choice), "ghost"));
-  }
+  // 比牌 choices draw no button each: one button (below) opens the picker of their targets.
+  const own = (choice) => (choice.type === "look" ? button(t("look"), "look", choice, "secondary") : null);
+  const buttons = betButtons(button, choices, { callAmount: view?.call_cost, raiseKey: "raise_amount" }, own);
   if (compares.length) {
     // 比牌 costs twice the call (docs/rules/zhajinhua.md); the engine charges it, this only labels it.
     const cost = view.compare_cost ?? 0;  // the server's figure; the client decides no rule
@@ -236,10 +173,7 @@ function renderActions(snap, view) {
     };
     buttons.splice(buttons.length - 1, 0, button(t("compare_amount", { amount: cost }), "compare", open, "secondary", { amount: cost }));
   }
-  if (myTurn && choices.length && snap.hand.deadline) buttons.push(h("span", { class: "clock mine", dataset: { deadline: snap.hand.deadline } }));
-  const ready = kit.readyButton();
-  if (ready) buttons.push(ready);
-  bar.replaceChildren(...buttons);
+  kit.renderActionBar(buttons, myTurn && choices.length ? snap.hand.deadline : null);
 
   targets.hidden = !(model.picking && compares.length);
   targets.replaceChildren(
@@ -247,8 +181,6 @@ function renderActions(snap, view) {
     ...compares.map((c) => button(seatName(c.target), "compare-target", () => act(c), "primary small", { target: c.target })),
     button(t("cancel"), "cancel-compare", () => { model.picking = false; render(); }, "ghost small"),
   );
-
-  kit.renderTrusteeAndMessage();
 }
 
 /** The viewer's three cards: face down until 看牌 (the view sends them only then). */
@@ -276,55 +208,27 @@ function renderMine(liveView) {
 }
 
 function renderResult() {
-  const panel = $("#result");
   const result = model.result;
   const view = finishedView();
   const finished = view?.result || null;
-  const handId = result?.hand ?? model.snapshot?.hand?.id ?? model.snapshot?.last_hand?.id;
-  const show = Boolean(result || finished) && model.resultDismissed !== handId;
-  panel.hidden = !show;
-  if (!show) return;
+  const panel = openResultPanel(model, view);
+  if (!panel) return;
   const winners = finished?.winners || (result?.seats || []).filter((r) => r.won).map((r) => r.index);
   const names = winners.map(seatName).join("、");
   const title = winners.includes(mySeat()) && winners.length === 1
     ? t("you_win")
     : winners.length > 1 ? t("winners_split", { names }) : t("winner_is", { names });
   panel.querySelector(".title").textContent = title;
-  const endedBy = finished?.ended_by || result?.details?.ended_by;
-  const pot = finished?.pot ?? result?.details?.pot;
-  panel.querySelector(".sub").textContent = [endedBy ? t(`ended_${endedBy}`) : "", typeof pot === "number" ? `${t("pot")} ${fmt(pot)}` : ""]
-    .filter(Boolean)
-    .join(" · ");
-  const rows = (result?.seats || (finished?.deltas || []).map((delta, index) => ({ index, delta, name: seatName(index) }))).map((row) => {
-    const delta = row.delta ?? 0;
-    const cls = delta > 0 ? "won" : delta < 0 ? "lost" : "";
-    return h(
-      "tr",
-      { class: row.index === mySeat() ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index)),
-      h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
-      h("td", { class: "rake" }, row.rake ?? "–"),
-      h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),
-    );
-  });
+  panel.querySelector(".sub").textContent = endedLine(finished?.ended_by || result?.details?.ended_by, finished?.pot ?? result?.details?.pot);
+  const rows = resultRows(result, finished?.deltas, seatName).map((row) => resultRow(row, mySeat(), playerCell(row, seatName)));
   panel.querySelector("tbody").replaceChildren(...rows);
-  panel.querySelector(".rake-total").textContent = result ? t("rake_total", { rake: result.rake ?? 0 }) : t("settling");
+  renderResultFoot(panel, result);
   // Only the hands this viewer's view carries: the rules decide who sees what.
-  const hands = (view?.hands || []).map((cards, index) => ({ cards, index })).filter((x) => Array.isArray(x.cards));
-  const box = panel.querySelector(".final-hands");
-  box.hidden = !hands.length;
-  box.querySelector(".rows").replaceChildren(
-    ...hands.map(({ cards, index }) =>
-      h(
-        "div",
-        { class: "final-row", dataset: { seat: index } },
-        h("span", { class: "who" }, seatName(index)),
-        h("div", { class: "cards" }, sortCards(cards).map((c) => cardElement(c, { size: "tiny" }))),
-        h("span", { class: "category" }, view.categories?.[index] ? t(`cat_${view.categories[index]}`) : ""),
-      ),
-    ),
-  );
-  panel.querySelector('[data-action="next-hand"]').disabled = !result;
+  const hands = (view?.hands || []).map((cards, index) => (Array.isArray(cards) ? index : null)).filter((index) => index !== null);
+  renderFinalHands(panel, hands, seatName, (index) => [
+    h("div", { class: "cards" }, sortCards(view.hands[index]).map((c) => cardElement(c, { size: "tiny" }))),
+    h("span", { class: "category" }, view.categories?.[index] ? t(`cat_${view.categories[index]}`) : ""),
+  ]);
 }
 
 // ---- Wiring -------------------------------------------------------------

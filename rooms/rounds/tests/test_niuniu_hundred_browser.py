@@ -1,7 +1,7 @@
 """百人牛牛 end to end in headless Chromium: a player banker's round, bets, the bank limit, a reload, 上庄.
 
-The harness and the page are 百人三公's (rooms/rounds/tests/test_sangong_hundred_browser.py,
-static/js/area_hands.js). Bob banks the first round with 2,000 coins (room for 200 coins of
+The driver (rooms/rounds/tests/area_round.py) and the page (static/js/area_hands.js) are
+百人三公's. Bob banks the first round with 2,000 coins (room for 200 coins of
 bets, 10 × each a possible win, 小牛牛). The browser's player bets 100 on 福 and 50 on 禄, is
 refused 100 on 寿 past the bank, reloads, applies to bank, watches the reveal card by card
 (庄 福 禄 寿 禧) with each hand laid out three and two with its category and multiple, sees the
@@ -10,159 +10,49 @@ result and the payout, and banks the next round once Bob's one round is up.
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
-from rooms.rounds.tests.test_sangong_hundred_browser import BETTING_WITH_TIME, bet
-from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fixture
-    CHROMIUM_ARGS,
-    SIZES,
-    chromium_executable,
-    live_asgi,
-    screenshot_dir,
-    sign_up_and_enter,
-)
+from rooms.rounds.tests.area_round import banked_tier, play_banked_round
+from rooms.tables.tests.test_browser import SIZES, live_asgi  # noqa: F401 - live_asgi is a fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SLUG = "niuniu_hundred"
-BET_SECONDS = 10
 ROUND_TIMEOUT_S = 45
 HANDS = ["banker", "fu", "lu", "shou", "xi"]
-
-RECORD_THE_REVEAL = """(hands) => {
-  window.revealSeen = [];
-  const note = () => {
-    const row = hands.map(h => document.querySelectorAll(`[data-hand='${h}'] .pcard:not(.back)`).length).join('');
-    if (window.revealSeen[window.revealSeen.length - 1] !== row) window.revealSeen.push(row);
-  };
-  new MutationObserver(note).observe(document.querySelector('.sg-felt'), { childList: true, subtree: true });
-}"""
-THE_RESULT_SHOWN = """(hands) => {
-  const app = document.querySelector('#table-app');
-  if (app.dataset.phase !== 'result') return false;
-  const shown = {};
-  for (const h of hands) {
-    const box = document.querySelector(`[data-hand='${h}']`);
-    const facts = box.querySelector('.sg-facts');
-    shown[h] = {
-      cards: [...box.querySelectorAll('.pcard')].map(e => e.dataset.card),
-      split: [...box.querySelectorAll('.pcard')].findIndex(e => e.classList.contains('split')),
-      category: facts.dataset.category, multiple: facts.dataset.multiple, text: facts.textContent,
-    };
-  }
-  const outcome = [...document.querySelectorAll('#outcome .sg-line')].map(e => [e.dataset.area, e.classList.contains('won'), Number(e.dataset.multiple)]);
-  return { round: Number(app.dataset.round), hands: shown, outcome };
-}"""
 
 
 @pytest.fixture
 def niuniu_table(transactional_db, settings, make_player):
     """A 百人牛牛 tier (bank from 500 coins, one round at most, 5% rake) whose table Bob banks first."""
-    from rooms.models import Game, RoomTier
-    from rooms.rounds import services
-    from rooms.services import catalogue_sync
-
-    settings.ROUNDS_BET_SECONDS = BET_SECONDS
-    settings.ROUNDS_REVEAL_MS = 120
-    settings.ROUNDS_RESULT_SECONDS = 4
-    catalogue_sync()
-    tier = RoomTier.objects.create(
-        game=Game.objects.get(slug=SLUG),
-        code="e2e-niuniu-hundred",
-        name="初级场",
-        name_en="Beginner room",
-        base_stake=10,
-        minimum_rule=RoomTier.MinimumRule.FIXED,
-        fixed_minimum=100,
-        rake_bps=500,
-        options={"bank_minimum": 500, "bank_rounds": 1},
+    return banked_tier(
+        settings, make_player, slug=SLUG, code="e2e-niuniu-hundred", reveal_ms=120, bob_coins=2000
     )
-    bob = make_player(coins=2000, name="bob")
-    table = services.round_enter(tier_id=tier.pk, user=bob)
-    services.round_bank_apply(table_id=table.pk, user=bob)
-    return tier, bob
 
 
 def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
-    from playwright.sync_api import sync_playwright
+    def area_names(page, seen: dict) -> None:
+        seen["area_names"] = page.locator(".sg-bet .name").all_inner_texts()
 
-    width, height = SIZES[size]
-    username = f"nh{uuid.uuid4().hex[:10]}"
-    seen: dict = {"username": username, "errors": []}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height}, locale=locale)
-            page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-            sign_up_and_enter(page, base_url, username, SLUG, tier_id, "**/rounds/*/")
-            page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_function(BETTING_WITH_TIME, timeout=ROUND_TIMEOUT_S * 1000)
-            seen["round"] = int(page.get_attribute("#table-app", "data-round"))
-            seen["banker_name"] = page.inner_text("#banker-name")
-            seen["bank_coins"] = page.get_attribute("#bank-coins", "data-value")
-            seen["area_names"] = page.locator(".sg-bet .name").all_inner_texts()
-            seen["rooms_before"] = page.locator(".sg-bet .room").evaluate_all(
-                "els => els.map(e => [Number(e.dataset.value), Number(e.dataset.multiple)])"
-            )
-            seen["backs"] = page.locator("[data-hand] .pcard.back").count()
-            bet(page, 100, "fu", 100)
-            bet(page, 50, "lu", 50)
-            page.wait_for_selector("#bank-room[data-value='50']", timeout=5000)
-            page.click("#chips .bc-chip[data-value='100']")
-            page.click(".sg-bet[data-area='shou']")
-            page.wait_for_selector("#hand-message[data-kind=error]", timeout=5000)
-            seen["refusal"] = page.inner_text("#hand-message")
-            seen["balance_staked"] = int(page.get_attribute("#my-balance", "data-value"))
-            page.click("#bank-toggle[data-mode='apply']")
-            page.wait_for_selector("#bank-queue li.me", timeout=5000)
-            seen["bet_shot"] = str(screenshot_dir() / f"niuniu-hundred-{size}-bets.png")
-            page.screenshot(path=seen["bet_shot"])
-            # A reload mid-round: the stakes, the queue and the bank come back from the server.
-            page.reload()
-            page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_selector(".sg-bet[data-area='fu'] .mine[data-value='100']", timeout=5000)
-            page.wait_for_selector("#bank-queue li.me", timeout=5000)
-            seen["toggle_after_reload"] = page.get_attribute("#bank-toggle", "data-mode")
-            page.evaluate(RECORD_THE_REVEAL, HANDS)
-            seen["shown"] = page.wait_for_function(
-                THE_RESULT_SHOWN, arg=HANDS, timeout=ROUND_TIMEOUT_S * 1000
-            ).json_value()
-            seen["reveal"] = page.evaluate("() => window.revealSeen")
-            page.wait_for_selector(
-                f"#my-result[data-round='{seen['round']}']:not([data-net=''])", timeout=20000
-            )
-            seen["net"] = int(page.get_attribute("#my-result", "data-net"))
-            seen["result_shot"] = str(screenshot_dir() / f"niuniu-hundred-{size}-result.png")
-            page.screenshot(path=seen["result_shot"])
-            seen["fits"] = page.evaluate(
-                "() => [...document.querySelectorAll('#areas, #chips, .sg-banker, #my-result, .sg-side, .sg-area .cards')]"
-                ".every(e => { const b = e.getBoundingClientRect(); return b.right <= window.innerWidth + 1 && b.left >= -1; })"
-            )
-            seen["cards_fit"] = page.evaluate(
-                "() => [...document.querySelectorAll('.sg-area')].every(a => "
-                "[...a.querySelectorAll('.pcard')].every(c => c.getBoundingClientRect().right <= a.getBoundingClientRect().right + 1))"
-            )
-            seen["chips_bottom"] = page.evaluate(
-                "() => document.querySelector('#chips').getBoundingClientRect().bottom"
-            )
-            # The next round: Bob's one round is up, the player banks with all their coins.
-            page.wait_for_function(
-                "() => document.querySelector('#bank-panel').dataset.banker !== '' && "
-                "document.querySelector('#bank-toggle').dataset.mode === 'step_down' && "
-                "document.querySelector('#table-app').dataset.phase === 'betting'",
-                timeout=ROUND_TIMEOUT_S * 1000,
-            )
-            seen["round2"] = int(page.get_attribute("#table-app", "data-round"))
-            seen["my_bank"] = int(page.get_attribute("#bank-coins", "data-value"))
-            seen["balance_banking"] = int(page.get_attribute("#my-balance", "data-value"))
-            seen["banker_can_bet"] = page.locator(".sg-bet:not([disabled])").count()
-            seen["bank_shot"] = str(screenshot_dir() / f"niuniu-hundred-{size}-banker.png")
-            page.screenshot(path=seen["bank_shot"])
-        finally:
-            browser.close()
-    return seen
+    def cards_fit(page, seen: dict) -> None:
+        seen["cards_fit"] = page.evaluate(
+            "() => [...document.querySelectorAll('.sg-area')].every(a => "
+            "[...a.querySelectorAll('.pcard')].every(c => c.getBoundingClientRect().right <= a.getBoundingClientRect().right + 1))"
+        )
+
+    return play_banked_round(
+        base_url,
+        size,
+        tier_id,
+        locale,
+        slug=SLUG,
+        shots="niuniu-hundred",
+        hands=HANDS,
+        timeout_s=ROUND_TIMEOUT_S,
+        fits="#areas, #chips, .sg-banker, #my-result, .sg-side, .sg-area .cards",
+        before_bets=area_names,
+        on_result=cards_fit,
+    )
 
 
 @pytest.mark.parametrize(

@@ -3,32 +3,25 @@
 The player signs up, opens the game from the lobby, quick-starts a room, passes on the
 bank, bets, reloads the page mid-hand and again on the result. The page must show the
 die before any tile is turned over, draw the tiles as tiles (筒 dots, a blank 白板),
-and show the result panel with what the ledger paid.
+and show the result panel with what the ledger paid. The driver is tile_hand.py's.
 """
 
 from __future__ import annotations
 
-import time
-import uuid
-
 import pytest
 
-import games
 from rooms.tables.tests.test_browser import (
-    CHROMIUM_ARGS,
-    RESULT_PAINTED,
-    SIZES,
-    WAIT_FOR_ANSWER,
-    WAIT_FOR_SOMETHING_TO_DO,
-    chromium_executable,
     live_asgi,  # noqa: F401 - the fixture, shared
     screenshot_dir,
-    sign_up_and_enter,
+)
+from rooms.tables.tests.tile_hand import (
+    assert_settled_hand,
+    play_tile_hand,
+    settled_hand,
+    tile_tier_with_bots,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-HAND_TIMEOUT_S = 90
 
 # Watch the page from its first script on (kept across reloads): the moments the die was shown, and the tiles face up then.
 WATCH_DIE = """
@@ -43,12 +36,6 @@ setInterval(() => {
   sessionStorage.setItem('__dieSeen', JSON.stringify(seen));
 }, 40);
 """
-# Every tile drawn: 筒 tiles carry their dots (two circles each, one more on 1筒), 白板 none.
-TILES_DRAWN = """() => [...document.querySelectorAll('.mtile[data-tile]')].map((e) => {
-  const tile = e.dataset.tile, dots = e.querySelectorAll('circle').length;
-  return tile + ':' + (tile === '5z' ? dots === 0 && e.querySelectorAll('rect').length === 1
-                                     : dots === 2 * Number(tile[0]) + (tile === '1p' ? 1 : 0));
-})"""
 SCREEN = """() => ({
   phase: document.querySelector('#table-app').dataset.phase,
   mine: document.querySelector('#my-choice').textContent,
@@ -62,29 +49,7 @@ SCREEN = """() => ({
 
 def erbagang_tier_with_bots(code: str):
     """Yield a 4-seat 二八杠 tier (底注 10), bots filling the seats."""
-    from games.erbagang import GAME
-    from rooms.models import Game, RoomTier
-    from rooms.services import catalogue_sync
-
-    added = "erbagang" not in games.REGISTRY
-    if added:
-        games.REGISTRY["erbagang"] = GAME
-    catalogue_sync()
-    tier = RoomTier.objects.create(
-        game=Game.objects.get(slug="erbagang"),
-        code=code,
-        name="初级场",
-        name_en="Novice room",
-        base_stake=10,
-        minimum_rule=RoomTier.MinimumRule.BASE_MULTIPLE,
-        minimum_multiplier=20,
-        seats=4,
-        options={"dice_seconds": 2},
-        bots_enabled=True,
-    )
-    yield tier
-    if added:
-        games.REGISTRY.pop("erbagang", None)
+    yield from tile_tier_with_bots("erbagang", code, minimum_multiplier=20, options={"dice_seconds": 2})
 
 
 @pytest.fixture
@@ -92,90 +57,35 @@ def erbagang_tier(transactional_db):
     yield from erbagang_tier_with_bots("e2e-erbagang")
 
 
-def reload_same(page) -> dict:
-    """Reload, wait for the socket and the same table seq, and return the screen before and after."""
-    page.wait_for_selector("#connection[data-status=connected]")
-    before = page.evaluate(SCREEN)
-    seq = page.get_attribute("#table-app", "data-seq")
-    page.reload()
-    page.wait_for_selector("#connection[data-status=connected]")
-    page.wait_for_function(
-        "(seq) => Number(document.querySelector('#table-app').dataset.seq) >= Number(seq)", arg=seq
-    )
-    return {"before": before, "after": page.evaluate(SCREEN)}
-
-
 def play_one_hand(base_url: str, size: str, tier_id: int, locale: str) -> dict:
     """Sign up, quick-start, pass on the bank, bet the most, reload mid-hand and on the result."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-    from playwright.sync_api import sync_playwright
 
-    width, height = SIZES[size]
-    username = f"eb{uuid.uuid4().hex[:10]}"
-    seen: dict = {"username": username, "errors": [], "clicked": [], "reloads": []}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": height}, locale=locale)
-            page.add_init_script(WATCH_DIE)
-            page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
-            sign_up_and_enter(page, base_url, username, "erbagang", tier_id, "**/tables/*/")
-            page.wait_for_function("() => document.querySelector('#table-app').dataset.seq")
-            page.wait_for_selector("#connection[data-status=connected]")
-            seen["balance_before"] = int(page.get_attribute("#my-balance", "data-value"))
-            deadline = time.monotonic() + HAND_TIMEOUT_S
-            while True:
-                left_ms = (deadline - time.monotonic()) * 1000
-                assert left_ms > 0, "the hand did not finish in time"
-                what = page.wait_for_function(WAIT_FOR_SOMETHING_TO_DO, timeout=left_ms).json_value()
-                if what == "result":
-                    break
-                phase = page.get_attribute("#table-app", "data-phase")
-                seen[f"{phase}_buttons"] = page.locator("#actions button").all_inner_texts()
-                page.screenshot(path=str(screenshot_dir() / f"erbagang-{size}-{phase}.png"))
-                seq = page.get_attribute("#table-app", "data-seq")
-                # Pass on the bank (a bot bids, so the player bets); then the largest bet.
-                choice = page.locator(
-                    "#actions [data-action=grab][data-multiple='0'], #actions [data-action=bet]"
-                ).last
-                try:
-                    clicked = choice.get_attribute("data-action", timeout=2000) + ":"
-                    clicked += choice.get_attribute("data-amount", timeout=2000) or ""
-                    choice.click(timeout=2000)
-                except PlaywrightTimeoutError:
-                    continue
-                seen["clicked"].append(clicked)
-                page.wait_for_function(WAIT_FOR_ANSWER, arg=seq, timeout=15000)
-                assert page.get_attribute("#hand-message", "data-kind") != "error", page.inner_text(
-                    "#hand-message"
-                )
-                if len(seen["clicked"]) == 1:
-                    seen["reloads"].append(reload_same(page))
-                elif page.get_attribute("#table-app", "data-phase") != "finished":
-                    try:  # a picture of the die on the table, for a person to look at
-                        page.wait_for_selector("#table-app[data-phase=dice] #die svg", timeout=3000)
-                        page.screenshot(path=str(screenshot_dir() / f"erbagang-{size}-dice.png"))
-                    except PlaywrightTimeoutError:
-                        pass
-            page.wait_for_function(RESULT_PAINTED, timeout=15000)
-            seen["result_shot"] = str(screenshot_dir() / f"erbagang-{size}-result.png")
-            page.screenshot(path=seen["result_shot"])
-            seen["die_seen"] = page.evaluate("() => JSON.parse(sessionStorage.getItem('__dieSeen') || '[]')")
-            seen["tiles"] = page.evaluate(TILES_DRAWN)
-            me = page.locator("#result tbody tr.me")
-            seen["delta"] = int(me.locator("td.delta").get_attribute("data-delta"))
-            seen["rows"] = page.locator("#result tbody tr").count()
-            seen["rake_text"] = page.inner_text("#result .rake-total")
-            seen["balance_after"] = int(page.get_attribute("#my-balance", "data-value"))
-            seen["result_reload"] = reload_same(page)
-            seen["page_text"] = page.inner_text("#table-app")
-            seen["fits"] = page.evaluate(
-                "() => [...document.querySelectorAll('#my-hand, #actions, #result .panel, #seats')]"
-                ".every(e => { const b = e.getBoundingClientRect(); return b.right <= window.innerWidth + 1 && b.left >= -1; })"
-            )
-        finally:
-            browser.close()
-    return seen
+    def picture_the_die(page, seen: dict) -> None:
+        if page.get_attribute("#table-app", "data-phase") == "finished":
+            return
+        try:  # a picture of the die on the table, for a person to look at
+            page.wait_for_selector("#table-app[data-phase=dice] #die svg", timeout=3000)
+            page.screenshot(path=str(screenshot_dir() / f"erbagang-{size}-dice.png"))
+        except PlaywrightTimeoutError:
+            pass
+
+    def die_seen(page, seen: dict) -> None:
+        seen["die_seen"] = page.evaluate("() => JSON.parse(sessionStorage.getItem('__dieSeen') || '[]')")
+
+    return play_tile_hand(
+        base_url,
+        size,
+        tier_id,
+        locale,
+        slug="erbagang",
+        watch=WATCH_DIE,
+        screen=SCREEN,
+        # Pass on the bank (a bot bids, so the player bets); then the largest bet.
+        choice="#actions [data-action=grab][data-multiple='0'], #actions [data-action=bet]",
+        after_answer=picture_the_die,
+        on_result=die_seen,
+    )
 
 
 @pytest.mark.parametrize(
@@ -188,22 +98,14 @@ def test_a_new_player_plays_a_whole_erbagang_hand_against_bots(
     size,
     locale,
 ):
-    import re
-    from platform.accounts.models import User
-
-    from rooms.tables.models import Hand, HandAction
-    from wallets.selectors import wallet_balance
+    from rooms.tables.models import HandAction
 
     settings.TABLE_AUTO_DELAY = (
         3  # the bots think a while: the reload after the player's move sees the same table
     )
     seen = play_one_hand(live_asgi, size, erbagang_tier.pk, locale)
     print(f"screenshots: {seen['result_shot']}")
-    assert seen["errors"] == [], seen["errors"]
-    user = User.objects.get(username=seen["username"])
-    hand = Hand.objects.get(participants=user)
-    assert hand.status == Hand.Status.SETTLED
-    seat = next(i for i, p in enumerate(hand.players) if p["user"] == user.pk)
+    user, hand, seat = settled_hand(seen)
     details = hand.outcome["details"]
 
     # The bid buttons: no bid, then multiples up to what the carried coins cover.
@@ -213,22 +115,8 @@ def test_a_new_player_plays_a_whole_erbagang_hand_against_bots(
     if details["banker"] != seat:  # a bot bid, so the player bet by clicking the largest bet
         kind, amount = seen["clicked"][1].split(":")
         assert mine[1].action == {"type": "bet", "amount": int(amount)} and not mine[1].auto
-    # A reload mid-hand and on the result shows the same screen.
-    for reload in [*seen["reloads"], seen["result_reload"]]:
-        assert reload["after"] == reload["before"], reload
-    assert seen["result_reload"]["after"]["resultShown"]
     # The die was on the screen, with every tile still face down, before the tiles were opened.
     before_tiles = [s for s in seen["die_seen"] if s["phase"] == "dice"]
     assert before_tiles, "the die was never shown before the deal"
     assert all(s["faceUp"] == 0 and s["backs"] == 8 and s["die"] == str(details["die"]) for s in before_tiles)
-    # Tiles drawn as tiles: the result shows all eight, each face right.
-    assert len(seen["tiles"]) >= 8 and all(t.endswith(":true") for t in seen["tiles"]), seen["tiles"]
-    assert seen["rows"] == 4
-    assert seen["delta"] == hand.outcome["net"][seat]
-    assert seen["balance_after"] == wallet_balance(user=user)
-    assert str(hand.outcome["rake"]) in seen["rake_text"]
-    if locale == "zh-CN":
-        assert "服务费" in seen["rake_text"] or "抽水" in seen["rake_text"], seen["rake_text"]
-    else:  # an English page shows no Han character but players' names (the bots are "Bot …" in English)
-        assert not re.search(r"[\u4e00-\u9fff]", seen["page_text"]), seen["page_text"]
-    assert seen["fits"], "something overflows the screen"
+    assert_settled_hand(seen, user, hand, seat, locale)
