@@ -448,8 +448,8 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     if (nextClock) next.append(nextClock);
     if (seat === null || !between() || !mine || mine.ready || !$("#result").hidden) return null;
     const ready = button(t("ready_button"), "ready", sendReady, "primary");
-    const clock = readyClock();
-    if (clock) ready.append(clock);
+    const countdown = readyClock();
+    if (countdown) ready.append(countdown);
     return ready;
   }
 
