@@ -53,6 +53,7 @@ from rooms.rounds.errors import (
     NotABankerTable,
     NothingToCancel,
     NothingToRepeat,
+    NotYourReveal,
     OverAreaLimit,
     OverBankLimit,
     OverTableLimit,
@@ -515,6 +516,26 @@ def round_repeat(*, table_id: int, user) -> int:
         )
 
 
+def round_reveal(*, table_id: int, user) -> int:
+    """咪牌: the round's revealer turns the next card now, instead of waiting out the pause; return the new seq.
+
+    Refused, with nothing changed, unless the round is paused for this player's reveal
+    (``NotYourReveal``); the clock then turns the rest one per ``reveal_ms`` as usual.
+    """
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id, bump=True)
+        rnd = live_round_locked(table)
+        if (
+            rnd is None
+            or rnd.phase != Round.Phase.DEALING
+            or rnd.revealer_id != user.pk
+            or rnd.revealer_step != rnd.revealed
+        ):
+            raise NotYourReveal()
+        _reveal_step(rnd, timezone.now())
+        return round_changed(table, bumped=True, rnd=rnd)
+
+
 # --- the player banker -------------------------------------------------------------
 
 
@@ -594,13 +615,68 @@ def _deal(rnd: Round, now: datetime) -> None:
     rnd.save(update_fields=["shoe", "result", "coup", "phase", "revealed", "dealt_at", "deadline"])
 
 
+def reveal_pause(rnd: Round) -> dict | None:
+    """The engine's 咪牌 pause for this round's result (``reveal_pause``), or None: the clock reveals alone."""
+    hook = getattr(engine_for(rnd.game_slug), "reveal_pause", None)
+    if not callable(hook) or not rnd.result:
+        return None
+    return hook(rnd.config, rnd.result)
+
+
+def reveal_leader(rnd: Round, areas: list[str]) -> tuple[int, str] | None:
+    """Who turns the cards (咪牌): ``(user id, area)`` of the top bettor on the most-backed of ``areas``.
+
+    The area with the most coins staked on it; on it, the player with the most; a tie between
+    players goes to whoever reached their amount first (their last bet came first), a tie
+    between areas to the area whose leader did. None when nobody bet on those areas: the
+    cards then open by themselves (001:210).
+    """
+    totals: dict[tuple[str, int], int] = defaultdict(int)
+    last: dict[tuple[str, int], int] = {}
+    for pk, area, user_id, amount in (
+        Bet.objects.standing()
+        .filter(round=rnd, area__in=areas)
+        .order_by("pk")
+        .values_list("pk", "area", "user_id", "amount")
+    ):
+        totals[(area, user_id)] += amount
+        last[(area, user_id)] = pk
+    if not totals:
+        return None
+    area_totals = defaultdict(int)
+    for (area, _user), amount in totals.items():
+        area_totals[area] += amount
+    area, user_id = max(totals, key=lambda key: (area_totals[key[0]], totals[key], -last[key]))
+    return user_id, area
+
+
+def _reveal_step(rnd: Round, now: datetime) -> None:
+    rnd.revealed += 1
+    rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
+    rnd.save(update_fields=["revealed", "deadline"])
+
+
 def _reveal(rnd: Round, now: datetime) -> None:
-    """Show the next card, or once every card is shown, the result (and queue the payout)."""
+    """Show the next card, or once every card is shown, the result (and queue the payout).
+
+    An engine's ``reveal_pause`` stops the clock's reveal after ``after`` steps for up to
+    ``seconds``, while the top bettor of its ``areas`` may turn the next card (``round_reveal``);
+    when their time is up the clock turns it.
+    """
     steps = (rnd.result or {}).get("steps") or []
     if rnd.revealed < len(steps):
-        rnd.revealed += 1
-        rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
-        rnd.save(update_fields=["revealed", "deadline"])
+        pause = reveal_pause(rnd)
+        if pause is not None and rnd.revealed == pause["after"] and rnd.revealer_step != rnd.revealed:
+            leader = reveal_leader(rnd, list(pause["areas"]))
+            if leader is not None:
+                rnd.revealer_id, rnd.revealer_area = leader
+                rnd.revealer_step = rnd.revealed
+                rnd.deadline = now + timedelta(
+                    seconds=_timing(rnd.config, "reveal_seconds", pause["seconds"])
+                )
+                rnd.save(update_fields=["revealer", "revealer_area", "revealer_step", "deadline"])
+                return
+        _reveal_step(rnd, now)
         return
     rnd.phase = Round.Phase.RESULT
     rnd.result_at = now
