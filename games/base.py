@@ -316,6 +316,12 @@ class BankerEngine(Protocol):
     closes, reveals ``result["steps"]`` one by one, and settles every bet with
     :meth:`payout`. States and results are plain JSON-able dicts; every method
     is pure (the shoe it is given is never changed).
+
+    Optional: ``revealed(result, n)`` (what the first n steps show),
+    ``reveal_pause(config, result)`` → ``{"after", "areas", "seconds"}`` (咪牌: after
+    ``after`` steps the top bettor of the most-backed of ``areas`` may turn the next
+    card for ``seconds`` before the clock does) and ``odds_table(config)`` (each area's
+    ``odds``, ``probability`` and house ``edge``, the page's rules panel).
     """
 
     def new_shoe(self, config: dict, rng: SeededRng) -> State:
