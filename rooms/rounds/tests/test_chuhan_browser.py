@@ -114,6 +114,10 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["hands_at_pause"] = page.locator(
                 "[data-hand='han'] .pcard:not(.back), [data-hand='chu'] .pcard:not(.back)"
             ).count()
+            # A reload during the 咪牌: the page comes back to the same pause, button and all.
+            page.reload()
+            page.wait_for_selector("#connection[data-status=connected]")
+            page.wait_for_selector("#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=5000)
             seen["reveal_text"] = page.inner_text("#reveal-text")
             seen["phase_text"] = page.inner_text("#phase")
             seen["reveal_shot"] = str(screenshot_dir() / f"chuhan-{size}-reveal.png")
