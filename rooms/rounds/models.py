@@ -115,6 +115,8 @@ class Round(models.Model):
     )
     revealer_area = models.CharField(_("revealer's area"), max_length=20, blank=True)
     revealer_step = models.PositiveSmallIntegerField(_("reveal paused at step"), null=True, blank=True)
+    # Betting windows opened after the first one (an engine's ``betting_windows``: later streets).
+    window = models.PositiveSmallIntegerField(_("later betting windows opened"), default=0)
     paid = models.BigIntegerField(_("paid to players"), null=True, blank=True)
     rake = models.PositiveBigIntegerField(_("rake"), null=True, blank=True)
     settle_key = models.CharField(_("payout transaction key"), max_length=80, blank=True)

@@ -75,6 +75,10 @@ BANKER = "banker"
 # game pays more than 12:1, so bets of up to 1/100 of that limit always fit.
 # Above it a won round could never be paid and its stakes would stay in escrow.
 ROUND_STAKE_CAP = MAX_AMOUNT // 100
+# And the most one round's bets may win together (the sum of their ``bet_exposure`` most_won): a
+# game paying more than 12:1 on some area (楚汉德州's 1:250) would otherwise let a round under the
+# stake cap owe a leg past the ledger's limit.
+ROUND_WIN_CAP = MAX_AMOUNT // 10
 
 
 def _setting(name: str, default):
@@ -237,6 +241,11 @@ def _check_bet(
             % {"limit": table_limit, "left": max(table_limit - staked, 0)}
         )
     held, most_won = engine_for(rnd.game_slug).bet_exposure(config, area, amount)
+    if exposure + most_won > ROUND_WIN_CAP:
+        raise OverTableLimit(
+            _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
+            % {"limit": table_limit, "left": 0}
+        )
     bank_check(rnd, area, most_won, exposure)
     return held, most_won
 
@@ -370,7 +379,7 @@ def round_cancel(*, table_id: int, user) -> int:
         bets = list(
             Bet.objects.standing()
             .select_for_update(of=("self",))
-            .filter(round=rnd, user_id=user.pk)
+            .filter(round=rnd, user_id=user.pk, area__in=[a["area"] for a in rnd.areas])
             .order_by("pk")
         )
         if not bets:
@@ -406,7 +415,7 @@ def round_cancel(*, table_id: int, user) -> int:
             users=[user.pk],
             bumped=True,
             rnd=rnd,
-            stakes={user.pk: {}},
+            stakes={user.pk: {}} if rnd.window == 0 else None,  # a later window keeps the earlier bets
             balances={user.pk: wallet.balance},
         )
 
@@ -616,20 +625,39 @@ def _deal(rnd: Round, now: datetime) -> None:
 
 
 def reveal_pause(rnd: Round) -> dict | None:
-    """The engine's 咪牌 pause for this round's result (``reveal_pause``), or None: the clock reveals alone."""
+    """The engine's 咪牌 pause at the round's current step (``reveal_pause``), or None: the clock reveals alone.
+
+    An engine gives one pause (a dict) or several (a list, each at its own ``after``).
+    """
     hook = getattr(engine_for(rnd.game_slug), "reveal_pause", None)
     if not callable(hook) or not rnd.result:
         return None
-    return hook(rnd.config, rnd.result)
+    pauses = hook(rnd.config, rnd.result) or []
+    for pause in [pauses] if isinstance(pauses, dict) else pauses:
+        if pause["after"] == rnd.revealed:
+            return pause
+    return None
 
 
-def reveal_leader(rnd: Round, areas: list[str]) -> tuple[int, str] | None:
+def next_window(rnd: Round) -> dict | None:
+    """The engine's next betting window (``betting_windows``) if it opens at the round's current step."""
+    hook = getattr(engine_for(rnd.game_slug), "betting_windows", None)
+    if not callable(hook) or not rnd.result:
+        return None
+    windows = hook(rnd.config, rnd.result)
+    if rnd.window < len(windows) and windows[rnd.window]["after"] == rnd.revealed:
+        return windows[rnd.window]
+    return None
+
+
+def reveal_leader(rnd: Round, areas: list[str], *, pooled: bool = False) -> tuple[int, str] | None:
     """Who turns the cards (咪牌): ``(user id, area)`` of the top bettor on the most-backed of ``areas``.
 
     The area with the most coins staked on it; on it, the player with the most; a tie between
     players goes to whoever reached their amount first (their last bet came first), a tie
-    between areas to the area whose leader did. None when nobody bet on those areas: the
-    cards then open by themselves (001:210).
+    between areas to the area whose leader did. ``pooled``: the areas count as one (a side's
+    areas of several betting windows), named by the first. None when nobody bet on those
+    areas: the cards then open by themselves (001:210).
     """
     totals: dict[tuple[str, int], int] = defaultdict(int)
     last: dict[tuple[str, int], int] = {}
@@ -639,8 +667,9 @@ def reveal_leader(rnd: Round, areas: list[str]) -> tuple[int, str] | None:
         .order_by("pk")
         .values_list("pk", "area", "user_id", "amount")
     ):
-        totals[(area, user_id)] += amount
-        last[(area, user_id)] = pk
+        key = (areas[0] if pooled else area, user_id)
+        totals[key] += amount
+        last[key] = pk
     if not totals:
         return None
     area_totals = defaultdict(int)
@@ -665,9 +694,17 @@ def _reveal(rnd: Round, now: datetime) -> None:
     """
     steps = (rnd.result or {}).get("steps") or []
     if rnd.revealed < len(steps):
+        window = next_window(rnd)
+        if window is not None:
+            rnd.phase = Round.Phase.BETTING
+            rnd.areas = window["areas"]
+            rnd.window += 1
+            rnd.deadline = now + timedelta(seconds=_timing(rnd.config, "bet_seconds", 15))
+            rnd.save(update_fields=["phase", "areas", "window", "deadline"])
+            return
         pause = reveal_pause(rnd)
-        if pause is not None and rnd.revealed == pause["after"] and rnd.revealer_step != rnd.revealed:
-            leader = reveal_leader(rnd, list(pause["areas"]))
+        if pause is not None and rnd.revealer_step != rnd.revealed:
+            leader = reveal_leader(rnd, list(pause["areas"]), pooled=bool(pause.get("pooled")))
             if leader is not None:
                 rnd.revealer_id, rnd.revealer_area = leader
                 rnd.revealer_step = rnd.revealed
@@ -730,6 +767,11 @@ def round_advance(*, table_id: int) -> bool:
                 return False
         elif rnd.deadline is not None and rnd.deadline > now:
             return False
+        elif rnd.phase == Round.Phase.BETTING and rnd.result is not None:
+            # A later betting window closed (``betting_windows``): the reveal goes on.
+            rnd.phase = Round.Phase.DEALING
+            rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
+            rnd.save(update_fields=["phase", "deadline"])
         elif rnd.phase == Round.Phase.BETTING:
             try:
                 with transaction.atomic():
