@@ -1,4 +1,4 @@
-"""保险楚汉德州 as a banker-family engine: one 楚汉德州 coup bet on in three streets (not yet registered).
+"""保险楚汉德州 as a banker-family engine: one 楚汉德州 coup bet on in three streets.
 
 The shoe, the deal and the hand-type areas are 楚汉德州's (:class:`games.chuhan.engine.ChuhanEngine`).
 The steps turn 汉's and 楚's cards and the flop after the first street (001:154), then the
@@ -83,7 +83,24 @@ class InsuredChuhanEngine(ChuhanEngine):
             *({"side": rules.CHU, "card": card} for card in chu),
             *({"side": BOARD, "card": card} for card in board),
         ]
-        return {**result, "streets": streets, "steps": steps}, new_shoe
+        # The later streets' areas of the winner win too (and 平's on a tie).
+        wins = sorted({*result["wins"], *(f"{result['winner']}_{street}" for street in (2, 3))})
+        return {**result, "streets": streets, "steps": steps, "wins": wins}, new_shoe
+
+    def odds_table(self, config: dict) -> list[dict]:
+        """The rules panel: the first street's areas (a later street's odds move with the cards)."""
+        chances = rules.first_street_chances()
+        odds = self.first_street_odds(config)
+        rows = [
+            {
+                "area": side,
+                "odds": odds_text(odds[side]),
+                "probability": float(chances[side]),
+                "edge": float(1 - rules.expected_return(1, side, chances, odds[side])),
+            }
+            for side in SIDE_AREAS
+        ]
+        return rows + [row for row in super().odds_table(config) if row["area"] in chuhan.HAND_TYPE_AREAS]
 
     def betting_windows(self, config: dict, result: dict) -> list[dict]:
         """The turn and river streets' betting, each once its cards are out (7 and 8 steps), unless skipped."""

@@ -11,6 +11,14 @@ import { RoundSocket } from "./socket.js";
 import { $, coins, config, connectTable, h, renderBalance, root, t, tick } from "./tablekit.js";
 
 const MAIN_AREAS = ["chu", "tie", "han"];
+// 保险楚汉德州's later streets have their own areas: chu_2 … han_3 (the street after the underscore).
+const STREET = /^(chu|tie|han)_(\d)$/;
+
+/** An area's words: its name, and for a later street's area that street. */
+function areaName(area) {
+  const street = STREET.exec(area);
+  return street ? `${t(`area_${street[1]}`)} · ${t("street", { n: street[2] })}` : t(`area_${area}`);
+}
 const SIZES = { han: 2, board: 5, chu: 2 };
 const ROAD_SHOWN = 30;
 
@@ -97,7 +105,8 @@ function render() {
 
 function renderStatus(rnd, waiting) {
   $("#phase").textContent = waiting ? t("phase_reveal") : t(`phase_${rnd?.phase || "idle"}`);
-  $("#coup").textContent = rnd ? t("shoe_coup", { shoe: rnd.shoe, coup: rnd.coup }) : "";
+  const street = rnd?.window ? ` · ${t("street", { n: rnd.window + 1 })}` : "";
+  $("#coup").textContent = rnd ? `${t("shoe_coup", { shoe: rnd.shoe, coup: rnd.coup })}${street}` : "";
   const countdown = $("#countdown");
   if (rnd?.deadline && (rnd.phase === "betting" || rnd.phase === "result" || waiting)) {
     countdown.replaceChildren(
@@ -135,7 +144,7 @@ function renderReveal(rnd) {
   bar.hidden = !who;
   bar.dataset.mine = mine ? "yes" : "";
   bar.dataset.waiting = who?.waiting ? "yes" : "";
-  const area = who ? t(`area_${who.area}`) : "";
+  const area = who ? areaName(who.area) : "";
   $("#reveal-text").textContent = !who
     ? ""
     : who.waiting
@@ -150,7 +159,7 @@ function areaBox(area, main) {
   return h(
     "button",
     { type: "button", class: `sg-bet ch-bet${main ? " main" : ""}`, dataset: { area }, onclick: () => placeBet(area) },
-    h("span", { class: "name" }, t(`area_${area}`)),
+    h("span", { class: "name" }, areaName(area)),
     h("span", { class: "odds" }),
     h("span", { class: "total" }),
     h("span", { class: "mine" }),
@@ -163,8 +172,9 @@ function renderAreas(rnd) {
   const names = offered.map((a) => a.area);
   if (box.dataset.keys !== names.join(",") && names.length) {
     box.dataset.keys = names.join(",");
-    const main = names.filter((area) => MAIN_AREAS.includes(area));
-    const types = names.filter((area) => !MAIN_AREAS.includes(area));
+    const isMain = (area) => MAIN_AREAS.includes(area) || STREET.test(area);
+    const main = names.filter(isMain);
+    const types = names.filter((area) => !isMain(area));
     box.replaceChildren(
       h("div", { class: "ch-main" }, ...main.map((area) => areaBox(area, true))),
       h("div", { class: "ch-types" }, ...types.map((area) => areaBox(area, false))),
@@ -184,7 +194,7 @@ function renderAreas(rnd) {
     const mine = button.querySelector(".mine");
     mine.dataset.value = String(a.mine || 0);
     mine.textContent = a.mine ? t("area_mine", { amount: coins(a.mine) }) : "";
-    button.setAttribute("aria-label", `${t(`area_${a.area}`)} ${a.odds}`);
+    button.setAttribute("aria-label", `${areaName(a.area)} ${a.odds}`);
   }
 }
 
@@ -251,7 +261,7 @@ function renderMyResult(rnd) {
           h(
             "span",
             { class: "bet", dataset: { area: bet.area, net: bet.net } },
-            t("bet_line", { area: t(`area_${bet.area}`), amount: coins(bet.amount), net: `${bet.net > 0 ? "+" : ""}${coins(bet.net)}` }),
+            t("bet_line", { area: areaName(bet.area), amount: coins(bet.amount), net: `${bet.net > 0 ? "+" : ""}${coins(bet.net)}` }),
           ),
         ),
       ),

@@ -2,7 +2,7 @@
 
 The runtime's growth is for every banker engine: after some reveal steps the round takes
 bets again on the window's own areas, then the reveal goes on (with a 咪牌 pause if the
-engine declares one there). 保险楚汉德州 is not registered yet, so the test registers it.
+engine declares one there).
 """
 
 from fractions import Fraction
@@ -10,8 +10,6 @@ from fractions import Fraction
 import pytest
 
 import games
-from games.base import GameInfo
-from games.chuhan_insured.engine import DEFAULT_OPTIONS, InsuredChuhanEngine
 from rooms.rounds import services
 from rooms.rounds.errors import BadArea
 from rooms.rounds.models import Bet
@@ -20,29 +18,26 @@ from wallets.selectors import wallet_balance
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_rounds")]
 
-ENGINE = InsuredChuhanEngine()
+ENGINE = games.REGISTRY["chuhan_insured"].engine
 # 汉 Ah Kd, 楚 Qc Js, flop 2c 7d 9h, turn 3s, river 4c: 汉 wins on ace high; neither later
 # street is one-sided enough to be skipped.
 COUP = ["Ah", "Qc", "Kd", "Js", "2c", "7d", "9h", "3s", "4c"]
 
 
 @pytest.fixture
-def insured_tier(db, monkeypatch):
+def insured_tier(db):
     from rooms.models import Game, RoomTier
 
-    info = GameInfo(
-        slug="chuhan_insured",
-        name_zh="保险楚汉德州",
-        name_en="Insured Chu-Han Hold'em",
-        family="banker",
-        min_seats=1,
-        max_seats=1,
-        engine=ENGINE,
-        default_options=DEFAULT_OPTIONS,
-    )
-    monkeypatch.setitem(games.REGISTRY, info.slug, info)
-    game = Game.objects.create(
-        slug=info.slug, name_zh=info.name_zh, name_en=info.name_en, family="banker", min_seats=1, max_seats=1
+    info = games.REGISTRY["chuhan_insured"]
+    game, _ = Game.objects.get_or_create(
+        slug=info.slug,
+        defaults={
+            "name_zh": info.name_zh,
+            "name_en": info.name_en,
+            "family": "banker",
+            "min_seats": 1,
+            "max_seats": 1,
+        },
     )
     return RoomTier.objects.create(
         game=game,
