@@ -70,14 +70,12 @@ logger = logging.getLogger(__name__)
 BANKER = "banker"
 
 # The most one round's bets may total, whatever the tier's own table limit (none, or a
-# huge one). A round pays out in ONE ledger transaction whose every leg (the escrow, each
-# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); no banker
-# game pays more than 12:1, so bets of up to 1/100 of that limit always fit.
-# Above it a won round could never be paid and its stakes would stay in escrow.
+# huge one), and the most they may win together (the sum of their ``bet_exposure`` most_won).
+# A round pays out in ONE ledger transaction whose every leg (the escrow, each winner's credit,
+# the bank) must stay within the ledger's limit per leg (MAX_AMOUNT): with both caps every leg
+# fits, whatever an area pays (some pay 250:1). Above them a won round could never be paid and
+# its stakes would stay in escrow.
 ROUND_STAKE_CAP = MAX_AMOUNT // 100
-# And the most one round's bets may win together (the sum of their ``bet_exposure`` most_won): a
-# game paying more than 12:1 on some area (楚汉德州's 1:250) would otherwise let a round under the
-# stake cap owe a leg past the ledger's limit.
 ROUND_WIN_CAP = MAX_AMOUNT // 10
 
 
