@@ -46,15 +46,15 @@ ODDS: dict[str, Fraction] = {
     "quads_plus": Fraction(250),
 }
 
-# The chance each area wins, from bench/chuhan_odds.py (docs/rules/chuhan.md gives the run and
-# its 95 % intervals). 楚 and 汉 are symmetric: each wins (1 − P(平)) / 2.
+# The chance each area wins, from bench/chuhan_odds.py over 10^8 coups (docs/rules/chuhan.md gives
+# the run and its 95 % intervals). 楚 and 汉 are symmetric: each wins (1 − P(平)) / 2.
 PROBABILITY: dict[str, float] = {
-    TIE: 0.040600,
-    "high_pair": 0.430284,
-    "two_pair": 0.314304,
-    "trips_straight_flush": 0.204589,
-    "full_house": 0.047089,
-    "quads_plus": 0.003734,
+    TIE: 0.040661,
+    "high_pair": 0.430467,
+    "two_pair": 0.314202,
+    "trips_straight_flush": 0.204557,
+    "full_house": 0.047044,
+    "quads_plus": 0.003730,
 }
 
 

@@ -86,3 +86,19 @@ def test_only_the_first_streets_chu_and_han_stakes_come_back_by_half_on_a_tie():
     assert rules.bet_net(2, "chu", 100, Fraction(193, 100), "han") == -100
     with pytest.raises(ValueError, match="not a"):
         rules.bet_net(1, "full_house", 10, two, "chu")
+
+
+def test_every_later_street_bet_expects_at_most_one_minus_the_margin():
+    rng = random.Random(9)
+    for _ in range(40):
+        cards = rng.sample(rules.DECK, 8)
+        han, chu, board = cards[0:2], cards[2:4], cards[4 : 4 + rng.choice((3, 4))]
+        street = 2 if len(board) == 3 else 3
+        chances = rules.street_chances(han, chu, board)
+        odds = rules.street_odds(street, chances, MARGIN)
+        for side, value in odds.items():
+            if value is None:
+                assert chances[side] == 0
+                continue
+            expected = rules.expected_return(street, side, chances, value)
+            assert 1 - MARGIN - Fraction(1, 100) * chances[side] <= expected <= 1 - MARGIN

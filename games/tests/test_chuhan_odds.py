@@ -22,10 +22,10 @@ DECK = [rank + suit for suit in "shcd" for rank in "23456789TJQKA"]
 TRIALS = 1_000_000
 
 
-def doc_rows() -> dict[str, tuple[str, float, float]]:
-    """The odds table of docs/rules/chuhan.md: area → (odds, probability %, house edge %)."""
+def doc_rows(doc: Path = DOC) -> dict[str, tuple[str, float, float]]:
+    """The odds table of a rules page: area → (odds, probability %, house edge %)."""
     rows = {}
-    for line in DOC.read_text().splitlines():
+    for line in doc.read_text().splitlines():
         match = re.match(r"\| `(\w+)` \|[^|]*\| (1:[\d.]+) \| ([\d.]+) % \| ([\d.]+) % \|", line)
         if match:
             rows[match[1]] = (match[2], float(match[3]), float(match[4]))
@@ -66,3 +66,16 @@ def test_published_probabilities_match_a_fresh_million_coups():
         else:
             factor = float(1 + rules.ODDS[area])
             assert abs(1 - factor * estimate - rules.house_edge(area)) < 4.5 * factor * error
+
+
+def test_the_insured_doc_prints_its_first_street_figures():
+    from games.chuhan_insured.engine import DEFAULT_OPTIONS, InsuredChuhanEngine
+
+    rows = doc_rows(DOC.with_name("chuhan_insured.md"))
+    table = InsuredChuhanEngine().odds_table(DEFAULT_OPTIONS)
+    assert list(rows) == [row["area"] for row in table]
+    for row in table:
+        odds, percent, edge = rows[row["area"]]
+        assert odds == row["odds"]
+        assert percent == pytest.approx(row["probability"] * 100, abs=0.0006)
+        assert edge == pytest.approx(row["edge"] * 100, abs=0.006)
