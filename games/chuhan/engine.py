@@ -129,14 +129,18 @@ class ChuhanEngine:
         return {"winners": [entry["winner"] for entry in shoe["history"]]}
 
     def validate_bet(self, config: dict, shoe: State, area: str, amount: object) -> None:
+        self.validate_stake(area, amount)
+        if self.shoe_finished(shoe):
+            raise _refusal("betting_closed", gettext_noop("This shoe is finished; wait for the next one."))
+
+    def validate_stake(self, area: object, amount: object) -> None:
+        """Refuse an area that is not one of the game's, or an amount that is not a whole number of coins."""
         if not isinstance(area, str) or area not in rules.ODDS:
             raise _refusal(
                 "bad_area", gettext_noop("There is no betting area {area} at this table."), area=area
             )
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
             raise _refusal("malformed", gettext_noop("A bet must be a positive whole number of coins."))
-        if self.shoe_finished(shoe):
-            raise _refusal("betting_closed", gettext_noop("This shoe is finished; wait for the next one."))
 
     def revealed(self, result: dict, count: int) -> dict:
         """What the first ``count`` steps show: the cards turned, and a hand's category once it is whole."""

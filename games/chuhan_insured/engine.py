@@ -157,5 +157,8 @@ class InsuredChuhanEngine(ChuhanEngine):
         return stake, stake * 1000
 
     def validate_bet(self, config: dict, shoe: State, area: str, amount: object) -> None:
-        side, _street = area_street(area)
-        super().validate_bet(config, shoe, side, amount)
+        """A first-street bet waits for a coup the shoe can still deal; a later street's coup is dealt already."""
+        side, street = area_street(area if isinstance(area, str) else "")
+        self.validate_stake(side if isinstance(area, str) else area, amount)
+        if street == 1:
+            super().validate_bet(config, shoe, side, amount)

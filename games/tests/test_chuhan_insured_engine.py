@@ -3,6 +3,9 @@
 import random
 from fractions import Fraction
 
+import pytest
+
+from games.base import IllegalAction
 from games.chuhan_insured import rules
 from games.chuhan_insured.engine import DEFAULT_OPTIONS, InsuredChuhanEngine, area_street, odds_text
 from games.testing import banker_playout
@@ -52,3 +55,20 @@ def test_random_shoes_keep_every_banker_engine_promise():
         config = {**DEFAULT_OPTIONS, "coups_per_shoe": 1 + i % 4}
         shoe, dealt = banker_playout(ENGINE, config, f"insured-{i}", choices, bets_per_coup=6, strict=True)
         assert dealt == config["coups_per_shoe"]
+
+
+def test_a_later_street_takes_bets_on_the_last_coup_of_a_shoe():
+    config = {**DEFAULT_OPTIONS, "coups_per_shoe": 1}
+    shoe = {
+        "cards": ["Ah", "Qc", "Kd", "Js", "2c", "7d", "9h", "3s", "4c"],
+        "position": 0,
+        "coups": 0,
+        "history": [],
+    }
+    _, after = ENGINE.deal(config, shoe)
+    assert ENGINE.shoe_finished(after)
+    ENGINE.validate_bet(config, after, "chu_2", 10)  # the turn street of the coup just dealt
+    with pytest.raises(IllegalAction, match="finished"):
+        ENGINE.validate_bet(config, after, "chu", 10)
+    with pytest.raises(IllegalAction, match="no betting area"):
+        ENGINE.validate_bet(config, after, "chu_7", 10)
