@@ -31,6 +31,8 @@ import games.zhajinhua  # noqa: E402, F401
 # lobby order in registry order, keeps them where they were.
 import games.baccarat  # noqa: E402, F401
 import games.chexuan  # noqa: E402, F401
+import games.chuhan  # noqa: E402, F401
+import games.chuhan_insured  # noqa: E402, F401
 import games.erbagang  # noqa: E402, F401
 import games.niuniu  # noqa: E402, F401
 import games.niuniu_hundred  # noqa: E402, F401

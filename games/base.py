@@ -316,6 +316,14 @@ class BankerEngine(Protocol):
     closes, reveals ``result["steps"]`` one by one, and settles every bet with
     :meth:`payout`. States and results are plain JSON-able dicts; every method
     is pure (the shoe it is given is never changed).
+
+    Optional: ``revealed(result, n)`` (what the first n steps show),
+    ``reveal_pause(config, result)`` → ``{"after", "areas", "seconds"}`` or a list of them
+    (咪牌: after ``after`` steps the top bettor of the most-backed of ``areas``, or of them
+    all with ``"pooled": True``, may turn the next card for ``seconds`` before the clock
+    does), ``betting_windows(config, result)`` → ``[{"after", "areas"}]`` (the betting
+    reopens on those areas once ``after`` steps are shown) and ``odds_table(config)``
+    (each area's ``odds``, ``probability`` and house ``edge``, the page's rules panel).
     """
 
     def new_shoe(self, config: dict, rng: SeededRng) -> State:

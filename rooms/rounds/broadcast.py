@@ -125,10 +125,24 @@ def _round_payload(rnd: Round, engine) -> dict:
             for a in rnd.areas
         ],
         "bank": _bank_payload(rnd),
+        "revealer": _revealer_payload(rnd),
+        "window": rnd.window,
         "cards": cards,
         "totals": card_totals,
         "result": result,
         "shoe_seed_sha256": hashlib.sha256(bytes(rnd.shoe.seed)).hexdigest(),
+    }
+
+
+def _revealer_payload(rnd: Round) -> dict | None:
+    """咪牌: who turns the cards (the engine's ``reveal_pause``) and whether the reveal waits for them now."""
+    if rnd.revealer_id is None:
+        return None
+    return {
+        "user": rnd.revealer_id,
+        "name": rnd.revealer.stored_name,
+        "area": rnd.revealer_area,
+        "waiting": rnd.phase == Round.Phase.DEALING and rnd.revealer_step == rnd.revealed,
     }
 
 

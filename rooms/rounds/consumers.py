@@ -1,7 +1,7 @@
 """The banker table's WebSocket: bets in, the round's state out.
 
 A ``rooms.sockets.GameSocket`` with the banker table's messages (``bet``,
-``cancel`` 撤销, ``repeat`` 重复投, ``bank``, ``unbank``, ``resync``). Each change of the table arrives as one ``round.change`` message
+``cancel`` 撤销, ``repeat`` 重复投, ``bank``, ``unbank``, ``reveal`` 咪牌, ``resync``). Each change of the table arrives as one ``round.change`` message
 (rooms/rounds/broadcast.py): the socket keeps the newest part of its own user
 that a change carried (their stakes and balance) and merges it into each
 public state it sends, so every ``state`` is the viewer's whole view; of a
@@ -31,6 +31,7 @@ SHAPES: dict[str, dict[str, type]] = {
     "repeat": {"seq": int},
     "bank": {"seq": int},  # apply to bank: join the banker queue
     "unbank": {"seq": int},  # step down: leave the queue, or step down after this round
+    "reveal": {"seq": int},  # 咪牌: the revealer turns the next card now
     "resync": {},
     "ping": {},
 }
@@ -106,6 +107,9 @@ class RoundConsumer(GameSocket):
 
     async def on_unbank(self, message: dict) -> None:
         await self.call(services.round_bank_leave, ref=message["seq"])
+
+    async def on_reveal(self, message: dict) -> None:
+        await self.call(services.round_reveal, ref=message["seq"])
 
     async def on_resync(self, message: dict) -> None:
         await self._send_state()

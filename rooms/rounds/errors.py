@@ -21,6 +21,7 @@ __all__ = [
     "NotABankerTable",
     "NothingToCancel",
     "NothingToRepeat",
+    "NotYourReveal",
     "OverAreaLimit",
     "OverBankLimit",
     "OverTableLimit",
@@ -100,6 +101,11 @@ class AlreadyBet(RoundError):
     default_message = _(
         "Repeat places your last round's bets on a round you have not bet on yet: cancel these bets first."
     )
+
+
+class NotYourReveal(RoundError):
+    code = "not_your_reveal"
+    default_message = _("Only the top bettor turns these cards, while the reveal waits for them.")
 
 
 class OverBankLimit(RoundError):

@@ -102,6 +102,21 @@ class Round(models.Model):
     bank_key = models.CharField(_("banker's escrow transaction key"), max_length=80, blank=True)
     # The most the standing bets can win in all (the sum of their ``bet_exposure`` most_won).
     exposure = models.PositiveBigIntegerField(_("most the bets can win"), default=0)
+    # 咪牌 (the reveal by a player): an engine's ``reveal_pause`` stops the reveal after some steps
+    # for the top bettor of the areas it names; ``revealer_step`` is the step count the current
+    # pause was set at (None: no pause yet), ``revealer`` who may turn the next cards meanwhile.
+    revealer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="revealed_rounds",
+        verbose_name=_("revealer"),
+    )
+    revealer_area = models.CharField(_("revealer's area"), max_length=20, blank=True)
+    revealer_step = models.PositiveSmallIntegerField(_("reveal paused at step"), null=True, blank=True)
+    # Betting windows opened after the first one (an engine's ``betting_windows``: later streets).
+    window = models.PositiveSmallIntegerField(_("later betting windows opened"), default=0)
     paid = models.BigIntegerField(_("paid to players"), null=True, blank=True)
     rake = models.PositiveBigIntegerField(_("rake"), null=True, blank=True)
     settle_key = models.CharField(_("payout transaction key"), max_length=80, blank=True)

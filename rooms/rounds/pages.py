@@ -13,7 +13,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+import games
 from rooms.game_pages import page_for
+from rooms.rounds.broadcast import tier_config
 from rooms.rounds.models import Shoe
 from rooms.rounds.verify import shoe_verification
 from rooms.tables.models import Table
@@ -70,6 +72,27 @@ def round_labels(slug: str) -> dict[str, str]:
     return {key: str(value) for key, value in {**ROUND_LABELS, **extra}.items()}
 
 
+def odds_table(tier, labels: dict[str, str]) -> list[dict]:
+    """The rules panel's rows: each area's odds, chance and house edge, from the engine's ``odds_table`` (else none).
+
+    Each row is ``{"area", "odds", "probability", "edge"}``, with the area's ``name`` (its
+    ``area_<area>`` label), ``percent`` and ``edge_percent`` added as the page prints them.
+    """
+    engine = games.REGISTRY[tier.game.slug].engine
+    hook = getattr(engine, "odds_table", None)
+    if not callable(hook):
+        return []
+    return [
+        {
+            **row,
+            "name": labels.get(f"area_{row['area']}", row["area"]),
+            "percent": f"{row['probability'] * 100:.3f}",
+            "edge_percent": f"{row['edge'] * 100:.2f}",
+        }
+        for row in hook(tier_config(tier))
+    ]
+
+
 @login_required
 def round_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """Render the banker table shell; the socket at /ws/rounds/<id>/ brings the round."""
@@ -80,12 +103,14 @@ def round_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if page is None:
         raise Http404("This game has no page.")
     lobby_url = reverse("rooms:lobby")
+    labels = round_labels(table.tier.game.slug)
     ws_path = f"/ws/rounds/{table.pk}/"
     context = {
         "table": table,
         "tier": table.tier,
         "lobby_url": lobby_url,
-        "labels": round_labels(table.tier.game.slug),
+        "labels": labels,
+        "odds_table": odds_table(table.tier, labels),
         # userId: the page tells its own entries (the banker, the banker queue) from the others.
         "client_config": {
             "tableId": table.pk,

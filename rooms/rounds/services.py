@@ -55,6 +55,7 @@ from rooms.rounds.errors import (
     NotABankerTable,
     NothingToCancel,
     NothingToRepeat,
+    NotYourReveal,
     OverAreaLimit,
     OverBankLimit,
     OverTableLimit,
@@ -72,11 +73,13 @@ logger = logging.getLogger(__name__)
 BANKER = "banker"
 
 # The most one round's bets may total, whatever the tier's own table limit (none, or a
-# huge one). A round pays out in ONE ledger transaction whose every leg (the escrow, each
-# winner's credit, the bank) must stay within the ledger's limit per leg (MAX_AMOUNT); no banker
-# game pays more than 12:1, so bets of up to 1/100 of that limit always fit.
-# Above it a won round could never be paid and its stakes would stay in escrow.
+# huge one), and the most they may win together (the sum of their ``bet_exposure`` most_won).
+# A round pays out in ONE ledger transaction whose every leg (the escrow, each winner's credit,
+# the bank) must stay within the ledger's limit per leg (MAX_AMOUNT): with both caps every leg
+# fits, whatever an area pays (some pay 250:1). Above them a won round could never be paid and
+# its stakes would stay in escrow.
 ROUND_STAKE_CAP = MAX_AMOUNT // 100
+ROUND_WIN_CAP = MAX_AMOUNT // 10
 
 
 def _setting(name: str, default):
@@ -236,6 +239,11 @@ def _check_bet(
             % {"limit": table_limit, "left": max(table_limit - staked, 0)}
         )
     held, most_won = engine_for(rnd.game_slug).bet_exposure(config, area, amount)
+    if exposure + most_won > ROUND_WIN_CAP:
+        raise OverTableLimit(
+            _("All bets on this round may total at most %(limit)s coins; %(left)s more can be taken.")
+            % {"limit": table_limit, "left": 0}
+        )
     bank_check(rnd, area, most_won, exposure)
     return held, most_won
 
@@ -367,7 +375,7 @@ def round_cancel(*, table_id: int, user) -> int:
         bets = list(
             Bet.objects.standing()
             .select_for_update(of=("self",))
-            .filter(round=rnd, user_id=user.pk)
+            .filter(round=rnd, user_id=user.pk, area__in=[a["area"] for a in rnd.areas])
             .order_by("pk")
         )
         if not bets:
@@ -403,7 +411,7 @@ def round_cancel(*, table_id: int, user) -> int:
             users=[user.pk],
             bumped=True,
             rnd=rnd,
-            stakes={user.pk: {}},
+            stakes={user.pk: {}} if rnd.window == 0 else None,  # a later window keeps the earlier bets
             balances={user.pk: wallet.balance},
         )
 
@@ -513,6 +521,26 @@ def round_repeat(*, table_id: int, user) -> int:
         )
 
 
+def round_reveal(*, table_id: int, user) -> int:
+    """咪牌: the round's revealer turns the next card now, instead of waiting out the pause; return the new seq.
+
+    Refused, with nothing changed, unless the round is paused for this player's reveal
+    (``NotYourReveal``); the clock then turns the rest one per ``reveal_ms`` as usual.
+    """
+    with transaction.atomic(durable=True):
+        table = _lock_banker_table(table_id, bump=True)
+        rnd = live_round_locked(table)
+        if (
+            rnd is None
+            or rnd.phase != Round.Phase.DEALING
+            or rnd.revealer_id != user.pk
+            or rnd.revealer_step != rnd.revealed
+        ):
+            raise NotYourReveal()
+        _reveal_step(rnd, timezone.now())
+        return round_changed(table, bumped=True, rnd=rnd)
+
+
 # --- the player banker -------------------------------------------------------------
 
 
@@ -592,13 +620,96 @@ def _deal(rnd: Round, now: datetime) -> None:
     rnd.save(update_fields=["shoe", "result", "coup", "phase", "revealed", "dealt_at", "deadline"])
 
 
+def reveal_pause(rnd: Round) -> dict | None:
+    """The engine's 咪牌 pause at the round's current step (``reveal_pause``), or None: the clock reveals alone.
+
+    An engine gives one pause (a dict) or several (a list, each at its own ``after``).
+    """
+    hook = getattr(engine_for(rnd.game_slug), "reveal_pause", None)
+    if not callable(hook) or not rnd.result:
+        return None
+    pauses = hook(rnd.config, rnd.result) or []
+    for pause in [pauses] if isinstance(pauses, dict) else pauses:
+        if pause["after"] == rnd.revealed:
+            return pause
+    return None
+
+
+def next_window(rnd: Round) -> dict | None:
+    """The engine's next betting window (``betting_windows``) if it opens at the round's current step."""
+    hook = getattr(engine_for(rnd.game_slug), "betting_windows", None)
+    if not callable(hook) or not rnd.result:
+        return None
+    windows = hook(rnd.config, rnd.result)
+    if rnd.window < len(windows) and windows[rnd.window]["after"] == rnd.revealed:
+        return windows[rnd.window]
+    return None
+
+
+def reveal_leader(rnd: Round, areas: list[str], *, pooled: bool = False) -> tuple[int, str] | None:
+    """Who turns the cards (咪牌): ``(user id, area)`` of the top bettor on the most-backed of ``areas``.
+
+    The area with the most coins staked on it; on it, the player with the most; a tie between
+    players goes to whoever reached their amount first (their last bet came first), a tie
+    between areas to the area whose leader did. ``pooled``: the areas count as one (a side's
+    areas of several betting windows), named by the first. None when nobody bet on those
+    areas: the cards then open by themselves (001:210).
+    """
+    totals: dict[tuple[str, int], int] = defaultdict(int)
+    last: dict[tuple[str, int], int] = {}
+    for pk, area, user_id, amount in (
+        Bet.objects.standing()
+        .filter(round=rnd, area__in=areas)
+        .order_by("pk")
+        .values_list("pk", "area", "user_id", "amount")
+    ):
+        key = (areas[0] if pooled else area, user_id)
+        totals[key] += amount
+        last[key] = pk
+    if not totals:
+        return None
+    area_totals = defaultdict(int)
+    for (area, _user), amount in totals.items():
+        area_totals[area] += amount
+    area, user_id = max(totals, key=lambda key: (area_totals[key[0]], totals[key], -last[key]))
+    return user_id, area
+
+
+def _reveal_step(rnd: Round, now: datetime) -> None:
+    rnd.revealed += 1
+    rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
+    rnd.save(update_fields=["revealed", "deadline"])
+
+
 def _reveal(rnd: Round, now: datetime) -> None:
-    """Show the next card, or once every card is shown, the result (and queue the payout)."""
+    """Show the next card, or once every card is shown, the result (and queue the payout).
+
+    An engine's ``reveal_pause`` stops the clock's reveal after ``after`` steps for up to
+    ``seconds``, while the top bettor of its ``areas`` may turn the next card (``round_reveal``);
+    when their time is up the clock turns it.
+    """
     steps = (rnd.result or {}).get("steps") or []
     if rnd.revealed < len(steps):
-        rnd.revealed += 1
-        rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
-        rnd.save(update_fields=["revealed", "deadline"])
+        window = next_window(rnd)
+        if window is not None:
+            rnd.phase = Round.Phase.BETTING
+            rnd.areas = window["areas"]
+            rnd.window += 1
+            rnd.deadline = now + timedelta(seconds=_timing(rnd.config, "bet_seconds", 15))
+            rnd.save(update_fields=["phase", "areas", "window", "deadline"])
+            return
+        pause = reveal_pause(rnd)
+        if pause is not None and rnd.revealer_step != rnd.revealed:
+            leader = reveal_leader(rnd, list(pause["areas"]), pooled=bool(pause.get("pooled")))
+            if leader is not None:
+                rnd.revealer_id, rnd.revealer_area = leader
+                rnd.revealer_step = rnd.revealed
+                rnd.deadline = now + timedelta(
+                    seconds=_timing(rnd.config, "reveal_seconds", pause["seconds"])
+                )
+                rnd.save(update_fields=["revealer", "revealer_area", "revealer_step", "deadline"])
+                return
+        _reveal_step(rnd, now)
         return
     rnd.phase = Round.Phase.RESULT
     rnd.result_at = now
@@ -652,6 +763,11 @@ def round_advance(*, table_id: int) -> bool:
                 return False
         elif rnd.deadline is not None and rnd.deadline > now:
             return False
+        elif rnd.phase == Round.Phase.BETTING and rnd.result is not None:
+            # A later betting window closed (``betting_windows``): the reveal goes on.
+            rnd.phase = Round.Phase.DEALING
+            rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
+            rnd.save(update_fields=["phase", "deadline"])
         elif rnd.phase == Round.Phase.BETTING:
             try:
                 with transaction.atomic():
