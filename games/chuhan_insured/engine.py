@@ -77,6 +77,8 @@ class InsuredChuhanEngine(ChuhanEngine):
             streets[str(street)] = {
                 "odds": {side: _hundredths(value) for side, value in odds.items()},
                 "skipped": rules.street_skipped(odds),
+                # The exact chances the odds come from, kept for whoever checks them (bench, verify).
+                "chances": {side: str(value) for side, value in chances.items()},
             }
         steps = [
             *({"side": rules.HAN, "card": card} for card in han),

@@ -24,7 +24,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from games.chuhan import rules as chuhan
-from games.texas.rules import hand_rank
+from games.texas.rules import value_of_weight, weight
 
 CHU, HAN, TIE = chuhan.CHU, chuhan.HAN, chuhan.TIE
 SIDES = (CHU, HAN, TIE)
@@ -46,15 +46,18 @@ def street_chances(han: Sequence[str], chu: Sequence[str], board: Sequence[str])
     shown = {*han, *chu, *board}
     if len(shown) != len(han) + len(chu) + len(board):
         raise ValueError("a card is shown twice")
-    unseen = [card for card in DECK if card not in shown]
-    wins = {CHU: 0, HAN: 0, TIE: 0}
-    total = 0
+    unseen = [weight((card,)) for card in DECK if card not in shown]
+    # Each hand's seven cards are its fixed cards and the completion: their weights add up.
+    han_fixed, chu_fixed = weight(han + board), weight(chu + board)
+    han_wins = chu_wins = total = 0
     for rest in combinations(unseen, 5 - len(board)):
-        full = board + list(rest)
-        han_value, chu_value = hand_rank(han + full), hand_rank(chu + full)
-        wins[HAN if han_value > chu_value else CHU if chu_value > han_value else TIE] += 1
+        extra = sum(rest)
+        han_value, chu_value = value_of_weight(han_fixed + extra), value_of_weight(chu_fixed + extra)
+        han_wins += han_value > chu_value
+        chu_wins += chu_value > han_value
         total += 1
-    return {side: Fraction(count, total) for side, count in wins.items()}
+    ties = total - han_wins - chu_wins
+    return {CHU: Fraction(chu_wins, total), HAN: Fraction(han_wins, total), TIE: Fraction(ties, total)}
 
 
 def first_street_chances() -> dict[str, Fraction]:

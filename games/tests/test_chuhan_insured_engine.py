@@ -27,6 +27,9 @@ def test_the_later_streets_odds_come_from_the_cards_they_show():
         odds = rules.street_odds(street, chances, margin)
         expected = {side: None if value is None else int(value * 100) for side, value in odds.items()}
         assert result["streets"][str(street)]["odds"] == expected
+        # The chances the odds come from are kept with them, exactly.
+        kept = {side: Fraction(text) for side, text in result["streets"][str(street)]["chances"].items()}
+        assert kept == chances and sum(kept.values()) == 1
     windows = ENGINE.betting_windows(DEFAULT_OPTIONS, result)
     assert [(w["after"], w["street"]) for w in windows] == [(7, 2), (8, 3)]
     assert [p["after"] for p in ENGINE.reveal_pause(DEFAULT_OPTIONS, result)] == [7, 8]

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from games.base import apply_rake
-from games.texas.rules import RANKS, SUITS, Pot, best_hand, hand_rank, split_pots
+from games.texas.rules import RANKS, SUITS, Pot, best_hand, hand_rank, split_pots, value_of_weight, weight
 
 
 def h(text: str) -> list[str]:
@@ -128,6 +128,18 @@ def test_flushes_are_found_in_seven_cards():
         cards = suited + rest
         assert best_hand(cards).category == CATEGORY_NAMES[reference_best(cards)[0]]
         assert hand_rank(cards) == best_hand(cards).value
+
+
+def test_a_hand_valued_in_two_parts_is_valued_as_a_whole():
+    # An odds count sums the fixed cards' weight once and adds each completion's.
+    deck = [r + s for r in RANKS for s in SUITS]
+    rng = random.Random(12)
+    for _ in range(2000):
+        cards = rng.sample(deck, 7)
+        fixed, rest = cards[:5], cards[5:]
+        assert value_of_weight(weight(fixed) + weight(rest)) == hand_rank(cards)
+    with pytest.raises(ValueError, match="not a card"):
+        weight(["Zz"])
 
 
 CATEGORY_NAMES = [

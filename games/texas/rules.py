@@ -5,6 +5,8 @@ Public API:
 - :func:`best_hand` — the best five of 5 to 7 cards, as a :class:`HandValue`
   (greater is stronger) with ``.category`` and ``.cards``.
 - :func:`hand_rank` — the same value as a bare ``int``, for hot loops.
+- :func:`weight` and :func:`value_of_weight` — :func:`hand_rank` in two halves, for
+  loops that value many completions of the same cards.
 - :func:`split_pots` — the main pot and the side pots, smallest stack first.
 
 Speed: a hand is reduced to two integers with one C-level ``sum(map(...))``:
@@ -163,22 +165,36 @@ _PLAIN = _PlainTable()
 _FLUSH = [_flush_value(mask) if mask.bit_count() >= 5 else 0 for mask in range(8192)]
 
 
-def hand_rank(cards: Sequence[str]) -> int:
-    """Return the value of the best five of 5–7 cards as an int (greater is stronger)."""
+def weight(cards: Iterable[str]) -> int:
+    """The packed weight of these cards: what :func:`hand_rank` sums.
+
+    Weights of disjoint sets of cards add up to the weight of their union, so a
+    loop over many completions of the same cards (an odds count) sums the fixed
+    part once and values each completion with :func:`value_of_weight`.
+    """
     try:
-        total = sum(map(_WEIGHT.__getitem__, cards))
+        return sum(map(_WEIGHT.__getitem__, cards))
     except KeyError as exc:
         raise ValueError(f"not a card: {exc.args[0]!r}") from None
-    bits = total >> _CARD_SHIFT
-    n = len(cards)
-    if not 5 <= n <= 7 or bits.bit_count() != n:
-        raise ValueError("a hand needs 5 to 7 different cards")
+
+
+def value_of_weight(total: int) -> int:
+    """The value of the best five of the 5–7 different cards whose :func:`weight` is ``total``."""
     suits = (total >> _SUIT_SHIFT) & 0xFFFF
     if (suits + 0x3333) & 0x8888:  # some suit holds five or more cards
         for s in range(4):
             if (suits >> (4 * s)) & 0xF >= 5:
-                return _FLUSH[(bits >> (16 * s)) & 0x1FFF]
+                return _FLUSH[(total >> (_CARD_SHIFT + 16 * s)) & 0x1FFF]
     return _PLAIN[total & _RANK_KEY_MASK]
+
+
+def hand_rank(cards: Sequence[str]) -> int:
+    """Return the value of the best five of 5–7 cards as an int (greater is stronger)."""
+    total = weight(cards)
+    n = len(cards)
+    if not 5 <= n <= 7 or (total >> _CARD_SHIFT).bit_count() != n:
+        raise ValueError("a hand needs 5 to 7 different cards")
+    return value_of_weight(total)
 
 
 class HandValue:
