@@ -9,6 +9,8 @@ LABELS = {
     **CHUHAN_LABELS,
     # A later street's areas are named "楚 · 第2轮"; the status line names the street being bet on.
     "street": _("Street {n}"),
+    # Under the areas, an earlier street's bets stay shown (read-only) with the coup's sum.
+    "coup_staked": _("Your bets on this coup: {amount}"),
 }
 
 PAGE = GamePage(template="rounds/chuhan_insured.html", labels=LABELS)

@@ -127,6 +127,16 @@ def _round_payload(rnd: Round, engine) -> dict:
         "bank": _bank_payload(rnd),
         "revealer": _revealer_payload(rnd),
         "window": rnd.window,
+        "earlier_windows": [
+            {
+                "window": number,
+                "areas": [
+                    {"area": a["area"], "odds": a["odds"], "total": totals.get(a["area"], 0), "mine": 0}
+                    for a in areas
+                ],
+            }
+            for number, areas in enumerate(rnd.earlier_areas or [])
+        ],
         "cards": cards,
         "totals": card_totals,
         "result": result,
@@ -254,13 +264,25 @@ def _viewer_you(public: dict, part: dict | None) -> dict:
 
 
 def merge(public: dict, part: dict | None) -> dict:
-    """Fill a public state with one viewer's part (an older round's part keeps only the balance)."""
+    """Fill a public state with one viewer's part (an older round's part keeps only the balance).
+
+    ``mine`` is filled on the open window's areas and on each earlier window's: a later
+    window's bets never hide the ones before it, which stand until the payout.
+    """
     rnd = public.get("round")
     you = _viewer_you(public, part)
     state = {**public, "you": you}
     if rnd is not None:
         stakes = you["stakes"]
-        state["round"] = {**rnd, "areas": [{**a, "mine": stakes.get(a["area"], 0)} for a in rnd["areas"]]}
+
+        def mine(areas: list[dict]) -> list[dict]:
+            return [{**a, "mine": stakes.get(a["area"], 0)} for a in areas]
+
+        state["round"] = {
+            **rnd,
+            "areas": mine(rnd["areas"]),
+            "earlier_windows": [{**w, "areas": mine(w["areas"])} for w in rnd.get("earlier_windows", [])],
+        }
     return state
 
 

@@ -117,6 +117,9 @@ class Round(models.Model):
     revealer_step = models.PositiveSmallIntegerField(_("reveal paused at step"), null=True, blank=True)
     # Betting windows opened after the first one (an engine's ``betting_windows``: later streets).
     window = models.PositiveSmallIntegerField(_("later betting windows opened"), default=0)
+    # The areas of each betting window closed before the current one, in order (``areas`` as it
+    # was when the next window replaced it): the odds an earlier window's bets were placed at.
+    earlier_areas = models.JSONField(_("earlier windows' areas"), default=list, blank=True)
     paid = models.BigIntegerField(_("paid to players"), null=True, blank=True)
     rake = models.PositiveBigIntegerField(_("rake"), null=True, blank=True)
     settle_key = models.CharField(_("payout transaction key"), max_length=80, blank=True)

@@ -693,10 +693,11 @@ def _reveal(rnd: Round, now: datetime) -> None:
         window = next_window(rnd)
         if window is not None:
             rnd.phase = Round.Phase.BETTING
+            rnd.earlier_areas = [*rnd.earlier_areas, rnd.areas]  # their bets stand, at these odds
             rnd.areas = window["areas"]
             rnd.window += 1
             rnd.deadline = now + timedelta(seconds=_timing(rnd.config, "bet_seconds", 15))
-            rnd.save(update_fields=["phase", "areas", "window", "deadline"])
+            rnd.save(update_fields=["phase", "earlier_areas", "areas", "window", "deadline"])
             return
         pause = reveal_pause(rnd)
         if pause is not None and rnd.revealer_step != rnd.revealed:

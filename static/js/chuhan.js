@@ -91,10 +91,12 @@ function render() {
   for (const hand of Object.keys(SIZES)) renderHand(hand, rnd);
   renderReveal(rnd);
   renderAreas(rnd);
+  renderEarlier(rnd, snap?.you);
   renderOutcome(rnd);
   renderChips();
   const betting = rnd?.phase === "betting";
-  $("#cancel-bets").disabled = !betting || !snap?.you?.staked;
+  // 撤销 returns the open window's bets only: an earlier street's stand.
+  $("#cancel-bets").disabled = !betting || !(rnd?.areas || []).some((a) => a.mine);
   $("#repeat-bets").disabled = !betting || Boolean(snap?.you?.staked);
   kit.renderMessage();
   renderMyResult(rnd);
@@ -196,6 +198,44 @@ function renderAreas(rnd) {
     mine.textContent = a.mine ? t("area_mine", { amount: coins(a.mine) }) : "";
     button.setAttribute("aria-label", `${areaName(a.area)} ${a.odds}`);
   }
+}
+
+/**
+ * The bets still standing from the windows closed before this one (保险楚汉德州's earlier streets):
+ * one read-only row per street, each bet at the odds it was placed at, with the area's total, and
+ * the player's total on the coup. They stay until the result, a reload included (the round's
+ * `earlier_windows`).
+ */
+function renderEarlier(rnd, you) {
+  const box = $("#earlier-bets");
+  const wins = rnd?.phase === "result" ? rnd.result?.wins || [] : [];
+  const rows = (rnd?.earlier_windows || [])
+    .map((w) => ({ window: w.window, bets: w.areas.filter((a) => a.mine) }))
+    .filter((w) => w.bets.length);
+  box.hidden = !rows.length;
+  box.dataset.staked = rows.length ? String(you?.staked || 0) : "";
+  if (!rows.length) return box.replaceChildren();
+  // A first street's area has no street in its name: say it here, where streets sit side by side.
+  const name = (area, w) => (STREET.test(area) ? areaName(area) : `${areaName(area)} · ${t("street", { n: w + 1 })}`);
+  box.replaceChildren(
+    ...rows.map((row) =>
+      h(
+        "div",
+        { class: "ch-earlier-row", dataset: { window: String(row.window) } },
+        ...row.bets.map((a) =>
+          h(
+            "span",
+            { class: "ch-earlier-bet", dataset: { area: a.area, outcome: wins.includes(a.area) ? "won" : "" } },
+            h("span", { class: "name" }, name(a.area, row.window)),
+            h("span", { class: "odds" }, a.odds),
+            h("span", { class: "mine", dataset: { value: String(a.mine) } }, t("area_mine", { amount: coins(a.mine) })),
+            h("span", { class: "total" }, t("area_total", { amount: coins(a.total || 0) })),
+          ),
+        ),
+      ),
+    ),
+    h("div", { class: "ch-earlier-sum" }, t("coup_staked", { amount: coins(you?.staked || 0) })),
+  );
 }
 
 function renderOutcome(rnd) {

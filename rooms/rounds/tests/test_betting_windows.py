@@ -118,3 +118,43 @@ def test_a_round_takes_bets_on_each_street_and_pays_each_at_its_odds(insured_tie
         30 * (Fraction(rnd.result["streets"]["3"]["odds"]["han"], 100) - 1)
     )
     assert wallet_balance(user=carol) == 4900
+
+
+def test_a_later_window_still_shows_each_players_earlier_bets_at_their_odds(insured_tier, make_player):
+    from rooms.rounds.selectors import round_snapshot
+
+    alice, bob = make_player(coins=5000), make_player(coins=5000)
+    table, rnd = open_round(insured_tier, alice)
+    stack_shoe(rnd, COUP)
+    first_odds = {a["area"]: a["odds"] for a in rnd.areas}
+    bet(table, alice, "chu", 100)
+    bet(table, bob, "chu", 30)
+    bet(table, bob, "han", 50)
+    rnd = to_phase(rnd, "betting", revealed=7)
+    bet(table, alice, "han_2", 20)
+    state = round_snapshot(table_id=table.pk, user=alice)
+    [street1] = state["round"]["earlier_windows"]
+    shown = {a["area"]: a for a in street1["areas"]}
+    assert street1["window"] == 0 and list(shown) == list(first_odds)
+    assert shown["chu"] == {"area": "chu", "odds": first_odds["chu"], "total": 130, "mine": 100}
+    assert shown["han"]["mine"] == 0 and shown["han"]["total"] == 50
+    assert {a["area"]: a["mine"] for a in state["round"]["areas"]} == {"chu_2": 0, "tie_2": 0, "han_2": 20}
+    assert state["you"]["staked"] == 120
+    # Each viewer sees only their own stakes in the earlier window.
+    bobs = {
+        a["area"]: a["mine"]
+        for a in round_snapshot(table_id=table.pk, user=bob)["round"]["earlier_windows"][0]["areas"]
+    }
+    assert bobs["chu"] == 30 and bobs["han"] == 50
+    # The river street: both earlier windows, each at its own odds, through to the result.
+    turn_odds = {a["area"]: a["odds"] for a in rnd.areas}
+    rnd = to_phase(rnd, "betting", revealed=8)
+    state = round_snapshot(table_id=table.pk, user=alice)
+    street1, street2 = state["round"]["earlier_windows"]
+    assert street2["window"] == 1
+    assert {a["area"]: (a["odds"], a["mine"]) for a in street2["areas"]} == {
+        area: (odds, 20 if area == "han_2" else 0) for area, odds in turn_odds.items()
+    }
+    rnd = to_phase(rnd, "result")
+    state = round_snapshot(table_id=table.pk, user=alice)
+    assert [w["window"] for w in state["round"]["earlier_windows"]] == [0, 1]

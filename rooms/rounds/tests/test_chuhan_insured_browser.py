@@ -30,6 +30,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SLUG = "chuhan_insured"
 TIMEOUT_MS = 40_000
 COUP = ["Ah", "Qc", "Kd", "Js", "2c", "7d", "9h", "3s", "4c"]
+EARLIER = "#earlier-bets:not([hidden]) .ch-earlier-bet[data-area='{area}'] .mine[data-value='{amount}']"
+# The first street's betting with time to bet (a later street's window is betting too).
+FIRST_STREET_WITH_TIME = (
+    f"""() => ({BETTING_WITH_TIME})() && document.querySelector(".ch-bet[data-area='high_pair']") !== null"""
+)
 STREET_OPEN = """(n) => {
   const app = document.querySelector('#table-app');
   return app.dataset.phase === 'betting' && document.querySelector(`.ch-bet[data-area='chu_${n}']`) !== null;
@@ -91,7 +96,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.on("pageerror", lambda exc: seen["errors"].append(str(exc)))
             sign_up_and_enter(page, base_url, username, SLUG, tier_id, "**/rounds/*/")
             page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_function(BETTING_WITH_TIME, timeout=TIMEOUT_MS)
+            page.wait_for_function(FIRST_STREET_WITH_TIME, timeout=TIMEOUT_MS)
             seen["round"] = int(page.get_attribute("#table-app", "data-round"))
             stack_next_coup(int(page.get_attribute("#table-app", "data-table")))
             seen["first_areas"] = page.locator(".ch-bet").evaluate_all("els => els.map(e => e.dataset.area)")
@@ -103,6 +108,9 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["second_areas"] = page.locator(".ch-bet").evaluate_all(
                 "els => els.map(e => [e.dataset.area, e.querySelector('.odds').textContent])"
             )
+            # The first street's bet still shows, read-only, at the odds it was placed at.
+            page.wait_for_selector(EARLIER.format(area="chu", amount=50), timeout=5000)
+            seen["earlier_at_turn"] = page.inner_text("#earlier-bets .ch-earlier-row")
             seen["shown_at_turn"] = page.locator("[data-hand] .pcard:not(.back)").count()
             seen["coup_text"] = page.inner_text("#coup")
             page.click("#chips .bc-chip[data-value='10']")
@@ -114,12 +122,27 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
             page.wait_for_selector(".ch-bet[data-area='han_2'] .mine[data-value='20']", timeout=5000)
+            page.wait_for_selector(EARLIER.format(area="chu", amount=50), timeout=5000)
+            seen["earlier_after_reload"] = page.inner_text("#earlier-bets .ch-earlier-row")
             # 咪牌 of the turn: this player is the only bettor on 楚, the side with the higher odds.
             page.wait_for_selector("#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=TIMEOUT_MS)
             seen["reveal_text"] = page.inner_text("#reveal-text")
             page.click("#reveal-button")
             page.wait_for_function(STREET_OPEN, arg=3, timeout=TIMEOUT_MS)
             seen["shown_at_river"] = page.locator("[data-hand] .pcard:not(.back)").count()
+            # On the river street both earlier streets' bets show, each in its row.
+            page.wait_for_selector(EARLIER.format(area="han_2", amount=20), timeout=5000)
+            seen["earlier_rows"] = page.locator("#earlier-bets .ch-earlier-row").evaluate_all(
+                "rows => rows.map(r => [...r.querySelectorAll('.ch-earlier-bet')].map(b => "
+                "[b.dataset.area, b.querySelector('.odds').textContent, Number(b.querySelector('.mine').dataset.value)]))"
+            )
+            seen["earlier_sum"] = page.inner_text("#earlier-bets .ch-earlier-sum")
+            seen["earlier_fits"] = page.evaluate(
+                "() => { const b = document.querySelector('#earlier-bets').getBoundingClientRect();"
+                " return b.width > 0 && b.right <= window.innerWidth + 1 && b.left >= -1; }"
+            )
+            seen["river_shot"] = str(screenshot_dir() / f"insured-{size}-river.png")
+            page.screenshot(path=seen["river_shot"])
             page.wait_for_selector("#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=TIMEOUT_MS)
             page.click("#reveal-button")
             seen["shown"] = page.wait_for_function(THE_RESULT_SHOWN, timeout=TIMEOUT_MS).json_value()
@@ -151,7 +174,7 @@ def test_a_player_bets_three_streets_and_reveals(live_asgi, insured_tier, size, 
     from wallets.models import LedgerEntry
 
     seen = play(live_asgi, size, insured_tier.pk, locale)
-    print(f"screenshots: {seen['turn_shot']} {seen['result_shot']}")
+    print(f"screenshots: {seen['turn_shot']} {seen['river_shot']} {seen['result_shot']}")
     assert seen["errors"] == [], seen["errors"]
     user = User.objects.get(username=seen["username"])
     rnd = Round.objects.get(pk=seen["round"])
@@ -161,6 +184,14 @@ def test_a_player_bets_three_streets_and_reveals(live_asgi, insured_tier, size, 
     assert [area for area, _ in seen["second_areas"]] == ["chu_2", "tie_2", "han_2"]
     assert dict(seen["second_areas"])["han_2"] == f"1:{(odds['han'] - 100) / 100:.2f}".rstrip("0").rstrip(".")
     assert seen["shown_at_turn"] == 7 and seen["shown_at_river"] == 8
+    first_odds = {a["area"]: a["odds"] for a in rnd.earlier_areas[0]}
+    turn_odds = {a["area"]: a["odds"] for a in rnd.earlier_areas[1]}
+    assert dict(seen["second_areas"]) == turn_odds
+    # Each street's bet stays on the board at its own odds, the turn's after a reload too.
+    assert seen["earlier_rows"] == [[["chu", first_odds["chu"], 50]], [["han_2", turn_odds["han_2"], 20]]]
+    assert first_odds["chu"] in seen["earlier_at_turn"] and "50" in seen["earlier_at_turn"]
+    assert seen["earlier_after_reload"] == seen["earlier_at_turn"]
+    assert "70" in seen["earlier_sum"] and seen["earlier_fits"]
     assert rnd.window == 2 and rnd.revealer_id == user.pk
     bets = list(Bet.objects.standing().filter(round=rnd, user=user).order_by("pk"))
     assert [(b.area, b.amount) for b in bets] == [("chu", 50), ("han_2", 10), ("han_2", 10)]
@@ -172,8 +203,10 @@ def test_a_player_bets_three_streets_and_reveals(live_asgi, insured_tier, size, 
     assert seen["fits"], "something overflows the screen"
     if locale.startswith("zh"):
         assert "第2轮" in seen["coup_text"] and "楚" in seen["reveal_text"]
+        assert "楚 · 第1轮" in seen["earlier_at_turn"] and "本局你共下注" in seen["earlier_sum"]
     else:
         assert "Street 2" in seen["coup_text"]
+        assert "Chu · Street 1" in seen["earlier_at_turn"] and "Your bets on this coup" in seen["earlier_sum"]
         assert not re.search(r"[\u4e00-\u9fff]", seen["body_text"].replace(user.username, "")), seen[
             "body_text"
         ]
