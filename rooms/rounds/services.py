@@ -643,8 +643,11 @@ def _plan_reveals(rnd: Round) -> None:
     No bet is placed or cancelled until the next window, so each pause reached before it
     finds its revealer here (``Round.revealers``), and every viewer sees who will turn what.
     """
+    pauses = reveal_pauses(rnd)
+    if not pauses and not rnd.revealers:
+        return  # no 咪牌 in this game: nothing to write
     plan = []
-    for pause in reveal_pauses(rnd):
+    for pause in pauses:
         areas = list(pause["areas"])
         leader = reveal_leader(rnd, areas, pooled=bool(pause.get("pooled")))
         user_id, area = leader if leader is not None else (None, None)
