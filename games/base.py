@@ -320,8 +320,8 @@ class BankerEngine(Protocol):
     Optional: ``revealed(result, n)`` (what the first n steps show),
     ``reveal_pause(config, result)`` → ``{"after", "areas", "seconds"}`` or a list of them
     (咪牌: after ``after`` steps the top bettor of the most-backed of ``areas``, or of them
-    all with ``"pooled": True``, may turn the next card for ``seconds`` before the clock
-    does), ``betting_windows(config, result)`` → ``[{"after", "areas"}]`` (the betting
+    all with ``"pooled": True``, may turn the next card, or the next ``"turns"`` steps at
+    once, for ``seconds`` before the clock does), ``betting_windows(config, result)`` → ``[{"after", "areas"}]`` (the betting
     reopens on those areas once ``after`` steps are shown) and ``odds_table(config)``
     (each area's ``odds``, ``probability`` and house ``edge``, the page's rules panel).
     """

@@ -52,6 +52,19 @@ def test_a_coup_reveals_reds_cup_then_blues_die_by_die():  # 001:398 开骰盅
     assert ENGINE.roads(shoe) == {"coups": shoe["history"]}
 
 
+def test_each_cup_is_opened_whole_by_its_sides_top_bettor():  # 001:398 开骰盅
+    result, _ = ENGINE.deal(CONFIG, shoe_with([6, 6, 6], [1, 2, 3]))
+    assert ENGINE.reveal_pause({**CONFIG, "reveal_seconds": 5}, result) == [
+        {"after": 0, "areas": ["red"], "seconds": 5, "turns": 3},  # red's cup before any die shows
+        {"after": 3, "areas": ["blue"], "seconds": 5, "turns": 3},  # blue's once red's is open
+    ]
+    # Each pause opens one cup: its three steps are that side's dice.
+    for pause in ENGINE.reveal_pause(CONFIG, result):
+        opened = result["steps"][pause["after"] : pause["after"] + pause["turns"]]
+        assert {step["side"] for step in opened} == set(pause["areas"])
+    assert ENGINE.reveal_pause({}, result)[0]["seconds"] == DEFAULT_OPTIONS["reveal_seconds"] == 6
+
+
 def test_a_tie_shows_push_on_red_and_blue():  # 001:397
     result, _ = ENGINE.deal(CONFIG, shoe_with([2, 3, 4], [1, 2, 6]))
     assert result["winner"] == "tie"

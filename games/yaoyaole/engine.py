@@ -22,7 +22,8 @@ HISTORY_KEPT = 60  # coups of the shoe the roads show
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "bet_seconds": 15,  # the betting countdown
-    "reveal_ms": 700,  # one die shown per reveal_ms: red's cup, then blue's
+    "reveal_ms": 700,  # the pace of the reveal: red's cup, then blue's
+    "reveal_seconds": 6,  # 开骰盅: the opener's time before the cup opens by itself
     "result_seconds": 6,  # the result stays up this long before the next round
     "chips": [10, 50, 100, 500, 1000],
     "min_bet": 10,
@@ -73,7 +74,7 @@ def coup_result(number: int, red: list[int], blue: list[int]) -> dict:
             area: "won" if tenths > 10 else "push" if tenths == 10 else "lost"
             for area, tenths in ((a, rules.return_tenths(a, red, blue)) for a in rules.AREAS)
         },
-        # 开骰盅 (001:398): red's cup is opened first, then blue's, one die per step.
+        # 开骰盅 (001:398): red's cup is opened first, then blue's (``reveal_pause``), one die per step.
         "steps": [{"side": "red", "card": die} for die in red]
         + [{"side": "blue", "card": die} for die in blue],
     }
@@ -116,6 +117,18 @@ class YaoyaoleEngine:
         }
         history = [*shoe["history"], entry][-HISTORY_KEPT:]
         return result, {**shoe, "coups": number, "history": history}
+
+    def reveal_pause(self, config: dict, result: dict) -> list[dict]:
+        """开骰盅 (001:398): red's top bettor opens red's cup, then blue's top bettor blue's.
+
+        Each pause waits up to ``reveal_seconds`` for the side's top bettor (stakes on 红 or
+        蓝 alone) and opens the whole cup, its three dice at once; nobody on a side, no wait.
+        """
+        seconds = (config or {}).get("reveal_seconds", DEFAULT_OPTIONS["reveal_seconds"])
+        return [
+            {"after": index * DICE_PER_SIDE, "areas": [side], "seconds": seconds, "turns": DICE_PER_SIDE}
+            for index, side in enumerate(rules.SIDES)
+        ]
 
     def payout(self, config: dict, result: dict, area: str, stake: int) -> int:
         """Return one bet's net, worked out again from the thrown dice."""

@@ -1,7 +1,7 @@
 """开心摇摇乐's table page: templates/rounds/yaoyaole.html with static/js/yaoyaole.js, and its words.
 
 The round page itself (rooms/rounds/pages.py) is the same for every banker
-game; these are the nine areas, the cups, the result lines, 重复投, and the
+game; these are the nine areas, the cups and who opens them, the result lines, 重复投, and the
 rules panel's figures: every area's odds, chance of winning and house edge,
 exact from ``games.yaoyaole.rules.odds_table`` (the figures docs/rules/yaoyaole.md
 prints), formatted here once.
@@ -50,6 +50,13 @@ LABELS = {
     "combo_triple": pgettext_lazy("yaoyaole", "Triple"),
     "die": pgettext_lazy("yaoyaole", "Die showing {n}"),
     "die_hidden": pgettext_lazy("yaoyaole", "Die under the cup"),
+    # 开骰盅 (001:398): each side's top bettor opens its cup ({side} is the side's name).
+    "phase_opening": pgettext_lazy("yaoyaole", "Opening the cups"),
+    "open_button": pgettext_lazy("yaoyaole", "Open"),
+    "opener_you": pgettext_lazy("yaoyaole", "You bet the most on {side}: open the cup for everybody."),
+    "opener_other": pgettext_lazy("yaoyaole", "{name} bet the most on {side} and opens the cup."),
+    "opener_next": pgettext_lazy("yaoyaole", "{name} opens this cup"),
+    "opener_done": pgettext_lazy("yaoyaole", "Opened by {name}"),
     # The result of a coup.
     "winner_red": _("Red wins"),
     "winner_blue": _("Blue wins"),

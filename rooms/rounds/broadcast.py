@@ -126,6 +126,7 @@ def _round_payload(rnd: Round, engine) -> dict:
         ],
         "bank": _bank_payload(rnd),
         "revealer": _revealer_payload(rnd),
+        "revealers": list(rnd.revealers or []),
         "window": rnd.window,
         "earlier_windows": [
             {

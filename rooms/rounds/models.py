@@ -115,6 +115,9 @@ class Round(models.Model):
     )
     revealer_area = models.CharField(_("revealer's area"), max_length=20, blank=True)
     revealer_step = models.PositiveSmallIntegerField(_("reveal paused at step"), null=True, blank=True)
+    # Every pause's revealer, named again each time a betting window closes (no bet moves after
+    # it): ``[{"after", "areas", "user", "name", "area"}]``, ``user`` None where nobody bet.
+    revealers = models.JSONField(_("revealers of the pauses"), default=list, blank=True)
     # Betting windows opened after the first one (an engine's ``betting_windows``: later streets).
     window = models.PositiveSmallIntegerField(_("later betting windows opened"), default=0)
     # The areas of each betting window closed before the current one, in order (``areas`` as it

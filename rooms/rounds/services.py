@@ -525,7 +525,8 @@ def round_reveal(*, table_id: int, user) -> int:
     """咪牌: the round's revealer turns the next card now, instead of waiting out the pause; return the new seq.
 
     Refused, with nothing changed, unless the round is paused for this player's reveal
-    (``NotYourReveal``); the clock then turns the rest one per ``reveal_ms`` as usual.
+    (``NotYourReveal``). It turns the pause's ``turns`` steps; the clock then turns the rest
+    one per ``reveal_ms`` as usual.
     """
     with transaction.atomic(durable=True):
         table = _lock_banker_table(table_id, bump=True)
@@ -537,7 +538,8 @@ def round_reveal(*, table_id: int, user) -> int:
             or rnd.revealer_step != rnd.revealed
         ):
             raise NotYourReveal()
-        _reveal_step(rnd, timezone.now())
+        pause = reveal_pause(rnd)
+        _reveal_step(rnd, timezone.now(), pause.get("turns", 1) if pause is not None else 1)
         return round_changed(table, bumped=True, rnd=rnd)
 
 
@@ -618,21 +620,51 @@ def _deal(rnd: Round, now: datetime) -> None:
     rnd.dealt_at = now
     rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
     rnd.save(update_fields=["shoe", "result", "coup", "phase", "revealed", "dealt_at", "deadline"])
+    _plan_reveals(rnd)
+
+
+def reveal_pauses(rnd: Round) -> list[dict]:
+    """Every 咪牌 pause of the dealt coup (the engine's ``reveal_pause``: one dict or a list)."""
+    hook = getattr(engine_for(rnd.game_slug), "reveal_pause", None)
+    if not callable(hook) or not rnd.result:
+        return []
+    pauses = hook(rnd.config, rnd.result) or []
+    return [pauses] if isinstance(pauses, dict) else list(pauses)
 
 
 def reveal_pause(rnd: Round) -> dict | None:
-    """The engine's 咪牌 pause at the round's current step (``reveal_pause``), or None: the clock reveals alone.
+    """The engine's 咪牌 pause at the round's current step, or None: the clock reveals alone."""
+    return next((pause for pause in reveal_pauses(rnd) if pause["after"] == rnd.revealed), None)
 
-    An engine gives one pause (a dict) or several (a list, each at its own ``after``).
+
+def _plan_reveals(rnd: Round) -> None:
+    """Name every pause's revealer from the bets standing now, as a betting window closes.
+
+    No bet is placed or cancelled until the next window, so each pause reached before it
+    finds its revealer here (``Round.revealers``), and every viewer sees who will turn what.
     """
-    hook = getattr(engine_for(rnd.game_slug), "reveal_pause", None)
-    if not callable(hook) or not rnd.result:
-        return None
-    pauses = hook(rnd.config, rnd.result) or []
-    for pause in [pauses] if isinstance(pauses, dict) else pauses:
-        if pause["after"] == rnd.revealed:
-            return pause
-    return None
+    pauses = reveal_pauses(rnd)
+    if not pauses and not rnd.revealers:
+        return  # no 咪牌 in this game: nothing to write
+    plan = []
+    for pause in pauses:
+        areas = list(pause["areas"])
+        leader = reveal_leader(rnd, areas, pooled=bool(pause.get("pooled")))
+        user_id, area = leader if leader is not None else (None, None)
+        plan.append({"after": pause["after"], "areas": areas, "user": user_id, "name": None, "area": area})
+    names = {pk: user.stored_name for pk, user in _users({e["user"] for e in plan if e["user"]}).items()}
+    for entry in plan:
+        entry["name"] = names.get(entry["user"])
+    rnd.revealers = plan
+    rnd.save(update_fields=["revealers"])
+
+
+def _planned_revealer(rnd: Round, pause: dict) -> tuple[int, str] | None:
+    """The revealer named for ``pause`` when the betting closed (planned now for a round dealt without one)."""
+    if not rnd.revealers:
+        _plan_reveals(rnd)
+    entry = next((e for e in rnd.revealers if e["after"] == pause["after"]), None)
+    return (entry["user"], entry["area"]) if entry and entry["user"] else None
 
 
 def next_window(rnd: Round) -> dict | None:
@@ -675,8 +707,10 @@ def reveal_leader(rnd: Round, areas: list[str], *, pooled: bool = False) -> tupl
     return user_id, area
 
 
-def _reveal_step(rnd: Round, now: datetime) -> None:
-    rnd.revealed += 1
+def _reveal_step(rnd: Round, now: datetime, turns: int = 1) -> None:
+    """Show the next ``turns`` steps (a pause's ``turns``: a whole hand or cup at once)."""
+    steps = len((rnd.result or {}).get("steps") or [])
+    rnd.revealed = min(rnd.revealed + max(int(turns), 1), max(steps, rnd.revealed + 1))
     rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
     rnd.save(update_fields=["revealed", "deadline"])
 
@@ -686,7 +720,8 @@ def _reveal(rnd: Round, now: datetime) -> None:
 
     An engine's ``reveal_pause`` stops the clock's reveal after ``after`` steps for up to
     ``seconds``, while the top bettor of its ``areas`` may turn the next card (``round_reveal``);
-    when their time is up the clock turns it.
+    when their time is up the clock turns it. A pause's ``turns`` (default 1) is how many steps
+    that turn shows at once, with or without a revealer.
     """
     steps = (rnd.result or {}).get("steps") or []
     if rnd.revealed < len(steps):
@@ -701,7 +736,7 @@ def _reveal(rnd: Round, now: datetime) -> None:
             return
         pause = reveal_pause(rnd)
         if pause is not None and rnd.revealer_step != rnd.revealed:
-            leader = reveal_leader(rnd, list(pause["areas"]), pooled=bool(pause.get("pooled")))
+            leader = _planned_revealer(rnd, pause)
             if leader is not None:
                 rnd.revealer_id, rnd.revealer_area = leader
                 rnd.revealer_step = rnd.revealed
@@ -710,7 +745,7 @@ def _reveal(rnd: Round, now: datetime) -> None:
                 )
                 rnd.save(update_fields=["revealer", "revealer_area", "revealer_step", "deadline"])
                 return
-        _reveal_step(rnd, now)
+        _reveal_step(rnd, now, pause.get("turns", 1) if pause is not None else 1)
         return
     rnd.phase = Round.Phase.RESULT
     rnd.result_at = now
@@ -769,6 +804,7 @@ def round_advance(*, table_id: int) -> bool:
             rnd.phase = Round.Phase.DEALING
             rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
             rnd.save(update_fields=["phase", "deadline"])
+            _plan_reveals(rnd)
         elif rnd.phase == Round.Phase.BETTING:
             try:
                 with transaction.atomic():

@@ -1,8 +1,9 @@
 // The 开心摇摇乐 (Happy Dice) table client: draw the round the server sends, send bets, 撤销 and 重复投.
 //
 // It decides no rule. The areas and their odds come from the round's `areas`; the dice, each
-// cup's points and combination only as the server reveals them (red's cup, then blue's, die by
-// die); which areas won, were returned or lost from the result; a refused bet comes back as an
+// cup's points and combination only as the server reveals them (red's cup, then blue's); who
+// opens each cup (开骰盅) is the round's `revealers`, and only while `revealer.waiting` names
+// this player for a cup does the page offer them its button; which areas won, were returned or lost from the result; a refused bet comes back as an
 // `error`; the balance is the wallet's. The rules panel shows the figures the server computed
 // (labels `pays_*`, `win_*`, `back_*`, `edge_*`). 重复投 ticked sends `repeat` once at the start
 // of each betting window in which the player has no bets yet; the server checks the balance.
@@ -108,6 +109,7 @@ function render() {
   renderBalance(model.balance);
   renderStatus(rnd);
   renderCups(rnd);
+  renderOpeners(rnd);
   renderOutcome(rnd);
   renderAreas(rnd);
   renderChips();
@@ -123,7 +125,8 @@ function render() {
 }
 
 function renderStatus(rnd) {
-  $("#phase").textContent = t(`phase_${rnd?.phase || "idle"}`);
+  const opening = rnd?.phase === "dealing" && rnd.revealer?.waiting;
+  $("#phase").textContent = opening ? t("phase_opening") : t(`phase_${rnd?.phase || "idle"}`);
   $("#coup").textContent = rnd ? t("shoe_coup", { shoe: rnd.shoe, coup: rnd.coup }) : "";
   const countdown = $("#countdown");
   if (rnd?.deadline && (rnd.phase === "betting" || rnd.phase === "result")) {
@@ -165,6 +168,34 @@ function renderCups(rnd) {
     combo.dataset.combo = facts?.combo || "";
     combo.textContent = facts?.combo ? t(`combo_${facts.combo}`) : "";
     cup.classList.toggle("won", Boolean(result && result.winner === side));
+  }
+}
+
+/**
+ * 开骰盅 (001:398): under each cup, who opens it (the top bettor of its side, named when the
+ * betting closed); while the round waits for them, their countdown, and the button for them only.
+ */
+function renderOpeners(rnd) {
+  for (const side of SIDES) {
+    const box = root.querySelector(`.yy-cup[data-side="${side}"] .yy-opener`);
+    const who = (rnd?.revealers || []).find((entry) => entry.areas.includes(side) && entry.user) || null;
+    const waiting = Boolean(who && rnd.phase === "dealing" && rnd.revealer?.waiting && rnd.revealer.area === who.area);
+    const mine = Boolean(who) && who.user === config.userId;
+    const opened = (rnd?.cards?.[side] || []).length > 0;
+    box.hidden = !who;
+    box.dataset.user = who ? String(who.user) : "";
+    box.dataset.mine = mine ? "yes" : "";
+    box.dataset.waiting = waiting ? "yes" : "";
+    const names = { name: who?.name || "", side: t(`side_${side}`) };
+    box.querySelector(".yy-opener-text").textContent = !who
+      ? ""
+      : waiting
+        ? t(mine ? "opener_you" : "opener_other", names)
+        : t(opened ? "opener_done" : "opener_next", names);
+    box
+      .querySelector(".yy-opener-clock")
+      .replaceChildren(...(waiting && rnd.deadline ? [h("span", { class: "clock", dataset: { deadline: rnd.deadline } })] : []));
+    box.querySelector(".yy-open").hidden = !(mine && waiting);
   }
 }
 
@@ -335,6 +366,7 @@ function renderRules() {
 
 // ---- Wiring -------------------------------------------------------------
 
+for (const button of root.querySelectorAll(".yy-open")) button.addEventListener("click", () => send("reveal"));
 $("#cancel-bets").addEventListener("click", () => betIntent("cancel"));
 $("#repeat-bets").addEventListener("click", () => betIntent("repeat"));
 $("#auto-repeat").addEventListener("change", (event) => {

@@ -100,6 +100,8 @@ def test_a_round_takes_bets_on_each_street_and_pays_each_at_its_odds(insured_tie
     # Pooled over the streets: on 楚 Alice's 100 (flop) and Carol's 100 (turn), Alice's first; on 汉 Bob.
     leader = alice if side == "chu" else bob
     assert rnd.revealer_id == leader.pk and rnd.revealer_step == 7
+    # Named again as the turn street's window closed, and shown to every viewer.
+    assert (rnd.revealers[0]["after"], rnd.revealers[0]["user"]) == (7, leader.pk)
     services.round_reveal(table_id=table.pk, user=leader)
     rnd = to_phase(rnd, "betting", revealed=8)
     assert rnd.window == 2 and [a["area"] for a in rnd.areas] == ["chu_3", "tie_3", "han_3"]

@@ -119,9 +119,11 @@ async def test_the_state_on_connect_follows_the_protocol(bacc_tier, make_player)
     rnd = state["round"]
     assert set(rnd) == {
         "id", "number", "shoe", "coup", "phase", "deadline", "areas", "cards", "totals", "result", "bank",
-        "revealer", "window", "earlier_windows", "shoe_seed_sha256",
+        "revealer", "revealers", "window", "earlier_windows", "shoe_seed_sha256",
     }  # fmt: skip
-    assert rnd["bank"] is None and rnd["revealer"] is None and rnd["window"] == 0  # one window, no 咪牌
+    assert (
+        rnd["bank"] is None and rnd["revealer"] is None and rnd["revealers"] == [] and rnd["window"] == 0
+    )  # one window, no 咪牌
     assert rnd["earlier_windows"] == []
     assert (rnd["number"], rnd["shoe"], rnd["coup"], rnd["result"]) == (1, 1, 1, None)
     assert rnd["areas"][0] == {"area": "banker", "odds": "1:0.95", "open": True, "total": 0, "mine": 0}

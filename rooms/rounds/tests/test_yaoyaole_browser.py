@@ -4,9 +4,11 @@ Same harness as rooms/rounds/tests/test_browser.py (百家乐): the real ASGI ap
 with its timer loop on short phase timings. The browser's player reads the
 rules panel's odds, bets 100 on 红, 50 on 平 and 10 on 红豹子, cancels them
 (撤销: the balance comes back), bets 100 on 红 and 10 on 平, reloads (the stakes
-come back from the server), ticks 重复投, watches red's cup, then blue's, open
-die by die, sees the result and the payout, reloads again (both come back), and finds the next round's bets
-placed for them by 重复投.
+come back from the server), ticks 重复投, is asked to open red's cup as 红's top
+bettor (开骰盅, 001:398), reloads during that wait (the button comes back), opens
+it, watches blue's cup (nobody on 蓝) open by itself, sees the result and the
+payout, reloads again (both come back), and finds the next round's bets placed
+for them by 重复投.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def dice_tier(transactional_db, settings):
 
     settings.ROUNDS_BET_SECONDS = BET_SECONDS
     settings.ROUNDS_REVEAL_MS = 200
+    settings.ROUNDS_REVEAL_SECONDS = 20  # the opener's wait: time for a reload
     settings.ROUNDS_RESULT_SECONDS = 8
     catalogue_sync()
     return RoomTier.objects.create(
@@ -136,7 +139,26 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.wait_for_selector(".bc-area[data-area='red'] .mine[data-value='100']", timeout=5000)
             page.wait_for_selector(".bc-area[data-area='tie'] .mine[data-value='10']", timeout=5000)
             page.check("#auto-repeat")  # 重复投 from the next round on
+            # 开骰盅: the betting closes and red's cup waits for this player, 红's only (so top) bettor.
+            red_opener = ".yy-cup[data-side='red'] .yy-opener"
+            page.wait_for_selector(
+                f"{red_opener}[data-mine=yes][data-waiting=yes]", timeout=ROUND_TIMEOUT_S * 1000
+            )
+            seen["dice_at_pause"] = page.locator(".yy-cup .die:not(.covered)").count()
+            seen["blue_opener_shown"] = page.is_visible(".yy-cup[data-side='blue'] .yy-opener")
+            # A reload during the wait: the page comes back to it, button, name and countdown.
+            page.reload()
+            page.wait_for_selector("#connection[data-status=connected]")
+            page.wait_for_selector(f"{red_opener}[data-mine=yes][data-waiting=yes]", timeout=5000)
+            seen["opener_text"] = page.inner_text(f"{red_opener} .yy-opener-text")
+            seen["opener_clock"] = page.locator(f"{red_opener} .clock[data-deadline]").count()
+            seen["open_button"] = page.inner_text(f"{red_opener} .yy-open")
+            seen["phase_text"] = page.inner_text("#phase")
+            seen["open_shot"] = str(screenshot_dir() / f"yaoyaole-{size}-open.png")
+            page.screenshot(path=seen["open_shot"], full_page=True)
             page.evaluate(RECORD_THE_REVEAL)
+            page.click(f"{red_opener} .yy-open")
+            page.wait_for_selector(f"{red_opener}[data-waiting='']", timeout=5000)
             seen["shown"] = page.wait_for_function(
                 THE_RESULT_SHOWN, timeout=ROUND_TIMEOUT_S * 1000
             ).json_value()
@@ -152,6 +174,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 f"#my-result[data-round='{seen['round']}'][data-net='{seen['net']}']", timeout=5000
             )
             seen["after_reload"] = page.evaluate(THE_RESULT_SHOWN)
+            seen["opened_by"] = page.inner_text(f"{red_opener} .yy-opener-text")
             seen["han"] = page.evaluate(HAN_OUTSIDE_SWITCH)
             seen["result_shot"] = str(screenshot_dir() / f"yaoyaole-{size}-result.png")
             page.screenshot(path=seen["result_shot"], full_page=True)
@@ -198,7 +221,7 @@ def test_a_player_bets_cancels_reloads_sees_the_dice_and_repeats(
     from wallets.models import LedgerEntry, LedgerTransaction
 
     seen = play(live_asgi, size, dice_tier.pk, locale)
-    print(f"screenshots: {seen['bet_shot']} {seen['result_shot']}")
+    print(f"screenshots: {seen['bet_shot']} {seen['open_shot']} {seen['result_shot']}")
     assert seen["errors"] == [], seen["errors"]
     user = User.objects.get(username=seen["username"])
     rnd = Round.objects.get(pk=seen["round"])
@@ -221,10 +244,19 @@ def test_a_player_bets_cancels_reloads_sees_the_dice_and_repeats(
     assert [(b.area, b.amount) for b in bets] == [("red", 100), ("tie", 10)]
     assert seen["balance_staked"] == seen["balance_before"] - 110
 
-    # The reveal: red's cup die by die, then blue's; the page showed what was thrown.
-    reveal = [row for row in seen["reveal"] if row != "00"]
-    expected = ["10", "20", "30", "31", "32", "33"]
-    assert len(reveal) >= 3 and reveal == expected[-len(reveal) :], seen["reveal"]
+    # 开骰盅: red's cup waited, closed, for this player; reloaded, the page still offered them
+    # the button with a countdown; their click opened the whole cup, then blue's opened by itself.
+    assert seen["dice_at_pause"] == 0
+    assert not seen["blue_opener_shown"]  # nobody bet on 蓝: no opener
+    assert rnd.revealer_id == user.pk and rnd.revealer_area == "red"
+    assert rnd.revealers[0]["user"] == user.pk and rnd.revealers[1]["user"] is None
+    assert seen["opener_clock"] == 1
+    zh = locale.startswith("zh")
+    assert ("红" if zh else "Red") in seen["opener_text"]
+    assert seen["open_button"] == ("开盅" if zh else "Open")
+    assert seen["phase_text"] == ("开骰盅" if zh else "Opening the cups")
+    assert user.stored_name in seen["opened_by"]
+    assert [row for row in seen["reveal"] if row != "00"] == ["30", "33"], seen["reveal"]
     result = rnd.result
     for side in ("red", "blue"):
         shown = seen["shown"]["cups"][side]
