@@ -5,7 +5,9 @@ bots, and reads the lobby, the game's rooms, the table, the profile, the
 wallet and the game record: room tiers, player levels and bots are named in
 English, and the only Han characters on those pages are the switch's own
 "简体中文" (the other language, named in itself). The switch takes one click
-each way. Game names are shown in English too (docs/architecture.md, "Language").
+each way. Game names are shown in English too (docs/architecture.md, "Language"),
+the table's top-bar figures keep to one line, and a 斗地主 hand's jokers read
+"B★" / "S★" (Big / Small joker), not 大王 / 小王.
 """
 
 from __future__ import annotations
@@ -51,6 +53,15 @@ HAN_OUTSIDE_SWITCH = r"""() => {
   }
   if (han.test(document.title)) found.push(`title: ${document.title}`);
   return found;
+}"""
+
+
+# The table's top-bar figures: where each shown one starts, and whether the level's name is cut short.
+STATS_ROW = """() => {
+  const shown = [...document.querySelectorAll('.dz-stats > *')].filter((e) => e.getClientRects().length);
+  const level = document.querySelector('#my-level');
+  return {tops: shown.map((e) => e.offsetTop), text: shown.map((e) => e.innerText.replace(/\\s+/g, ' ')),
+    levelCut: level.scrollWidth > level.clientWidth};
 }"""
 
 
@@ -123,6 +134,10 @@ def test_english_pages_show_no_chinese_and_the_switch_takes_one_click(live_asgi,
             assert page.inner_text("#tier-name") == "Novice room"
             assert page.inner_text("#my-level") == "Indentured labourer"
             no_chinese(page, "the table")
+            # The top bar's figures (ante, stake, balance, level) keep to one line, the level shown whole.
+            stats = page.evaluate(STATS_ROW)
+            assert len(set(stats["tops"])) == 1, stats
+            assert not stats["levelCut"], stats
             page.screenshot(path=str(screenshot_dir() / f"english-{size}-table.png"))
 
             # 托管 plays the hand out; the result panel names the bots in English too.
