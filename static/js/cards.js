@@ -7,14 +7,17 @@ const RANK_ORDER = "3456789TJQKA2";
 const SUIT_ORDER = "shcd";
 const SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
 const RED_SUITS = new Set(["h", "d"]);
+// A page in English shows the jokers and the flower in English: one letter above a mark fits the
+// corner a fanned hand leaves in sight, as 大/王 does in Chinese; the card's name says it whole.
+const ENGLISH = (document.documentElement.lang || "").toLowerCase().startsWith("en");
+const FACES = ENGLISH
+  ? { DJ: ["B", "★", "Big joker"], XJ: ["S", "★", "Small joker"], FL: ["F", "✿", "Flower"] }
+  : { DJ: ["大", "王", "大王"], XJ: ["小", "王", "小王"], FL: ["花", "✿", "花"] };
 
-/** Return {rank, suit, label, symbol, red, joker} for one card string. */
+/** Return {rank, suit, label, symbol, red, joker, name} for one card string (`name` for the jokers and the flower). */
 export function parseCard(card) {
-  if (card === "DJ" || card === "XJ") {
-    const big = card === "DJ";
-    return { rank: card, suit: "", label: big ? "大" : "小", symbol: "王", red: big, joker: true };
-  }
-  if (card === "FL") return { rank: card, suit: "", label: "花", symbol: "✿", red: true, joker: true };
+  const face = FACES[card];
+  if (face) return { rank: card, suit: "", label: face[0], symbol: face[1], red: card !== "XJ", joker: true, name: face[2] };
   const rank = card.slice(0, -1);
   const suit = card.slice(-1);
   return {
@@ -48,7 +51,7 @@ export function cardElement(card, { size = "", names = {} } = {}) {
   el.className = `pcard ${info.red ? "red" : "black"}${info.joker ? " joker" : ""}${size ? " " + size : ""}`;
   el.dataset.card = card;
   el.setAttribute("role", "img");
-  el.setAttribute("aria-label", info.joker ? names[card] || card : `${info.symbol}${info.label}`);
+  el.setAttribute("aria-label", info.joker ? names[card] || info.name : `${info.symbol}${info.label}`);
   el.title = el.getAttribute("aria-label");
 
   const corner = document.createElement("span");

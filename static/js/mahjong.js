@@ -7,7 +7,7 @@
 
 import { turnStatus } from "./betting.js";
 import { seatBadges } from "./felt.js";
-import { openResultPanel } from "./results.js";
+import { openResultPanel, playerCell } from "./results.js";
 import { $, coins as fmt, h, root, seatedTable, t, tick } from "./tablekit.js";
 import { tileBack, tileElement } from "./tiles.js";
 
@@ -368,7 +368,7 @@ function renderResult() {
     return h(
       "tr",
       { class: row.index === mySeat() ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index)),
+      playerCell(row, seatName),
       h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
       h("td", { class: "rake" }, row.rake ?? "–"),
       h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),

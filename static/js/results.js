@@ -27,9 +27,17 @@ export function resultRow(row, viewer, ...cells) {
   );
 }
 
-/** The player cell of a result row: the name, then `note` (a role, a bet) after a dot when there is one. */
+/**
+ * The player cell of a result row: the name, then `note` (a role, a bet) after a dot when there is one.
+ * The name is its own `.who`, cut with "…" when long (table.css), its title the whole name.
+ */
 export function playerCell(row, seatName, note = "") {
-  return h("td", {}, row.name || seatName(row.index), note ? h("span", { class: "role-note" }, ` · ${note}`) : null);
+  return h("td", {}, nameSpan(row.name || seatName(row.index)), note ? h("span", { class: "role-note" }, ` · ${note}`) : null);
+}
+
+/** A player's name in a result table's first cell (`.who`): cut with "…" when long, whole in its title. */
+export function nameSpan(name) {
+  return h("span", { class: "who", title: name }, name);
 }
 
 /** "X wins" / "X, Y win" for the rows that won (`won`, or with `byDelta` only a gain), or "" when none did. */

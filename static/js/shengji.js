@@ -8,7 +8,7 @@
 
 import { turnStatus } from "./betting.js";
 import { cardElement } from "./cards.js";
-import { openResultPanel } from "./results.js";
+import { openResultPanel, playerCell } from "./results.js";
 import { $, coins as fmt, h, replaceIfChanged, seatedTable, t, tick } from "./tablekit.js";
 
 const SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
@@ -244,7 +244,7 @@ function renderResult() {
     return h(
       "tr",
       { class: row.index === mySeat() ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index)),
+      playerCell(row, seatName),
       h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
       h("td", { class: "rake" }, row.rake ?? "–"),
       h("td", { class: "balance" }, typeof row.balance === "number" ? fmt(row.balance) : "–"),

@@ -9,6 +9,7 @@
 // docs/protocol.md; the view's keys: docs/rules/shisanshui.md.
 
 import { cardBack, cardElement } from "./cards.js";
+import { playerCell } from "./results.js";
 import { $, coins, h, root, seatedTable, t, tick } from "./tablekit.js";
 
 const PILES = ["front", "middle", "back"];
@@ -526,7 +527,7 @@ function renderResult(liveView) {
       return h(
         "tr",
         { class: row.index === seat ? "me" : "", dataset: { seat: row.index } },
-        h("td", {}, row.name || seatName(row.index)),
+        playerCell(row, seatName),
         h("td", { class: `water ${waterClass(w)}`, dataset: { water: w } }, waterText(w)),
         h("td", { class: `delta ${waterClass(delta)}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
         h("td", { class: "rake" }, row.rake ?? "–"),

@@ -6,6 +6,7 @@
 // last `state` (plus the last `result`). Messages are described in docs/protocol.md.
 
 import { cardBack, cardElement, sortHighToLow } from "./cards.js";
+import { playerCell } from "./results.js";
 import { soundBoard } from "./sound.js";
 import { $, config, h, root, seatedTable, t, tick } from "./tablekit.js";
 
@@ -526,7 +527,7 @@ function renderResult(liveView) {
     return h(
       "tr",
       { class: row.index === mySeat() ? "me" : "", dataset: { seat: row.index } },
-      h("td", {}, row.name || seatName(row.index), role ? h("span", { class: "role-note" }, ` · ${role}`) : null),
+      playerCell(row, seatName, role),
       h("td", { class: `delta ${cls}`, dataset: { delta } }, `${delta > 0 ? "+" : ""}${delta.toLocaleString()}`),
       h("td", { class: "rake" }, row.rake ?? "–"),
       h("td", { class: "balance" }, typeof row.balance === "number" ? row.balance.toLocaleString() : "–"),

@@ -385,7 +385,9 @@ export function seatedTable({ model, render, onState = () => {}, onAct = () => {
     $("#hand-number").textContent = snap?.hand ? t("hand_number", { number: snap.hand.number }) : "";
     renderBalance(model.balance);
     const seat = mySeat();
-    $("#my-level").textContent = seat === null ? "–" : snap?.table?.seats?.[seat]?.level || "–";
+    const level = $("#my-level");
+    level.textContent = seat === null ? "–" : snap?.table?.seats?.[seat]?.level || "–";
+    level.title = level.textContent; // a phone may cut a long level short (table.css)
     $("#leave").hidden = seat === null || !between();
     renderSeedHash();
   }

@@ -5,11 +5,15 @@ bots, and reads the lobby, the game's rooms, the table, the profile, the
 wallet and the game record: room tiers, player levels and bots are named in
 English, and the only Han characters on those pages are the switch's own
 "简体中文" (the other language, named in itself). The switch takes one click
-each way. Game names are shown in English too (docs/architecture.md, "Language").
+each way. Game names are shown in English too (docs/architecture.md, "Language"),
+the table's top-bar figures keep to one line, and a 斗地主 hand's jokers read
+"B★" / "S★" (Big / Small joker), not 大王 / 小王.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import uuid
 
 import pytest
@@ -19,8 +23,10 @@ from rooms.tables.tests.test_browser import (  # noqa: F401 - live_asgi is a fix
     PASSWORD,
     SIZES,
     chromium_executable,
+    doudizhu_tier,
     live_asgi,
     screenshot_dir,
+    sign_up_and_enter,
 )
 from rooms.tables.tests.test_zhajinhua_runtime import zjh_game  # noqa: F401 - a fixture
 
@@ -47,6 +53,15 @@ HAN_OUTSIDE_SWITCH = r"""() => {
   }
   if (han.test(document.title)) found.push(`title: ${document.title}`);
   return found;
+}"""
+
+
+# The table's top-bar figures: where each shown one starts, and whether the level's name is cut short.
+STATS_ROW = """() => {
+  const shown = [...document.querySelectorAll('.dz-stats > *')].filter((e) => e.getClientRects().length);
+  const level = document.querySelector('#my-level');
+  return {tops: shown.map((e) => e.offsetTop), text: shown.map((e) => e.innerText.replace(/\\s+/g, ' ')),
+    levelCut: level.scrollWidth > level.clientWidth};
 }"""
 
 
@@ -119,6 +134,10 @@ def test_english_pages_show_no_chinese_and_the_switch_takes_one_click(live_asgi,
             assert page.inner_text("#tier-name") == "Novice room"
             assert page.inner_text("#my-level") == "Indentured labourer"
             no_chinese(page, "the table")
+            # The top bar's figures (ante, stake, balance, level) keep to one line, the level shown whole.
+            stats = page.evaluate(STATS_ROW)
+            assert len(set(stats["tops"])) == 1, stats
+            assert not stats["levelCut"], stats
             page.screenshot(path=str(screenshot_dir() / f"english-{size}-table.png"))
 
             # 托管 plays the hand out; the result panel names the bots in English too.
@@ -151,5 +170,124 @@ def test_english_pages_show_no_chinese_and_the_switch_takes_one_click(live_asgi,
             assert "包身工" in page.inner_text("main")
             assert page.inner_text("[data-testid=language-switch]") == "English"
             assert errors == [], errors
+        finally:
+            browser.close()
+
+
+def seed_dealing_both_jokers_to_the_first_seat() -> bytes:
+    """A 斗地主 deal's seed that gives seat 0 (a player's seat at a new table) 大王 and 小王."""
+    import hashlib
+
+    import games
+    from games.base import SeatSpec, SeededRng
+
+    info = games.REGISTRY["doudizhu"]
+    config = {
+        **info.default_options,
+        "variant": "classic",
+        "base_stake": 1,
+        "room_factor": 1,
+        "first_seat": 0,
+    }
+    specs = [SeatSpec(player_id=seat, coins=1000) for seat in range(3)]
+    for n in range(10_000):
+        seed = hashlib.sha256(f"english-jokers-{n}".encode()).digest()
+        if {"DJ", "XJ"} <= set(info.engine.new_hand(config, specs, SeededRng(seed, "hand"))["hands"][0]):
+            return seed
+    raise AssertionError("no seed in 10,000 deals both jokers to one seat")
+
+
+# The faces of the cards in the player's hand: text, names, colour, and whether the corner's label sits in
+# the strip the next card leaves in sight.
+HAND_FACES = """() => {
+  const cards = [...document.querySelectorAll('#my-hand .pcard')];
+  return cards.map((card, i) => {
+    const corner = card.querySelector('.corner').getBoundingClientRect();
+    const next = cards[i + 1] ? cards[i + 1].getBoundingClientRect().left : Infinity;
+    return {card: card.dataset.card, text: card.innerText.replace(/\\s+/g, ' ').trim(),
+      label: card.getAttribute('aria-label'), title: card.title, red: card.classList.contains('red'),
+      cornerInSight: corner.right <= next + 0.5};
+  });
+}"""
+# The faces cards.js draws for the jokers and the flower on the page it is asked on.
+DRAWN_FACES = """async () => {
+  const src = [...document.scripts].map((s) => s.src).find((s) => /\\/js\\/[^/]+\\.js/.test(s));
+  const cards = await import(new URL('cards.js', src).href);
+  return ['DJ', 'XJ', 'FL'].map((c) => {
+    const el = cards.cardElement(c);
+    return {card: c, text: [...el.querySelectorAll('.corner span')].map((s) => s.textContent).join(' '),
+      label: el.getAttribute('aria-label')};
+  });
+}"""
+
+
+@pytest.fixture
+def jokers_to_the_player(doudizhu_tier, monkeypatch):  # noqa: F811
+    """The table's first hand deals the player (seat 0) both jokers."""
+    from types import SimpleNamespace
+
+    from rooms.tables import hands
+
+    seeds = iter([seed_dealing_both_jokers_to_the_first_seat()])
+    monkeypatch.setattr(
+        hands, "secrets", SimpleNamespace(token_bytes=lambda n: next(seeds, None) or os.urandom(n))
+    )
+    return doudizhu_tier
+
+
+def test_jokers_read_in_english_on_an_english_page(live_asgi, jokers_to_the_player):  # noqa: F811
+    from playwright.sync_api import sync_playwright
+
+    width, height = SIZES["phone"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_executable(), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height}, locale="en-US")
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            sign_up_and_enter(
+                page,
+                live_asgi,
+                f"jok{uuid.uuid4().hex[:10]}",
+                "doudizhu",
+                jokers_to_the_player.pk,
+                "**/tables/*/",
+            )
+            page.wait_for_selector("#my-hand .pcard[data-card=DJ]")
+            page.screenshot(path=str(screenshot_dir() / "english-phone-jokers.png"))
+            faces = {face["card"]: face for face in page.evaluate(HAND_FACES)}
+            han = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+            shown = [
+                face for face in faces.values() if han.search(face["text"] + face["label"] + face["title"])
+            ]
+            assert shown == [], f"cards in Chinese on an English page: {shown}"
+            assert (faces["DJ"]["label"], faces["DJ"]["red"]) == ("Big joker", True)
+            assert (faces["XJ"]["label"], faces["XJ"]["red"]) == ("Small joker", False)
+            assert faces["DJ"]["title"] == "Big joker" and faces["DJ"]["text"].startswith("B")
+            assert faces["XJ"]["text"].startswith("S")
+            assert faces["DJ"]["cornerInSight"] and faces["XJ"]["cornerInSight"], faces
+            drawn = page.evaluate(DRAWN_FACES)
+            assert [(f["text"], f["label"]) for f in drawn] == [
+                ("B ★", "Big joker"),
+                ("S ★", "Small joker"),
+                ("F ✿", "Flower"),
+            ]
+            assert errors == [], errors
+
+            # In Chinese (the switch, in the top bar a desktop shows), the same hand keeps 大王 and 小王, and
+            # the flower 花.
+            page.set_viewport_size({"width": SIZES["desktop"][0], "height": SIZES["desktop"][1]})
+            page.click("[data-testid=language-switch]")
+            page.wait_for_selector("html[lang=zh-hans]")
+            page.wait_for_selector("#my-hand .pcard[data-card=DJ]")
+            faces = {face["card"]: face for face in page.evaluate(HAND_FACES)}
+            assert (faces["DJ"]["text"], faces["DJ"]["label"]) == ("大 王 ★", "大王")
+            assert (faces["XJ"]["text"], faces["XJ"]["label"]) == ("小 王 ★", "小王")
+            drawn = page.evaluate(DRAWN_FACES)
+            assert [(f["text"], f["label"]) for f in drawn] == [
+                ("大 王", "大王"),
+                ("小 王", "小王"),
+                ("花 ✿", "花"),
+            ]
         finally:
             browser.close()
