@@ -3,13 +3,14 @@
 // Notation (DESIGN.md): rank then suit, "As" "Td" "8h" "2c"; jokers "XJ" (小王)
 // and "DJ" (大王); the flower card "FL" (花). Sorting here is only for display; the server decides every rule.
 
+import { ENGLISH } from "./lang.js";
+
 const RANK_ORDER = "3456789TJQKA2";
 const SUIT_ORDER = "shcd";
 const SUIT_SYMBOL = { s: "♠", h: "♥", c: "♣", d: "♦" };
 const RED_SUITS = new Set(["h", "d"]);
 // A page in English shows the jokers and the flower in English: one letter above a mark fits the
 // corner a fanned hand leaves in sight, as 大/王 does in Chinese; the card's name says it whole.
-const ENGLISH = (document.documentElement.lang || "").toLowerCase().startsWith("en");
 const FACES = ENGLISH
   ? { DJ: ["B", "★", "Big joker"], XJ: ["S", "★", "Small joker"], FL: ["F", "✿", "Flower"] }
   : { DJ: ["大", "王", "大王"], XJ: ["小", "王", "小王"], FL: ["花", "✿", "花"] };

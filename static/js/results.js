@@ -32,12 +32,8 @@ export function resultRow(row, viewer, ...cells) {
  * The name is its own `.who`, cut with "…" when long (table.css), its title the whole name.
  */
 export function playerCell(row, seatName, note = "") {
-  return h("td", {}, nameSpan(row.name || seatName(row.index)), note ? h("span", { class: "role-note" }, ` · ${note}`) : null);
-}
-
-/** A player's name in a result table's first cell (`.who`): cut with "…" when long, whole in its title. */
-export function nameSpan(name) {
-  return h("span", { class: "who", title: name }, name);
+  const name = row.name || seatName(row.index);
+  return h("td", {}, h("span", { class: "who", title: name }, name), note ? h("span", { class: "role-note" }, ` · ${note}`) : null);
 }
 
 /** "X wins" / "X, Y win" for the rows that won (`won`, or with `byDelta` only a gain), or "" when none did. */

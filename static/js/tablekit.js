@@ -9,6 +9,7 @@
 // The page (templates/tables/_table_base.html) provides #table-app and two JSON
 // script tags: the client config and the labels, translated on the server.
 
+import { ENGLISH } from "./lang.js";
 import { TableSocket } from "./socket.js";
 
 export const config = JSON.parse(document.getElementById("table-config").textContent);
@@ -16,8 +17,6 @@ export const LABELS = JSON.parse(document.getElementById("table-labels").textCon
 export const root = document.getElementById("table-app");
 
 export const $ = (selector) => root.querySelector(selector);
-
-const ENGLISH = (document.documentElement.lang || "").toLowerCase().startsWith("en");
 
 /**
  * Show a frame's names in the page's language, in place, and return the frame.
