@@ -538,8 +538,7 @@ def round_reveal(*, table_id: int, user) -> int:
             or rnd.revealer_step != rnd.revealed
         ):
             raise NotYourReveal()
-        pause = reveal_pause(rnd)
-        _reveal_step(rnd, timezone.now(), pause.get("turns", 1) if pause is not None else 1)
+        _reveal_step(rnd, timezone.now(), reveal_pause(rnd))
         return round_changed(table, bumped=True, rnd=rnd)
 
 
@@ -707,10 +706,10 @@ def reveal_leader(rnd: Round, areas: list[str], *, pooled: bool = False) -> tupl
     return user_id, area
 
 
-def _reveal_step(rnd: Round, now: datetime, turns: int = 1) -> None:
-    """Show the next ``turns`` steps (a pause's ``turns``: a whole hand or cup at once)."""
-    steps = len((rnd.result or {}).get("steps") or [])
-    rnd.revealed = min(rnd.revealed + max(int(turns), 1), max(steps, rnd.revealed + 1))
+def _reveal_step(rnd: Round, now: datetime, pause: dict | None) -> None:
+    """Show the next step, or the next ``turns`` of the ``pause`` at this step (a whole hand or cup)."""
+    turns = max(int(pause.get("turns", 1)), 1) if pause is not None else 1
+    rnd.revealed = min(rnd.revealed + turns, len(rnd.result["steps"]))  # a step is left: the callers' check
     rnd.deadline = now + timedelta(milliseconds=_timing(rnd.config, "reveal_ms", 900))
     rnd.save(update_fields=["revealed", "deadline"])
 
@@ -745,7 +744,7 @@ def _reveal(rnd: Round, now: datetime) -> None:
                 )
                 rnd.save(update_fields=["revealer", "revealer_area", "revealer_step", "deadline"])
                 return
-        _reveal_step(rnd, now, pause.get("turns", 1) if pause is not None else 1)
+        _reveal_step(rnd, now, pause)
         return
     rnd.phase = Round.Phase.RESULT
     rnd.result_at = now
