@@ -92,6 +92,7 @@ def live_asgi(transactional_db, settings):
     """Serve the real app with its timer loop and quick bots; stop it before the database is flushed."""
     settings.TABLE_TIMERS = "all"
     settings.TABLE_AUTO_DELAY = 0.05
+    settings.TABLE_TIMER_INTERVAL = 0.05
     settings.TABLE_BOT_WAIT = 0
     settings.TABLE_DISCONNECT_GRACE = 5
     server = LiveAsgiServer()
