@@ -16,6 +16,18 @@ import pytest
 SERVICES_REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
 
 
+def worker_port(port: int) -> int:
+    """The port a test's own server listens on in this test process.
+
+    Under pytest-xdist (``dev.py test`` runs the suite on several workers: gw0,
+    gw1…) each worker has its own test database (pytest-django names it after
+    the worker), its own Redis keys and channels (``REDIS_PREFIX``, in
+    platform/settings.py) and its servers a thousand ports further on.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return port + 1000 * int(worker.removeprefix("gw"))
+
+
 def require_service(name: str, available: bool, why: str = "") -> None:
     if available:
         return
@@ -85,6 +97,10 @@ def pytest_sessionfinish(session, exitstatus):
 # Tables whose triggers refuse DELETE and TRUNCATE (wallets migrations 0002 and 0006), the ways
 # a test database is emptied on PostgreSQL.
 TRUNCATE_GUARDED_TABLES = ("wallets_ledgerentry", "wallets_ledgertransaction")
+# What the migrations put in and no test changes: the content types, the permissions and the staff
+# groups holding them (accounts migration 0003). A flush keeps them, so a test that reads the staff
+# groups finds them whether a transactional test ran before it in its process or not.
+MIGRATED_TABLES = ("django_content_type", "auth_permission", "auth_group", "auth_group_permissions")
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -112,6 +128,7 @@ def _flush_only_what_a_test_wrote():
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
         if reset_sequences or allow_cascade or not tables:
             return original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        tables = [table for table in tables if table not in MIGRATED_TABLES]
         quote = self.quote_name
         written = " UNION ALL ".join(
             f"SELECT %s WHERE EXISTS (SELECT 1 FROM {quote(table)})" for table in tables

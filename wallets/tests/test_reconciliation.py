@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from wallets.finance_models import ReconciliationRecord
 from wallets.models import Account
-from wallets.services import wallet_for_user, wallet_grant
+from wallets.services import HOUSE_CODES, house_account, wallet_for_user, wallet_grant
 from wallets.tasks import reconcile
 
 pytestmark = pytest.mark.django_db
@@ -17,6 +17,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def funded(player):
+    # The house accounts as migrated (wallets 0003), also after a transactional test emptied the table.
+    for code in HOUSE_CODES:
+        house_account(code=code)
     wallet_grant(user=player, amount=1000, key="g", reason="start")
     return wallet_for_user(user=player)
 
