@@ -171,8 +171,12 @@ WHITENOISE_USE_FINDERS = DEBUG
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # One prefix for every key the project writes to Redis (channel layer, Celery, cache), so that
-# two deployments or test runs can share a Redis database.
+# two deployments or test runs can share a Redis database. Each pytest-xdist worker (gw0, gw1…) of
+# a parallel test run, and every server or Celery worker its tests start, adds its name: the same
+# table ids in the workers' own test databases never share a channel.
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "cardroom")
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    REDIS_PREFIX += "-" + os.environ["PYTEST_XDIST_WORKER"]
 
 if REDIS_URL:
     # Channels' layer, for Channels' own API. The table and round sockets do not use it: a

@@ -28,13 +28,14 @@ from django.conf import settings
 from django.db import connection
 from django.urls import reverse
 
+from conftest import worker_port
 from rooms.tables.tests.servers import ChildServer, port_open
 from rooms.tables.tests.test_consumers import session_cookie
 from wallets.tests.factories import UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-PORT = 18610
+PORT = worker_port(18610)
 APPLICATION = "asgi-connections-test"  # the server's database sessions, told apart from the test's own
 REQUEST_THREADS = 3  # the server's HTTP_REQUEST_THREADS
 BROWSERS = 12
@@ -75,7 +76,10 @@ class AsgiServer(ChildServer):
 
 def server_sessions() -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [APPLICATION])
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()",
+            [APPLICATION],
+        )
         return cursor.fetchone()[0]
 
 

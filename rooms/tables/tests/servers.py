@@ -233,5 +233,8 @@ def database_sessions(application: str) -> int:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [application])
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()",
+            [application],
+        )
         return cursor.fetchone()[0]

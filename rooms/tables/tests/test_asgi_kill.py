@@ -27,6 +27,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
 
+from conftest import worker_port
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.selectors import table_snapshot
@@ -45,7 +46,7 @@ pytestmark = [
     pytest.mark.usefixtures("fast_tables"),
 ]
 
-PORT = 18210
+PORT = worker_port(18210)
 LEASE = 3.0  # seconds a seat's presence lasts unless one of its sockets renews it
 APPLICATION = "asgi-kill-test"  # the server's database sessions, to wait for their end
 ROOT = settings.BASE_DIR
@@ -103,7 +104,10 @@ class AsgiServer(ChildServer):
 
 def _sessions(application: str) -> int:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [application])
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()",
+            [application],
+        )
         return cursor.fetchone()[0]
 
 

@@ -14,11 +14,12 @@ clients and seconds.
 import pytest
 from django.conf import settings
 
+from conftest import worker_port
 from rooms.tables.tests.servers import current_database_url, run_bench
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
-PORT = 18320  # and PORT + 1: the two servers
+PORT = worker_port(18320)  # and PORT + 1: the two servers
 
 
 def test_a_short_chaos_soak_breaks_no_invariant(tmp_path):

@@ -32,7 +32,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from conftest import require_service
+from conftest import require_service, worker_port
 from rooms.tables import services
 from rooms.tables.models import Hand, HandAction, Seat
 from rooms.tables.selectors import table_snapshot
@@ -50,8 +50,11 @@ pytestmark = [
     pytest.mark.usefixtures("fast_tables"),
 ]
 
-PROXY = 18400
-WEB = {"web1": 18401, "web2": 18402}  # the config's server names, and the ports their processes listen on
+PROXY = worker_port(18400)
+WEB = {
+    "web1": worker_port(18401),
+    "web2": worker_port(18402),
+}  # the config's server names, and the ports their processes listen on
 CLIENT_ADDRESS = "127.0.0.3"  # a client of the proxy, not the proxy itself (also 127.0.0.1 here)
 
 

@@ -17,6 +17,7 @@ import pytest
 import redis
 from asgiref.sync import sync_to_async
 
+from conftest import worker_port
 from rooms.tables import services
 from rooms.tables.models import Table
 from rooms.tables.tests.servers import redis_hub
@@ -24,7 +25,7 @@ from rooms.tables.tests.test_consumers import latest_state, long_tier, open_sock
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
-REDIS_PORT = 18201
+REDIS_PORT = worker_port(18201)
 
 
 @pytest.fixture

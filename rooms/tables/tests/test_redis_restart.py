@@ -19,6 +19,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
+from conftest import worker_port
 from rooms.tables import services
 from rooms.tables.models import Hand, Table
 from rooms.tables.selectors import table_snapshot
@@ -29,7 +30,7 @@ from rooms.tables.tests.test_abuse import game_tier, open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("fast_tables")]
 
-REDIS_PORT = 6391  # this suite's own range, away from the shared Redis
+REDIS_PORT = worker_port(6391)  # this suite's own range, away from the shared Redis
 
 
 @pytest.fixture
