@@ -103,25 +103,6 @@ TRUNCATE_GUARDED_TABLES = ("wallets_ledgerentry", "wallets_ledgertransaction")
 MIGRATED_TABLES = ("django_content_type", "auth_permission", "auth_group", "auth_group_permissions")
 
 
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """The test database, its commits not waiting for the disk (``synchronous_commit = off``).
-
-    A throwaway database needs no durability across a crash of PostgreSQL, and
-    what each transaction sees and locks is unchanged; a commit that waits for
-    its log to reach the disk costs a few milliseconds here, many thousand
-    times a run. Set on the database, so the servers and Celery workers the
-    tests start get it too.
-    """
-    from django.db import connection
-
-    if connection.vendor == "postgresql":
-        with django_db_blocker.unblock(), connection.cursor() as cursor:
-            name = connection.ops.quote_name(connection.settings_dict["NAME"])
-            cursor.execute(f"ALTER DATABASE {name} SET synchronous_commit = off")
-            cursor.execute("SET synchronous_commit = off")
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _flush_only_what_a_test_wrote():
     """Empty, after each transactional test, only the tables it wrote to, with DELETE.
