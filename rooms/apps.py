@@ -1,5 +1,11 @@
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save
 from django.utils.translation import gettext_lazy as _
+
+from rooms.sockets import on_logged_out, on_user_saved
+from wallets.sources import source_register
 
 
 class RoomsConfig(AppConfig):
@@ -7,16 +13,12 @@ class RoomsConfig(AppConfig):
     verbose_name = _("Games and room tiers")
 
     def ready(self) -> None:
+        # These modules read models, which exist only once the app registry is filled: after this
+        # module is imported and before ready() runs.
         from platform.accounts.selectors import catalogue_reader_set
-
-        from django.contrib.auth import get_user_model
-        from django.contrib.auth.signals import user_logged_out
-        from django.db.models.signals import post_save
 
         from rooms.ledger_source import RoomsLedgerSource
         from rooms.selectors import game_catalogue
-        from rooms.sockets import on_logged_out, on_user_saved
-        from wallets.sources import source_register
 
         user_logged_out.connect(on_logged_out, dispatch_uid="rooms.sockets.on_logged_out")
         post_save.connect(on_user_saved, sender=get_user_model(), dispatch_uid="rooms.sockets.on_user_saved")
