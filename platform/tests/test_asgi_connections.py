@@ -29,7 +29,7 @@ from django.db import connection
 from django.urls import reverse
 
 from conftest import worker_port
-from rooms.tables.tests.servers import ChildServer, port_open
+from rooms.tables.tests.servers import ChildServer, database_sessions, port_open
 from rooms.tables.tests.test_consumers import session_cookie
 from wallets.tests.factories import UserFactory
 
@@ -74,15 +74,6 @@ class AsgiServer(ChildServer):
         _settle(lambda count: count == 0, "the killed server's database sessions stayed")
 
 
-def server_sessions() -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()",
-            [APPLICATION],
-        )
-        return cursor.fetchone()[0]
-
-
 def open_database_sockets(pid: int) -> int:
     """The connections to PostgreSQL that process ``pid`` holds open now, as its own sockets show them.
 
@@ -114,9 +105,9 @@ def open_database_sockets(pid: int) -> int:
 
 
 def _settle(done, message: str, seconds: float = 10) -> int:
-    """Wait until ``done(server_sessions())``: a request's thread closes after its response is sent."""
+    """Wait until ``done(database_sessions(APPLICATION))`` (the server's sessions): a request's thread closes after its response is sent."""
     deadline = time.monotonic() + seconds
-    while not done(count := server_sessions()):
+    while not done(count := database_sessions(APPLICATION)):
         assert time.monotonic() < deadline, f"{message}: {count}"
         time.sleep(0.05)
     return count

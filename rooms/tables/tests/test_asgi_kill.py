@@ -33,7 +33,7 @@ from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.selectors import table_snapshot
 from rooms.tables.tests.conftest import run_clock
 from rooms.tables.tests.helpers import lease_lapsed, play_until_over
-from rooms.tables.tests.servers import ChildServer, port_open
+from rooms.tables.tests.servers import ChildServer, database_sessions, port_open
 from rooms.tables.tests.test_abuse import game_tier
 from rooms.tables.tests.test_consumers import session_cookie
 from wallets.models import Account, LedgerTransaction
@@ -97,18 +97,9 @@ class AsgiServer(ChildServer):
         # PostgreSQL ends the dead process's sessions as it notices; the test database is
         # dropped at the end of the run, which their lingering would refuse.
         deadline = time.monotonic() + 10
-        while _sessions(APPLICATION):
+        while database_sessions(APPLICATION):
             assert time.monotonic() < deadline, "the killed server's database sessions stayed"
             time.sleep(0.05)
-
-
-def _sessions(application: str) -> int:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND datname = current_database()",
-            [application],
-        )
-        return cursor.fetchone()[0]
 
 
 @pytest.fixture

@@ -51,10 +51,8 @@ pytestmark = [
 ]
 
 PROXY = worker_port(18400)
-WEB = {
-    "web1": worker_port(18401),
-    "web2": worker_port(18402),
-}  # the config's server names, and the ports their processes listen on
+# The config's server names, and the ports their processes listen on.
+WEB = {"web1": worker_port(18401), "web2": worker_port(18402)}
 CLIENT_ADDRESS = "127.0.0.3"  # a client of the proxy, not the proxy itself (also 127.0.0.1 here)
 
 

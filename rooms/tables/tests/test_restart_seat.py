@@ -27,9 +27,9 @@ import games
 from rooms.tables import services
 from rooms.tables.models import Hand, Seat, Table
 from rooms.tables.tests.conftest import run_clock
-from rooms.tables.tests.servers import port_open
+from rooms.tables.tests.servers import database_sessions, port_open
 from rooms.tables.tests.test_abuse import game_tier
-from rooms.tables.tests.test_asgi_kill import APPLICATION, PORT, AsgiServer, Client, _sessions
+from rooms.tables.tests.test_asgi_kill import APPLICATION, PORT, AsgiServer, Client
 from rooms.tables.tests.test_consumers import session_cookie
 
 pytestmark = [
@@ -56,7 +56,7 @@ class RestartedServer(AsgiServer):
             self.process.wait(timeout=30)
         self.process = None
         deadline = time.monotonic() + 10
-        while _sessions(APPLICATION):
+        while database_sessions(APPLICATION):
             assert time.monotonic() < deadline, "the stopped server's database sessions stayed"
             time.sleep(0.05)
 
