@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -68,6 +69,7 @@ def write_many(ws: list[Write]) -> list[bool]:
         cursor.execute(_sql(db, "bump", len(ws)), [value for w in ws for value in (w.table_id, w.seq)])
         moved = {row[0] for row in cursor.fetchall()}
         done = [w for w in ws if w.table_id in moved]
+    with _pipeline(db), db.cursor() as cursor:
         entries = [(w.hand_id, entry) for w in done for entry in w.log]
         if entries:
             cursor.execute(_sql(db, "log", len(entries)), _log_params(entries, db))
@@ -87,6 +89,13 @@ def write_many(ws: list[Write]) -> list[bool]:
                 else:
                     cursor.executemany(_sql(db, kind, names), rows)
     return [w.table_id in moved for w in ws]
+
+
+def _pipeline(db):
+    """Send the block's statements together and wait for their answers once (PostgreSQL's pipeline
+    mode): the writing thread waits for the GIL after each answer it reads, so one answer costs
+    less than one per statement. SQLite runs them one by one."""
+    return db.connection.pipeline() if db.vendor == "postgresql" else nullcontext()
 
 
 def locked_seq(table_id: int) -> int | None:
