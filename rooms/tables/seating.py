@@ -243,14 +243,17 @@ def _regroup_candidates(table: Table, user) -> list[Table]:
 
     ``skip_locked``: a table another change holds is passed over, so two
     players regrouping into each other's tables never wait for each other.
-    Each candidate is locked before its seats are read, so none changes after.
+    Only tables that had a free seat are locked (a full table is left to its
+    own players' changes); each is locked before its seats are read again, so
+    none changes after.
     """
-    ready_humans = Seat.objects.filter(
-        table__tier=table.tier_id, table__status=Table.Status.WAITING, ready=True, is_bot=False
-    ).exclude(table=table.pk)
+    tier_seats = Seat.objects.filter(table__tier=table.tier_id, table__status=Table.Status.WAITING)
+    ready_humans = tier_seats.filter(ready=True, is_bot=False).exclude(table=table.pk)
+    free = tier_seats.filter(Q(user__isnull=True) | Q(is_bot=True))  # as read before the lock: again below
     others = list(
         Table.objects.select_for_update(of=("self",), skip_locked=True)
         .filter(pk__in=ready_humans.values("table_id"), status=Table.Status.WAITING, carry__isnull=True)
+        .filter(pk__in=free.values("table_id"))
         .order_by("pk")
     )
     if not others:
