@@ -46,18 +46,19 @@ def _ranked(hand: tuple[str, ...], previous: rules.Combo | None) -> tuple[tuple[
 def _cost(held: list[int], kind: str, rank: int, cards: list[str], leading: bool, hand_size: int) -> tuple:
     """A sort key for a play: its tier (see the module's docstring), its order within the tier, its cards."""
     ranks = [rules.RANK_OF[card] for card in cards]  # high to low, as the cards
-    used = rules.parse(cards)
+    used: dict[int, int] = {}  # rank -> cards of it the play uses
+    for r in ranks:
+        used[r] = used.get(r, 0) + 1
     jokers_held = held[rules.RANK_XJ] + held[rules.RANK_DJ] == 2
     if len(cards) == hand_size:
         tier = 0
     elif kind not in _BOMBS and (
-        any(used[r] and held[r] == 4 for r in rules.RANKS)
-        or (jokers_held and used[rules.RANK_XJ] + used[rules.RANK_DJ] > 0)
+        any(held[r] == 4 for r in used) or (jokers_held and (rules.RANK_XJ in used or rules.RANK_DJ in used))
     ):
         tier = 5
     elif kind in _BOMBS:
         tier = 3 if kind == "bomb" else 4
-    elif any(0 < used[r] < held[r] for r in rules.RANKS):
+    elif any(n < held[r] for r, n in used.items()):
         tier = 2
     else:
         tier = 1
