@@ -18,6 +18,7 @@ import time
 from collections import defaultdict
 from platform.accounts.services import stats_record_hands
 from platform.accounts.tasks import grant_progress_task
+from platform.staff.audit import audit_staff_only
 
 from celery import shared_task
 from django.conf import settings
@@ -52,7 +53,8 @@ def settle_hand(hand_id: int, batch: int | None = None) -> str | None:
     """Settle a finished hand, and other finished hands in the same transaction."""
     if batch is None:
         batch = getattr(settings, "TABLE_SETTLE_BATCH", SETTLE_BATCH)
-    return hand_settle(hand_id=hand_id, batch=batch)
+    with audit_staff_only():  # a task is no staff change: auditlog need not read each seat saved
+        return hand_settle(hand_id=hand_id, batch=batch)
 
 
 def hand_settle(*, hand_id: int, batch: int = 1) -> str | None:

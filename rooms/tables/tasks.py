@@ -4,6 +4,8 @@ The settlement task lives with settlement (``rooms.tables.settlement.settle_hand
 imported here so that a worker that autodiscovers this module registers it.
 """
 
+from platform.staff.audit import audit_staff_only
+
 from celery import shared_task
 
 from rooms.tables import services
@@ -15,4 +17,5 @@ __all__ = ["settle_hand", "tick"]
 @shared_task(name="tables.tick", acks_late=True, ignore_result=True, expires=5)
 def tick() -> int:
     """Fire overdue deadlines, fill waiting tables with bots, re-queue lost settlements."""
-    return services.tables_tick()
+    with audit_staff_only():  # a task is no staff change: auditlog need not read each seat saved
+        return services.tables_tick()

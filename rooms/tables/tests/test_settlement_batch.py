@@ -87,6 +87,20 @@ def test_a_lone_finished_hand_settles_alone(tier, make_player):
     assert LedgerTransaction.objects.filter(kind="settlement").count() == 1
 
 
+def test_the_settlement_task_saves_seats_without_auditlogs_reads_of_their_old_rows(tier, make_player):
+    """The task is no staff change (platform/staff/audit.py): its seat saves are UPDATEs alone, where
+    auditlog would read every seat's old row first only for the gate to drop the entry."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    (hand,) = finished_hands(tier, make_player, 1)
+    with CaptureQueriesContext(connection) as queries:
+        assert settlement.settle_hand(hand.pk) == f"hand:{hand.pk}:settle"
+    seat_reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "tables_seat"')]
+    assert len(seat_reads) == 1  # the seats of the table, once, with their users
+    assert "JOIN" in seat_reads[0]
+
+
 def test_a_batch_takes_at_most_its_size_and_leaves_the_rest_waiting(tier, make_player):
     hands = finished_hands(tier, make_player, 3)
     settlement.hand_settle(hand_id=hands[2].pk, batch=2)
