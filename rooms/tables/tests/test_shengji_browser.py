@@ -53,6 +53,9 @@ def shengji_tier(transactional_db):
         minimum_rule=RoomTier.MinimumRule.TABLE_CAP,
         table_cap=80,
         bots_enabled=True,
+        # Turns long enough that a loaded machine (tests in parallel) never has the clock play the
+        # turn the page is about to click; the clock's own play is tested in test_turn_clock.py.
+        options={"turn_seconds": 120, "bury_seconds": 120},
     )
 
 
