@@ -19,7 +19,7 @@ SERVICES_REQUIRED = os.environ.get("REQUIRE_SERVICES") == "1"
 def worker_port(port: int) -> int:
     """The port a test's own server listens on in this test process.
 
-    Under pytest-xdist (``TEST_WORKERS=N python3 dev.py test``: workers gw0,
+    Under pytest-xdist (``python3 dev.py test`` runs four: workers gw0,
     gw1…) each worker has its own test database (pytest-django names it after
     the worker), its own Redis keys and channels (``REDIS_PREFIX``, in
     platform/settings.py) and its servers a thousand ports further on.

@@ -75,10 +75,10 @@ def test(argv: list[str]) -> int:
         return code
     # A run of its own under Redis: a server on the same Redis never hears the tests' tables.
     env = {**os.environ, "REDIS_PREFIX": os.environ.get("REDIS_PREFIX") or f"cardroom-test-{os.getpid()}"}
-    # TEST_WORKERS=N: N test processes (pytest-xdist; one that runs out of tests takes some of
-    # another's), as most of the suite's time is browsers and servers waiting, not the cores. One
-    # process by default: at 4 on two cores a browser test now and then misses a turn's clock.
-    workers = os.environ.get("TEST_WORKERS") or "0"
+    # Four test processes by default (pytest-xdist; one that runs out of tests takes some of
+    # another's): most of the suite's time is browsers and servers waiting, not the cores.
+    # TEST_WORKERS=N for N, TEST_WORKERS=0 for one process.
+    workers = os.environ.get("TEST_WORKERS") or "4"
     parallel = [] if workers == "0" or "-n" in argv else ["-n", workers, "--dist", "worksteal"]
     return subprocess.run([str(PYTHON), "-m", "pytest", *parallel, *argv], cwd=ROOT, env=env).returncode
 
