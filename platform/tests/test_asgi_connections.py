@@ -105,7 +105,8 @@ def open_database_sockets(pid: int) -> int:
 
 
 def _settle(done, message: str, seconds: float = 10) -> int:
-    """Wait until ``done(database_sessions(APPLICATION))`` (the server's sessions): a request's thread closes after its response is sent."""
+    """Wait until ``done`` holds for the server's database sessions (``database_sessions``): a
+    request's thread closes its connection after the response is sent."""
     deadline = time.monotonic() + seconds
     while not done(count := database_sessions(APPLICATION)):
         assert time.monotonic() < deadline, f"{message}: {count}"

@@ -5,6 +5,8 @@ import json
 from unittest import mock
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.base import apply_rake
 from rooms import transport
@@ -90,9 +92,6 @@ def test_a_lone_finished_hand_settles_alone(tier, make_player):
 def test_the_settlement_task_saves_seats_without_auditlogs_reads_of_their_old_rows(tier, make_player):
     """The task is no staff change (platform/staff/audit.py): its seat saves are UPDATEs alone, where
     auditlog would read every seat's old row first only for the gate to drop the entry."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     (hand,) = finished_hands(tier, make_player, 1)
     with CaptureQueriesContext(connection) as queries:
         assert settlement.settle_hand(hand.pk) == f"hand:{hand.pk}:settle"
