@@ -68,15 +68,17 @@ def click_and_wait(page, selector: str) -> None:
 
 
 def try_a_mixed_lead(page, seen: dict) -> None:
-    """Choose two cards of different suits (the first plain card and the last trump) and play them."""
-    cards = page.locator("#my-hand .pcard[tabindex]")
-    first, last = cards.first, cards.last
-    if first.get_attribute("data-card")[-1] == last.get_attribute("data-card")[-1] or not last.evaluate(
-        "el => el.classList.contains('trump-group')"
-    ):
+    """Choose two cards of different suits (a plain card and a trump) and play them.
+
+    Only a plain card beside a trump is sure to be two suits: a late hand of trumps alone holds
+    several suit letters, and two of them are one suit (the trumps), a lead the server accepts.
+    """
+    plain = page.locator("#my-hand .pcard[tabindex]:not(.trump-group)")
+    trumps = page.locator("#my-hand .pcard[tabindex].trump-group")
+    if not plain.count() or not trumps.count():
         return
-    first.click()
-    last.click()
+    plain.first.click()
+    trumps.last.click()
     page.click("#actions [data-action=play]")
     page.wait_for_selector("#hand-message[data-kind=error]", timeout=15000)
     seen["refusal"] = page.inner_text("#hand-message")
