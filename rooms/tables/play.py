@@ -137,10 +137,12 @@ def read(table_id: int, *, lock: bool = False) -> Play:
     if table is None:
         raise TableNotFound()
     seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
-    hand = Hand.objects.filter(table=table, status__in=OPEN).first()
+    # The open hand is the latest one (numbers only grow); when none is open, the frames show the latest.
+    latest = broadcast.latest_hand(table)
+    hand = latest if latest is not None and latest.status in OPEN else None
     play = Play(table, seats, hand)
-    if hand is None:  # the frames show the latest hand, over
-        play.last_hand = broadcast.latest_hand(table)
+    if hand is None:
+        play.last_hand = latest
     play.balances, play.wins = broadcast.balances_and_wins(table.tier.game.slug, play.users())
     return play
 
