@@ -94,7 +94,9 @@ def live_asgi(transactional_db, settings):
     settings.TABLE_AUTO_DELAY = 0.05
     settings.TABLE_TIMER_INTERVAL = 0.05
     settings.TABLE_BOT_WAIT = 0
-    settings.TABLE_DISCONNECT_GRACE = 5
+    # A page's reload or reconnect is never an absence, however long a loaded machine takes over it:
+    # 托管 must not take a turn the test is about to play (the grace is tested in test_timers.py).
+    settings.TABLE_DISCONNECT_GRACE = 600
     server = LiveAsgiServer()
     server.start()
     yield server.url
@@ -232,9 +234,6 @@ def test_a_new_player_plays_a_whole_hand_against_bots(live_asgi, doudizhu_tier, 
     from wallets.models import LedgerEntry
     from wallets.selectors import wallet_balance
 
-    # The page's deliberate reconnect is never an absence, however long a loaded machine takes over
-    # it: 托管 must not take the next turn (the grace itself is tested in test_timers.py).
-    settings.TABLE_DISCONNECT_GRACE = 600
     seen = play_one_hand(live_asgi, size, doudizhu_tier.pk)
     print(f"screenshots: {seen.get('turn')} {seen['result_shot']}")
 
