@@ -106,7 +106,7 @@ def bet(page, chip: int, area: str, mine: int) -> None:
     """Select ``chip``, click ``area`` and wait until the area shows the player's stake ``mine``."""
     page.click(f"#chips .bc-chip[data-value='{chip}']")
     page.click(f"#areas .bc-area[data-area='{area}']")
-    page.wait_for_selector(f"#areas .bc-area[data-area='{area}'] .mine[data-value='{mine}']", timeout=5000)
+    page.wait_for_selector(f"#areas .bc-area[data-area='{area}'] .mine[data-value='{mine}']", timeout=30000)
 
 
 def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
@@ -125,7 +125,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.wait_for_selector("#connection[data-status=connected]")
             # A dropped connection: the badge says so, the page reconnects by itself and resyncs.
             page.evaluate("() => window.tableClient.socket.ws.close()")
-            page.wait_for_selector("#connection[data-status=reconnecting]", timeout=5000)
+            page.wait_for_selector("#connection[data-status=reconnecting]", timeout=30000)
             page.wait_for_selector("#connection[data-status=connected]", timeout=15000)
             seen["reconnected"] = True
             page.wait_for_function(BETTING_WITH_TIME, timeout=ROUND_TIMEOUT_S * 1000)
@@ -143,7 +143,7 @@ def play_one_round(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             # Over the tie's limit: refused with a message, and nothing staked there.
             page.click("#chips .bc-chip[data-value='50']")
             page.click("#areas .bc-area[data-area='tie']")
-            page.wait_for_selector("#hand-message[data-kind=error]", timeout=5000)
+            page.wait_for_selector("#hand-message[data-kind=error]", timeout=30000)
             seen["refusal"] = page.inner_text("#hand-message")
             seen["tie_mine"] = page.get_attribute("#areas .bc-area[data-area='tie'] .mine", "data-value")
 

@@ -70,7 +70,7 @@ def chuhan_tier(transactional_db, settings):
 def bet(page, chip: int, area: str, mine: int) -> None:
     page.click(f"#chips .bc-chip[data-value='{chip}']")
     page.click(f".ch-bet[data-area='{area}']")
-    page.wait_for_selector(f".ch-bet[data-area='{area}'] .mine[data-value='{mine}']", timeout=5000)
+    page.wait_for_selector(f".ch-bet[data-area='{area}'] .mine[data-value='{mine}']", timeout=30000)
 
 
 def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
@@ -105,7 +105,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             # A reload mid-round: the stakes come back from the server.
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_selector(".ch-bet[data-area='chu'] .mine[data-value='50']", timeout=5000)
+            page.wait_for_selector(".ch-bet[data-area='chu'] .mine[data-value='50']", timeout=30000)
             # 咪牌: the board is out, the hands wait for this player, the only (so top) bettor on 楚.
             page.wait_for_selector(
                 "#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=ROUND_TIMEOUT_S * 1000
@@ -117,13 +117,13 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             # A reload during the 咪牌: the page comes back to the same pause, button and all.
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_selector("#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=5000)
+            page.wait_for_selector("#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=30000)
             seen["reveal_text"] = page.inner_text("#reveal-text")
             seen["phase_text"] = page.inner_text("#phase")
             seen["reveal_shot"] = str(screenshot_dir() / f"chuhan-{size}-reveal.png")
             page.screenshot(path=seen["reveal_shot"])
             page.click("#reveal-button")
-            page.wait_for_selector("#reveal-bar[data-waiting='']", timeout=5000)
+            page.wait_for_selector("#reveal-bar[data-waiting='']", timeout=30000)
             seen["shown"] = page.wait_for_function(
                 THE_RESULT_SHOWN, timeout=ROUND_TIMEOUT_S * 1000
             ).json_value()

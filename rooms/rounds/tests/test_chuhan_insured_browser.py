@@ -102,27 +102,27 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             seen["first_areas"] = page.locator(".ch-bet").evaluate_all("els => els.map(e => e.dataset.area)")
             page.click("#chips .bc-chip[data-value='50']")
             page.click(".ch-bet[data-area='chu']")
-            page.wait_for_selector(".ch-bet[data-area='chu'] .mine[data-value='50']", timeout=5000)
+            page.wait_for_selector(".ch-bet[data-area='chu'] .mine[data-value='50']", timeout=30000)
             # The turn street: its own areas, the hands and the flop face up, the turn face down.
             page.wait_for_function(STREET_OPEN, arg=2, timeout=TIMEOUT_MS)
             seen["second_areas"] = page.locator(".ch-bet").evaluate_all(
                 "els => els.map(e => [e.dataset.area, e.querySelector('.odds').textContent])"
             )
             # The first street's bet still shows, read-only, at the odds it was placed at.
-            page.wait_for_selector(EARLIER.format(area="chu", amount=50), timeout=5000)
+            page.wait_for_selector(EARLIER.format(area="chu", amount=50), timeout=30000)
             seen["earlier_at_turn"] = page.inner_text("#earlier-bets .ch-earlier-row")
             seen["shown_at_turn"] = page.locator("[data-hand] .pcard:not(.back)").count()
             seen["coup_text"] = page.inner_text("#coup")
             page.click("#chips .bc-chip[data-value='10']")
             page.click(".ch-bet[data-area='han_2']")
             page.click(".ch-bet[data-area='han_2']")
-            page.wait_for_selector(".ch-bet[data-area='han_2'] .mine[data-value='20']", timeout=5000)
+            page.wait_for_selector(".ch-bet[data-area='han_2'] .mine[data-value='20']", timeout=30000)
             seen["turn_shot"] = str(screenshot_dir() / f"insured-{size}-turn.png")
             page.screenshot(path=seen["turn_shot"])
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_selector(".ch-bet[data-area='han_2'] .mine[data-value='20']", timeout=5000)
-            page.wait_for_selector(EARLIER.format(area="chu", amount=50), timeout=5000)
+            page.wait_for_selector(".ch-bet[data-area='han_2'] .mine[data-value='20']", timeout=30000)
+            page.wait_for_selector(EARLIER.format(area="chu", amount=50), timeout=30000)
             seen["earlier_after_reload"] = page.inner_text("#earlier-bets .ch-earlier-row")
             # 咪牌 of the turn: this player is the only bettor on 楚, the side with the higher odds.
             page.wait_for_selector("#reveal-bar[data-mine=yes][data-waiting=yes]", timeout=TIMEOUT_MS)
@@ -131,7 +131,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.wait_for_function(STREET_OPEN, arg=3, timeout=TIMEOUT_MS)
             seen["shown_at_river"] = page.locator("[data-hand] .pcard:not(.back)").count()
             # On the river street both earlier streets' bets show, each in its row.
-            page.wait_for_selector(EARLIER.format(area="han_2", amount=20), timeout=5000)
+            page.wait_for_selector(EARLIER.format(area="han_2", amount=20), timeout=30000)
             seen["earlier_rows"] = page.locator("#earlier-bets .ch-earlier-row").evaluate_all(
                 "rows => rows.map(r => [...r.querySelectorAll('.ch-earlier-bet')].map(b => "
                 "[b.dataset.area, b.querySelector('.odds').textContent, Number(b.querySelector('.mine').dataset.value)]))"

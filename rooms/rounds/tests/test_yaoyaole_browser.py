@@ -91,7 +91,7 @@ def dice_tier(transactional_db, settings):
 def bet(page, chip: int, area: str, mine: int) -> None:
     page.click(f"#chips .bc-chip[data-value='{chip}']")
     page.click(f"#areas .bc-area[data-area='{area}']")
-    page.wait_for_selector(f".bc-area[data-area='{area}'] .mine[data-value='{mine}']", timeout=5000)
+    page.wait_for_selector(f".bc-area[data-area='{area}'] .mine[data-value='{mine}']", timeout=30000)
 
 
 def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
@@ -122,9 +122,9 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             # 撤销: every bet of the round comes back.
             page.click("#cancel-bets")
             page.wait_for_selector(
-                ".bc-area[data-area='red'] .mine[data-value='0']", state="attached", timeout=5000
+                ".bc-area[data-area='red'] .mine[data-value='0']", state="attached", timeout=30000
             )
-            page.wait_for_selector(f"#my-balance[data-value='{seen['balance_before']}']", timeout=5000)
+            page.wait_for_selector(f"#my-balance[data-value='{seen['balance_before']}']", timeout=30000)
             seen["after_cancel"] = page.locator("#areas .bc-area .mine").evaluate_all(
                 "els => els.map(e => Number(e.dataset.value))"
             )
@@ -136,8 +136,8 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             # A reload mid-round: the stakes come back from the server.
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_selector(".bc-area[data-area='red'] .mine[data-value='100']", timeout=5000)
-            page.wait_for_selector(".bc-area[data-area='tie'] .mine[data-value='10']", timeout=5000)
+            page.wait_for_selector(".bc-area[data-area='red'] .mine[data-value='100']", timeout=30000)
+            page.wait_for_selector(".bc-area[data-area='tie'] .mine[data-value='10']", timeout=30000)
             page.check("#auto-repeat")  # 重复投 from the next round on
             # 开骰盅: the betting closes and red's cup waits for this player, 红's only (so top) bettor.
             red_opener = ".yy-cup[data-side='red'] .yy-opener"
@@ -149,7 +149,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             # A reload during the wait: the page comes back to it, button, name and countdown.
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
-            page.wait_for_selector(f"{red_opener}[data-mine=yes][data-waiting=yes]", timeout=5000)
+            page.wait_for_selector(f"{red_opener}[data-mine=yes][data-waiting=yes]", timeout=30000)
             seen["opener_text"] = page.inner_text(f"{red_opener} .yy-opener-text")
             seen["opener_clock"] = page.locator(f"{red_opener} .clock[data-deadline]").count()
             seen["open_button"] = page.inner_text(f"{red_opener} .yy-open")
@@ -158,7 +158,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.screenshot(path=seen["open_shot"], full_page=True)
             page.evaluate(RECORD_THE_REVEAL)
             page.click(f"{red_opener} .yy-open")
-            page.wait_for_selector(f"{red_opener}[data-waiting='']", timeout=5000)
+            page.wait_for_selector(f"{red_opener}[data-waiting='']", timeout=30000)
             seen["shown"] = page.wait_for_function(
                 THE_RESULT_SHOWN, timeout=ROUND_TIMEOUT_S * 1000
             ).json_value()
@@ -171,7 +171,7 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
             page.reload()
             page.wait_for_selector("#connection[data-status=connected]")
             page.wait_for_selector(
-                f"#my-result[data-round='{seen['round']}'][data-net='{seen['net']}']", timeout=5000
+                f"#my-result[data-round='{seen['round']}'][data-net='{seen['net']}']", timeout=30000
             )
             seen["after_reload"] = page.evaluate(THE_RESULT_SHOWN)
             seen["opened_by"] = page.inner_text(f"{red_opener} .yy-opener-text")
@@ -196,8 +196,8 @@ def play(base_url: str, size: str, tier_id: int, locale: str) -> dict:
                 timeout=ROUND_TIMEOUT_S * 1000,
             )
             seen["round2"] = int(page.get_attribute("#table-app", "data-round"))
-            page.wait_for_selector(".bc-area[data-area='red'] .mine[data-value='100']", timeout=5000)
-            page.wait_for_selector(".bc-area[data-area='tie'] .mine[data-value='10']", timeout=5000)
+            page.wait_for_selector(".bc-area[data-area='red'] .mine[data-value='100']", timeout=30000)
+            page.wait_for_selector(".bc-area[data-area='tie'] .mine[data-value='10']", timeout=30000)
             seen["auto_checked"] = page.is_checked("#auto-repeat")
         finally:
             browser.close()

@@ -191,7 +191,7 @@ def play_one_hand(base_url: str, size: str, tier_id: int) -> dict:
 
             # A dropped connection: the indicator says so, the page reconnects by itself and resyncs.
             page.evaluate("() => window.tableClient.socket.ws.close()")
-            page.wait_for_selector("#connection[data-status=reconnecting]", timeout=5000)
+            page.wait_for_selector("#connection[data-status=reconnecting]", timeout=30000)
             page.wait_for_selector("#connection[data-status=connected]", timeout=15000)
             seen["reconnected"] = True
 

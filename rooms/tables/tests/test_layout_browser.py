@@ -119,7 +119,7 @@ def bet_and_see_the_result_on_the_smallest_phone(page, found: dict) -> None:
     """Bet, then read the result of six seats on the smallest screen: Next hand must be in reach too."""
     width, height = SCREENS[0]
     page.set_viewport_size({"width": width, "height": height})
-    page.locator("#actions button:not([disabled])").first.click(timeout=5000)
+    page.locator("#actions button:not([disabled])").first.click(timeout=30000)
     page.wait_for_function(RESULT_SHOWN, timeout=60000)
     page.wait_for_function(RESULT_PAINTED, timeout=15000)
     page.screenshot(path=str(screenshot_dir() / f"layout-texas-result-{width}x{height}.png"))
