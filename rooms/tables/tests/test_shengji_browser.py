@@ -77,8 +77,10 @@ def try_a_mixed_lead(page, seen: dict) -> None:
     trumps = page.locator("#my-hand .pcard[tabindex].trump-group")
     if not plain.count() or not trumps.count():
         return
-    plain.first.click()
-    trumps.last.click()
+    # As a player does, click a card's visible strip, its top left corner: on a phone the next card
+    # overlaps the rest of it.
+    plain.first.click(position={"x": 4, "y": 6})
+    trumps.last.click(position={"x": 4, "y": 6})
     page.click("#actions [data-action=play]")
     page.wait_for_selector("#hand-message[data-kind=error]", timeout=15000)
     seen["refusal"] = page.inner_text("#hand-message")
