@@ -72,6 +72,12 @@ INSTALLED_APPS = [
     "platform.staff",
 ]
 
+# What the games' app tells the apps below it, named here so that they import nothing of it
+# (import-linter's contracts): the sources of the ledger's references (wallets.sources) and the
+# reader of the game catalogue a player's profile lists (platform.accounts.selectors).
+LEDGER_SOURCES = ["rooms.ledger_source.RoomsLedgerSource"]
+GAME_CATALOGUE = "rooms.selectors.game_catalogue"
+
 MIDDLEWARE = [
     # First: the load balancer's /health/ is answered whatever the Host, without the HTTPS redirect.
     "platform.health.HealthCheckMiddleware",

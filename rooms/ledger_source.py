@@ -1,6 +1,6 @@
 """What the rooms tell the wallet about the coins their hands and rounds move (``wallets.sources``).
 
-Registered in ``RoomsConfig.ready()``: wallets asks, and never imports rooms.
+Named in the ``LEDGER_SOURCES`` setting: wallets asks, and never imports rooms.
 """
 
 from collections.abc import Collection

@@ -3,15 +3,18 @@
 The ledger knows accounts, amounts and plain references: ``hand:17``, a game
 slug, a room tier's id. What those mean (the game's name, which table, whether
 a hand is still being played) belongs to the apps that post them. Each such app
-subclasses ``LedgerSource`` and registers one in its ``AppConfig.ready()``
+subclasses ``LedgerSource`` and names it in the ``LEDGER_SOURCES`` setting
 (``rooms`` does: ``rooms/ledger_source.py``), so wallets imports nothing of
-theirs and works, with plainer words, when none is registered.
+theirs and works, with plainer words, when none is named.
 """
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cache
 
+from django.conf import settings
 from django.db.models import Expression
+from django.utils.module_loading import import_string
 
 
 @dataclass(frozen=True)
@@ -76,16 +79,14 @@ class LedgerSource:
         return None
 
 
-_sources: dict[str, LedgerSource] = {}
-
-
-def source_register(*, name: str, source: LedgerSource) -> None:
-    """Register (or replace) the source called ``name``; call it from ``AppConfig.ready()``."""
-    _sources[name] = source
-
-
 def sources() -> list[LedgerSource]:
-    return list(_sources.values())
+    """The sources the ``LEDGER_SOURCES`` setting names (dotted paths of ``LedgerSource`` classes)."""
+    return [_source(path) for path in getattr(settings, "LEDGER_SOURCES", [])]
+
+
+@cache
+def _source(path: str) -> LedgerSource:
+    return import_string(path)()
 
 
 def reference_labels(references: Collection[str]) -> dict[str, ReferenceLabel]:

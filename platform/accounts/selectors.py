@@ -1,12 +1,13 @@
 """Reads for accounts: a player's levels per game, their sign-up grant still to come, their linked accounts."""
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from platform.accounts.grants import grant_part_amount
 from platform.accounts.levels import Level, level_for_wins
 from platform.accounts.models import GameStats, SignUp, User, UserDevice
 
+from django.conf import settings
 from django.db.models import F, Sum
+from django.utils.module_loading import import_string
 
 
 @dataclass(frozen=True)
@@ -30,16 +31,12 @@ class GameLevel:
         return None if self.level.is_top else LEVELS[self.level.index + 1]
 
 
-# The games a profile lists: (slug, name in the active language) of every enabled game, in lobby
-# order. The catalogue is kept by the games' app, which hands its reader over when it loads
-# (rooms.apps), so that accounts imports nothing of it; until then no game is listed.
-_catalogue: Callable[[], list[tuple[str, str]]] = list
-
-
-def catalogue_reader_set(reader: Callable[[], list[tuple[str, str]]]) -> None:
-    """Say how to read the game catalogue: a callable returning (slug, name) of each enabled game."""
-    global _catalogue
-    _catalogue = reader
+def _catalogue() -> list[tuple[str, str]]:
+    """The games a profile lists: (slug, name in the active language) of every enabled game, in lobby
+    order. The games' app keeps the catalogue; the ``GAME_CATALOGUE`` setting names its reader, so
+    that accounts imports nothing of it (no reader named: no game is listed)."""
+    path = getattr(settings, "GAME_CATALOGUE", None)
+    return import_string(path)() if path else []
 
 
 def user_game_levels(*, user: User) -> list[GameLevel]:

@@ -1,10 +1,12 @@
-"""The players' profiles list this app's catalogue: rooms hands its reader to accounts when it loads."""
+"""The players' profiles list this app's catalogue: the GAME_CATALOGUE setting names its reader to accounts."""
 
 from platform.accounts import selectors as account_selectors
 from platform.accounts.models import GameStats
 
 import pytest
+from django.conf import settings
 from django.utils import translation
+from django.utils.module_loading import import_string
 
 from rooms.models import Game
 from rooms.selectors import game_catalogue
@@ -13,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_profile_lists_enabled_catalogue_games_in_lobby_order_in_the_active_language(make_player):
-    assert account_selectors._catalogue is game_catalogue  # set by rooms.apps.RoomsConfig.ready
+    assert import_string(settings.GAME_CATALOGUE) is game_catalogue
     Game.objects.create(slug="b", name_zh="乙", name_en="Bee", family="seated", min_seats=2, max_seats=2)
     Game.objects.create(
         slug="a", name_zh="甲", name_en="Ay", family="seated", min_seats=2, max_seats=2, sort_order=5

@@ -52,13 +52,13 @@ def test_the_wallets_app_imports_nothing_from_rooms_or_games():
 
 @pytest.fixture
 def no_sources(monkeypatch):
-    """The ledger alone, as if no app had registered a source (no rooms)."""
-    monkeypatch.setattr(sources, "_sources", {})
+    """The ledger alone, as if no app had named a source (no rooms)."""
+    monkeypatch.setattr(sources, "sources", list)
 
 
 @pytest.fixture
 def catalogue(monkeypatch):
-    """A made-up app that names one game and one tier, registered beside (or instead of) the rooms."""
+    """A made-up app that names one game and one tier, the only source named (instead of the rooms)."""
 
     class Catalogue(LedgerSource):
         def game_names(self, slugs):
@@ -70,7 +70,7 @@ def catalogue(monkeypatch):
         def banked_game_names(self):
             return ["推筒子"]
 
-    monkeypatch.setattr(sources, "_sources", {"test": Catalogue()})
+    monkeypatch.setattr(sources, "sources", lambda: [Catalogue()])
 
 
 def _rake(amount: int, *, key: str, **names) -> LedgerTransaction:
@@ -163,7 +163,7 @@ def test_the_rake_report_groups_by_the_tier_a_transaction_carries(catalogue):
 
 @pytest.mark.django_db
 def test_the_reports_work_on_the_ledger_alone(no_sources):
-    """With no app registered: tiers by their id, games by their slug, the bank by the reference's prefix."""
+    """With no source named: tiers by their id, games by their slug, the bank by the reference's prefix."""
     _rake(12, key="a", game_slug="tuitongzi", tier_id=9001)
     ledger_post(
         key="bank",
@@ -191,7 +191,7 @@ def test_the_reports_work_on_the_ledger_alone(no_sources):
 
 
 @pytest.mark.django_db
-def test_the_bank_report_names_games_through_the_registered_sources(catalogue):
+def test_the_bank_report_names_games_through_the_named_sources(catalogue):
     ledger_post(
         key="bank",
         kind="payout",

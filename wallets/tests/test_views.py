@@ -75,7 +75,7 @@ def named_hands(monkeypatch):
                 if ref.startswith("hand:")
             }
 
-    monkeypatch.setattr(sources, "_sources", {"test": Names()})
+    monkeypatch.setattr(sources, "sources", lambda: [Names()])
 
 
 def _stake(player, hand: int, carried: int, key: str = "stake"):

@@ -57,7 +57,7 @@ def test_the_wallet_reads_one_line_per_hand_and_the_balance_during_a_hand(
 ):
     from playwright.sync_api import sync_playwright
 
-    monkeypatch.setattr(sources, "_sources", {"rooms": Tables()})
+    monkeypatch.setattr(sources, "sources", lambda: [Tables()])
     alice = make_player(username="alice")
     wallet, escrow = wallet_for_user(user=alice), house_account(code="escrow")
     wallet_grant(user=alice, amount=10_000, key="g", reason="sign-up")
