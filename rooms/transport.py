@@ -80,10 +80,14 @@ class Hub:
         listeners.add(listener)
         if self.redis is not None and len(listeners) == 1:
             if self.pubsub is None:
-                self.pubsub = self.redis.pubsub(push_handler_func=_as_received)
+                self.pubsub = self._subscription()
             await self.pubsub.subscribe(_key(channel))
             if self.reader is None or self.reader.done():
                 self.reader = self.loop.create_task(self._read(), name="transport-hub")
+
+    def _subscription(self):
+        """A new pub/sub connection whose pushed messages arrive as Redis sent them (``_as_received``)."""
+        return self.redis.pubsub(push_handler_func=_as_received)
 
     async def leave(self, channel: str, listener: Listener) -> None:
         listeners = self.listeners.get(channel)
@@ -151,7 +155,7 @@ class Hub:
                 logger.warning("the hub's subscription broke; subscribing again", exc_info=True)
             await asyncio.sleep(0.5)
             try:
-                self.pubsub = self.redis.pubsub(push_handler_func=_as_received)
+                self.pubsub = self._subscription()
                 if self.listeners:
                     await self.pubsub.subscribe(*(_key(channel) for channel in self.listeners))
             except (redis.RedisError, OSError):
